@@ -1,0 +1,133 @@
+"""Catalog cases: one small scenario per documented behaviour, with its metadata.
+
+A case is a plain function written against a torch-like namespace. The same function runs on
+the installed PyTorch (the reference) and on the implementation under test; the runner diffs
+what the two runs record. Cases are registered with the ``@case`` decorator::
+
+    @case("Reading .grad of a non-leaf warns and returns None", doc=docs.TENSOR_GRAD)
+    def nonleaf_grad_warns(torch, rec):
+        x = torch.tensor([1.0], requires_grad=True, device=rec.device)
+        y = x * 2
+        rec("y.grad", y.grad)
+
+The id is ``<topic>.<function name>``; the topic is the name of the catalog module that defines
+the case (``conformance/catalog/leaf.py`` gives topic ``leaf``), so nothing is written twice.
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+ALL_DEVICES = ("cpu", "cuda")
+
+
+@dataclass(frozen=True)
+class Doc:
+    """The documentation a case checks: a URL and the section (or docstring) it names."""
+
+    url: str
+    section: str
+
+    def __str__(self) -> str:
+        return f"{self.section} <{self.url}>"
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    title: str
+    doc: Doc
+    scenario: Callable
+    devices: tuple[str, ...] = ALL_DEVICES
+    dtypes: tuple[str, ...] = ("float32",)
+    tags: tuple[str, ...] = ()
+    tolerances: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    timeout: float | None = None
+
+    @property
+    def topic(self) -> str:
+        return self.id.split(".", 1)[0]
+
+    @property
+    def source(self) -> str:
+        return textwrap.dedent(inspect.getsource(self.scenario))
+
+    @property
+    def location(self) -> str:
+        code = self.scenario.__code__
+        return f"{code.co_filename}:{code.co_firstlineno}"
+
+    def runs_on(self, device: str) -> bool:
+        return device in self.devices
+
+
+class Registry:
+    """Holds every registered case, in registration order; ids must be unique."""
+
+    def __init__(self) -> None:
+        self._cases: dict[str, Case] = {}
+
+    def add(self, case: Case) -> Case:
+        if case.id in self._cases:
+            other = self._cases[case.id]
+            raise ValueError(f"duplicate case id {case.id!r} ({case.location} and {other.location})")
+        unknown = set(case.devices) - set(ALL_DEVICES)
+        if unknown:
+            raise ValueError(f"case {case.id!r} names unknown devices {sorted(unknown)}")
+        self._cases[case.id] = case
+        return case
+
+    def __iter__(self):
+        return iter(self._cases.values())
+
+    def __len__(self) -> int:
+        return len(self._cases)
+
+    def __contains__(self, case_id: str) -> bool:
+        return case_id in self._cases
+
+    def get(self, case_id: str) -> Case:
+        return self._cases[case_id]
+
+
+REGISTRY = Registry()
+
+
+def topic_of_module(module_name: str) -> str:
+    return module_name.rsplit(".", 1)[-1]
+
+
+def case(
+    title: str,
+    *,
+    doc: Doc,
+    devices: tuple[str, ...] = ALL_DEVICES,
+    dtypes: tuple[str, ...] = ("float32",),
+    tags: tuple[str, ...] = (),
+    tolerances: Mapping[str, tuple[float, float]] | None = None,
+    timeout: float | None = None,
+    registry: Registry = REGISTRY,
+) -> Callable[[Callable], Callable]:
+    """Register the decorated scenario as the case ``<module topic>.<function name>``."""
+
+    def register(scenario: Callable) -> Callable:
+        case_id = f"{topic_of_module(scenario.__module__)}.{scenario.__name__}"
+        registry.add(
+            Case(
+                id=case_id,
+                title=title,
+                doc=doc,
+                scenario=scenario,
+                devices=tuple(devices),
+                dtypes=tuple(dtypes),
+                tags=tuple(tags),
+                tolerances=dict(tolerances or {}),
+                timeout=timeout,
+            )
+        )
+        return scenario
+
+    return register

@@ -1,0 +1,97 @@
+"""Known failures of an implementation, recorded with a reason, kept outside the catalog.
+
+An expectations file is TOML, one table per entry::
+
+    [[expected]]
+    case = "hooks.post_accumulate_*"   # a case id, or an fnmatch pattern on case ids
+    device = "cuda"                    # optional: every device when left out
+    outcome = "fail"                   # fail, unsupported, error, timeout or crash
+    reason = "post-accumulate hooks are not implemented yet (issue #12)"
+
+An item that matches an entry and ends with that outcome is reported ``xfail``; one that passes
+is ``xpass`` (reported, and it fails the run: the entry should go); one that ends with another
+non-passing outcome keeps that outcome, since the way it fails changed. Entries that match no
+case of the catalog are reported as stale.
+
+Without ``--expectations``, the runner uses ``conformance/expectations/<implementation>.toml``
+when it exists.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+EXPECTABLE = ("fail", "unsupported", "error", "timeout", "crash")
+BUILTIN_DIR = Path(__file__).with_name("expectations")
+
+
+class ExpectationError(Exception):
+    """The expectations file is malformed."""
+
+
+@dataclass(frozen=True)
+class Expectation:
+    case: str
+    outcome: str
+    reason: str
+    device: str | None = None
+
+    def matches(self, case_id: str, device: str | None = None) -> bool:
+        if self.device is not None and device is not None and device != self.device:
+            return False
+        return fnmatch.fnmatchcase(case_id, self.case)
+
+
+def builtin_path(implementation: str) -> Path | None:
+    path = BUILTIN_DIR / f"{implementation.replace(':', '_')}.toml"
+    return path if path.exists() else None
+
+
+def load(path: Path | None) -> list[Expectation]:
+    if path is None:
+        return []
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ExpectationError(f"cannot read expectations file {path}: {exc}") from exc
+    entries = []
+    for number, raw in enumerate(data.get("expected", []), start=1):
+        missing = [key for key in ("case", "outcome", "reason") if not raw.get(key)]
+        if missing:
+            raise ExpectationError(f"{path}: entry {number} lacks {', '.join(missing)}")
+        if raw["outcome"] not in EXPECTABLE:
+            raise ExpectationError(
+                f"{path}: entry {number} has outcome {raw['outcome']!r}; expected one of {', '.join(EXPECTABLE)}"
+            )
+        entries.append(Expectation(raw["case"], raw["outcome"], raw["reason"], raw.get("device")))
+    return entries
+
+
+def find(entries: list[Expectation], case_id: str, device: str) -> Expectation | None:
+    for entry in entries:
+        if entry.matches(case_id, device):
+            return entry
+    return None
+
+
+def apply(record: dict, entries: list[Expectation]) -> dict:
+    """Turn a raw outcome into xfail/xpass where an expectation covers the item."""
+    entry = find(entries, record["id"], record["device"])
+    if entry is None or record["outcome"] == "skip":
+        return record
+    record["expected"] = {"outcome": entry.outcome, "reason": entry.reason}
+    if record["outcome"] == entry.outcome:
+        record["outcome"] = "xfail"
+    elif record["outcome"] == "pass":
+        record["outcome"] = "xpass"
+        record["detail"] = f"expected {entry.outcome} ({entry.reason}) but it passes"
+    return record
+
+
+def stale(entries: list[Expectation], case_ids: Iterable[str]) -> list[Expectation]:
+    ids = list(case_ids)
+    return [entry for entry in entries if not any(entry.matches(case_id) for case_id in ids)]

@@ -1,0 +1,97 @@
+"""The one place where message texts are normalised before they are compared.
+
+Exception messages, warning messages, printed output and ``repr`` strings are compared exactly,
+after these rules and no others. Each rule states what must vary between two runs that behave
+the same, with an example; ``tests/test_normalize.py`` checks every example.
+
+Rules applied to both sides:
+
+``address``
+    Object addresses differ from run to run.
+    ``<MulBackward0 object at 0x7f2101229210>`` becomes ``<MulBackward0 object at 0x…>``.
+
+``triggered_internally``
+    Warnings raised from torch's C++ code end with the build path and line they come from.
+    ``... avoid the leak. (Triggered internally at /__w/pytorch/engine.cpp:1307.)`` becomes
+    ``... avoid the leak.``
+
+``anomaly_traceback``
+    In anomaly mode the "Error detected in ..." warning carries the traceback of the forward
+    call, with file paths and line numbers; only its first line is compared.
+    ``Error detected in DivBackward0. Traceback of forward call that caused the error:\\n  File ...``
+    becomes ``Error detected in DivBackward0. Traceback of forward call that caused the error:``
+
+Rule applied to the implementation under test only:
+
+``module_name``
+    Where torch prints its own module name, an implementation prints its own: the top-level
+    module name of the implementation is read as ``torch``.
+    For implementation ``myautograd``: ``<class 'myautograd.nn.parameter.Parameter'>`` becomes
+    ``<class 'torch.nn.parameter.Parameter'>``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    apply: Callable[[str], str]
+    example: str
+    expected: str
+
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
+_TRIGGERED = re.compile(r" ?\(Triggered internally at [^\n]*\)$", re.DOTALL)
+_ANOMALY_PREFIX = "Error detected in "
+
+COMMON_RULES = (
+    Rule(
+        "address",
+        lambda text: _ADDRESS.sub("0x\u2026", text),
+        "<MulBackward0 object at 0x7f2101229210>",
+        "<MulBackward0 object at 0x\u2026>",
+    ),
+    Rule(
+        "triggered_internally",
+        lambda text: _TRIGGERED.sub("", text),
+        "avoid the leak. (Triggered internally at /__w/pytorch/engine.cpp:1307.)",
+        "avoid the leak.",
+    ),
+    Rule(
+        "anomaly_traceback",
+        lambda text: text.split("\n", 1)[0] if text.startswith(_ANOMALY_PREFIX) else text,
+        "Error detected in DivBackward0. Traceback of forward call that caused the error:\n"
+        '  File "x.py", line 3, in f',
+        "Error detected in DivBackward0. Traceback of forward call that caused the error:",
+    ),
+)
+
+
+def module_name_rule(implementation_module: str) -> Rule:
+    pattern = re.compile(rf"\b{re.escape(implementation_module)}\b")
+    return Rule(
+        "module_name",
+        lambda text: pattern.sub("torch", text),
+        f"<class '{implementation_module}.nn.parameter.Parameter'>",
+        "<class 'torch.nn.parameter.Parameter'>",
+    )
+
+
+class Normalizer:
+    """Normalises texts of one side: the reference, or an implementation named by its module."""
+
+    def __init__(self, implementation_module: str | None = None) -> None:
+        rules = list(COMMON_RULES)
+        if implementation_module and implementation_module != "torch":
+            rules.append(module_name_rule(implementation_module))
+        self.rules = tuple(rules)
+
+    def __call__(self, text: str) -> str:
+        for rule in self.rules:
+            text = rule.apply(text)
+        return text
