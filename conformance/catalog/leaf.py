@@ -1,14 +1,28 @@
-"""Leaf and non-leaf tensors: ``is_leaf``, ``grad_fn``, which tensors get ``.grad``."""
+"""Leaf and non-leaf tensors: ``is_leaf``, ``grad_fn``, which tensors get ``.grad``, ``retain_grad``
+and assigning ``.grad`` by hand."""
 
 from .. import docs
 from ..case import case
 
 
-@case("A tensor created with requires_grad=True is a leaf without grad_fn", doc=docs.TENSOR_IS_LEAF)
+@case("A tensor created with requires_grad=True is a leaf without grad_fn", doc=docs.TENSOR_IS_LEAF,
+      tags=("seed",))
 def user_created_is_leaf(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     rec("x", x)
     rec("x.grad_fn", x.grad_fn)
+
+
+@case("An op result is a non-leaf with a grad_fn only when an input requires grad; otherwise it is a leaf",
+      doc=docs.TENSOR_IS_LEAF)
+def op_result_is_nonleaf_only_when_tracked(torch, rec):
+    plain = torch.ones(2, device=rec.device)
+    w = torch.ones(2, requires_grad=True, device=rec.device)
+    untracked = plain * 2
+    tracked = w + 2
+    rec("untracked", untracked)
+    rec("tracked", tracked)
+    rec("tracked.grad_fn", tracked.grad_fn)
 
 
 @case("Reading .grad of a non-leaf warns and gives None; the leaf gets its gradient",
@@ -22,9 +36,119 @@ def nonleaf_grad_warns(torch, rec):
     rec("b.grad", b.grad)
 
 
-@case("Setting requires_grad=False on a non-leaf raises, with a hint to use detach()",
-      doc=docs.REQUIRES_GRAD)
-def set_requires_grad_false_on_nonleaf_raises(torch, rec):
+@case("backward fills .grad of every leaf in the graph (zero through x*0) and leaves an unused leaf's .grad None",
+      doc=docs.TENSOR_IS_LEAF)
+def only_leaves_in_graph_get_grad(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    z = torch.tensor([5.0, 6.0], requires_grad=True, device=rec.device)
+    unused = torch.tensor([7.0, 8.0], requires_grad=True, device=rec.device)
+    out = (x * 3 + z * 0).sum()
+    out.backward()
+    rec("x.grad", x.grad)
+    rec("z.grad", z.grad)
+    rec("unused.grad", unused.grad)
+
+
+@case("retain_grad() makes a non-leaf keep its .grad and sets retains_grad; on a leaf it is a no-op",
+      doc=docs.TENSOR_RETAIN_GRAD, tags=("seed",))
+def retain_grad_populates_nonleaf_grad(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * x
+    rec("y.retains_grad before", y.retains_grad)
+    y.retain_grad()
+    x.retain_grad()
+    rec("y.retains_grad after", y.retains_grad)
+    rec("x.retains_grad", x.retains_grad)
+    (y * y).sum().backward()
+    rec("y.grad", y.grad)
+    rec("x.grad", x.grad)
+
+
+@case("retain_grad() on a tensor that does not require grad raises", doc=docs.TENSOR_RETAIN_GRAD,
+      tags=("error",))
+def retain_grad_without_requires_grad_raises(torch, rec):
+    x = torch.tensor([1.0, 2.0], device=rec.device)
+    x.retain_grad()
+
+
+@case("A retained non-leaf .grad accumulates across backward calls, like a leaf's",
+      doc=docs.TENSOR_RETAIN_GRAD)
+def retain_grad_accumulates_across_backward(torch, rec):
+    x = torch.tensor([1.0], requires_grad=True, device=rec.device)
+    y = x * x
+    y.retain_grad()
+    out = (y * 4).sum()
+    out.backward(retain_graph=True)
+    rec("y.grad after first backward", y.grad)
+    out.backward()
+    rec("y.grad after second backward", y.grad)
+
+
+@case("With backward(create_graph=True) the leaf's .grad requires grad but a retained non-leaf's .grad does not",
+      doc=docs.TENSOR_RETAIN_GRAD, tags=("hard",))
+def retain_grad_with_create_graph(torch, rec):
+    a = torch.tensor([3.0], requires_grad=True, device=rec.device)
+    b = a * a
+    b.retain_grad()
+    b.sum().backward(create_graph=True)
+    rec("a.grad", a.grad)
+    rec("b.grad", b.grad)
+
+
+@case("A non-leaf's requires_grad cannot be changed: assignment raises either way (only False hints at "
+      "detach()), requires_grad_(True) is a silent no-op and requires_grad_(False) raises",
+      doc=docs.REQUIRES_GRAD, tags=("error", "hard"))
+def set_requires_grad_on_nonleaf_raises(torch, rec):
     x = torch.ones(2, requires_grad=True, device=rec.device)
     y = x * 2
+    with rec.attempt("y.requires_grad = True"):
+        y.requires_grad = True
+    rec("y.requires_grad_(True) is y", y.requires_grad_(True) is y)
+    with rec.attempt("y.requires_grad_(False)"):
+        y.requires_grad_(False)
+    rec("y", y)
     y.requires_grad = False
+
+
+@case("Assigning .grad of a non-leaf is allowed, and reading it back gives the tensor without a warning",
+      doc=docs.TENSOR_GRAD, tags=("hard",))
+def assign_grad_on_nonleaf_allowed(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    y.grad = torch.tensor([0.5, 0.5], device=rec.device)
+    rec("y.grad", y.grad)
+
+
+@case("Assigning a .grad whose size or dtype differs from the tensor's raises", doc=docs.TENSOR_GRAD,
+      tags=("error",))
+def assign_grad_mismatch_raises(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    with rec.attempt("x.grad = torch.zeros(3)"):
+        x.grad = torch.zeros(3, device=rec.device)
+    rec("x.grad", x.grad)
+    x.grad = torch.zeros(2, dtype=torch.float64, device=rec.device)
+
+
+@case("Assigning something other than a tensor or None to .grad raises TypeError", doc=docs.TENSOR_GRAD,
+      tags=("error",))
+def assign_grad_non_tensor_raises(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    x.grad = [0.0, 0.0]
+
+
+@case("Assigning a tensor as its own .grad raises", doc=docs.TENSOR_GRAD, tags=("error",))
+def assign_grad_itself_raises(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    x.grad = x
+
+
+@case("An nn.Parameter is a leaf that requires grad by default; requires_grad=False gives a plain leaf",
+      doc=docs.PARAMETER)
+def parameter_is_leaf(torch, rec):
+    p = torch.nn.Parameter(torch.tensor([1.0, 2.0], device=rec.device))
+    q = torch.nn.Parameter(torch.tensor([3.0], device=rec.device), requires_grad=False)
+    rec("p", p)
+    rec("type(p)", type(p))
+    rec("q", q)
+    (p * 2).sum().backward()
+    rec("p.grad", p.grad)

@@ -1,0 +1,130 @@
+"""How ``.grad`` is filled and accumulated, and how it is reset (by hand, by optimizers and modules)."""
+
+from .. import docs
+from ..case import case
+
+
+@case(".grad is None until the first backward, which returns None and fills it with a tensor that does "
+      "not require grad", doc=docs.TENSOR_GRAD,
+      tags=("seed",))
+def grad_is_none_until_backward(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    rec("x.grad before backward", x.grad)
+    returned = (x * x).sum().backward()
+    rec("backward() returned", returned)
+    rec("x.grad after backward", x.grad)
+
+
+@case("backward on fresh graphs adds into .grad instead of replacing it", doc=docs.TENSOR_GRAD,
+      tags=("seed",))
+def grad_accumulates_across_backward_calls(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    (x * 3).sum().backward()
+    rec("x.grad after one backward", x.grad)
+    (x * 3).sum().backward()
+    rec("x.grad after two backward", x.grad)
+
+
+@case("A tensor used several times in one graph gets the sum of the contributions", doc=docs.TENSOR_BACKWARD)
+def tensor_used_twice_sums_contributions(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = (x * x + x).sum()
+    y.backward()
+    rec("x.grad", x.grad)
+
+
+@case("grad.zero_() zeroes .grad in place and grad = None resets it; the next backward starts afresh",
+      doc=docs.TENSOR_BACKWARD, tags=("seed",))
+def zero_grad_by_hand(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    (x * 2).sum().backward()
+    g = x.grad
+    x.grad.zero_()
+    rec("x.grad after zero_()", x.grad)
+    rec("x.grad is g", x.grad is g)
+    x.grad = None
+    rec("x.grad after = None", x.grad)
+    (x * 5).sum().backward()
+    rec("x.grad after next backward", x.grad)
+
+
+@case("Optimizer.zero_grad() sets .grad to None by default; set_to_none=False zeroes it in place",
+      doc=docs.OPTIMIZER_ZERO_GRAD)
+def optimizer_zero_grad(torch, rec):
+    p = torch.nn.Parameter(torch.tensor([1.0, 2.0], device=rec.device))
+    q = torch.nn.Parameter(torch.tensor([1.0, 2.0], device=rec.device))
+    opt_p = torch.optim.SGD([p], lr=0.1)
+    opt_q = torch.optim.SGD([q], lr=0.1)
+    ((p + q) * 2).sum().backward()
+    q_grad = q.grad
+    opt_p.zero_grad()
+    opt_q.zero_grad(set_to_none=False)
+    rec("p.grad after zero_grad()", p.grad)
+    rec("q.grad after zero_grad(set_to_none=False)", q.grad)
+    rec("q.grad is the same tensor", q.grad is q_grad)
+
+
+@case("Module.zero_grad() sets every parameter's .grad to None", doc=docs.MODULE_ZERO_GRAD)
+def module_zero_grad_sets_none(torch, rec):
+    layer = torch.nn.Linear(2, 1).to(rec.device)
+    layer(torch.ones(1, 2, device=rec.device)).sum().backward()
+    rec("layer.weight.grad", layer.weight.grad)
+    rec("layer.bias.grad", layer.bias.grad)
+    layer.zero_grad()
+    rec("layer.weight.grad after zero_grad()", layer.weight.grad)
+    rec("layer.bias.grad after zero_grad()", layer.bias.grad)
+
+
+@case("Without create_graph, accumulation updates the existing .grad tensor in place",
+      doc=docs.GRAD_LAYOUTS, tags=("hard",))
+def accumulation_is_in_place(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    (x * 3).sum().backward()
+    first = x.grad
+    (x * 3).sum().backward()
+    rec("x.grad is first", x.grad is first)
+    rec("first", first)
+
+
+@case("With create_graph, accumulation makes a new .grad with a graph and leaves the old one unchanged",
+      doc=docs.GRAD_LAYOUTS, tags=("hard",))
+def create_graph_accumulation_is_out_of_place(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    (x * x).sum().backward(create_graph=True)
+    first = x.grad
+    rec("x.grad after first backward", first)
+    (x * x).sum().backward(create_graph=True)
+    rec("x.grad after second backward", x.grad)
+    rec("x.grad is first", x.grad is first)
+    rec("first", first)
+
+
+@case("A gradient passed to backward is copied into .grad, not aliased", doc=docs.TENSOR_BACKWARD,
+      tags=("hard",))
+def backward_gradient_is_not_aliased(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    g = torch.tensor([5.0, 6.0], device=rec.device)
+    (x + 1).backward(g)
+    rec("x.grad is g", x.grad is g)
+    g.mul_(10)
+    rec("x.grad after changing g", x.grad)
+
+
+@case("A .grad assigned by hand is accumulated into by the next backward", doc=docs.TENSOR_GRAD)
+def assigned_grad_is_accumulated_into(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    x.grad = torch.tensor([10.0, 10.0], device=rec.device)
+    (x * 3).sum().backward()
+    rec("x.grad", x.grad)
+
+
+@case("An SGD step updates parameters that have a .grad and skips those whose .grad is None",
+      doc=docs.OPTIMIZER_ZERO_GRAD)
+def sgd_step_skips_params_without_grad(torch, rec):
+    p = torch.nn.Parameter(torch.tensor([1.0, 1.0], device=rec.device))
+    q = torch.nn.Parameter(torch.tensor([1.0, 1.0], device=rec.device))
+    opt = torch.optim.SGD([p, q], lr=0.5)
+    (p * 2).sum().backward()
+    opt.step()
+    rec("p", p)
+    rec("q", q)

@@ -1,0 +1,104 @@
+"""detach(), detach_() and .data: what they share with the original tensor and what they cut."""
+
+from .. import docs
+from ..case import case
+
+
+@case("detach() returns a leaf that does not require grad and shares storage with the original",
+      doc=docs.TENSOR_DETACH)
+def detach_shares_storage(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    d = x.detach()
+    rec("d = x.detach()", d)
+    rec("d.grad_fn", d.grad_fn)
+    d[0] = 10.0
+    rec("x after d[0] = 10.0", x, version=True)
+
+
+@case("detach() shares the version counter: an in-place op through it makes backward raise",
+      doc=docs.TENSOR_DETACH, tags=("error",))
+def detach_shares_version_counter(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x.exp()
+    d = y.detach()
+    d.zero_()
+    rec("y after d.zero_()", y, version=True)
+    y.sum().backward()
+
+
+@case("Backward does not flow through detach(): a detached factor acts as a constant", doc=docs.TENSOR_DETACH)
+def backward_stops_at_detach(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * x.detach()
+    rec("y", y)
+    y.sum().backward()
+    rec("x.grad", x.grad)
+
+
+@case("detach_() on a non-leaf turns it, in place, into a leaf that does not require grad",
+      doc=docs.TENSOR_DETACH_)
+def detach_inplace_on_nonleaf(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    rec("y before", y)
+    same = y.detach_()
+    rec("y.detach_() is y", same is y)
+    rec("y after", y)
+
+
+@case("detach_() on a leaf that requires grad makes it stop requiring grad", doc=docs.TENSOR_DETACH_)
+def detach_inplace_on_leaf(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    x.detach_()
+    rec("x", x)
+    rec("(x * 2).requires_grad", (x * 2).requires_grad)
+
+
+@case("detach_() on a view raises", doc=docs.TENSOR_DETACH_, tags=("error",))
+def detach_inplace_on_view_raises(torch, rec):
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
+    head = (x * 2)[:2]
+    head.detach_()
+
+
+@case(".data does not require grad, shares storage and does not share the version counter",
+      doc=docs.VARIABLE_DEPRECATED)
+def data_shares_storage_not_version(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    d = x.data
+    rec("d = x.data", d)
+    d.mul_(2.0)
+    rec("d after d.mul_(2.0)", d, version=True)
+    rec("x after d.mul_(2.0)", x, version=True)
+
+
+@case("Modifying a saved tensor through .data raises nothing and silently gives a wrong gradient",
+      doc=docs.TENSOR_DETACH, tags=("hard",))
+def data_modification_gives_wrong_gradient(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x.exp()
+    y.data.zero_()
+    rec("y", y, version=True)
+    y.sum().backward()
+    rec("x.grad", x.grad)
+
+
+@case("Changing a leaf through .data after using it leaves the recorded gradient unchanged",
+      doc=docs.VARIABLE_DEPRECATED, tags=("seed",))
+def data_update_not_recorded(torch, rec):
+    x = torch.ones(1, requires_grad=True, device=rec.device)
+    rec("x.data.requires_grad", x.data.requires_grad)
+    y = 2 * x
+    x.data *= 100
+    y.backward()
+    rec("x", x)
+
+
+@case("Assigning .data replaces the tensor's contents (even its shape) and keeps it a leaf requiring grad",
+      doc=docs.VARIABLE_DEPRECATED)
+def assign_data(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    x.data = torch.tensor([5.0, 6.0, 7.0], device=rec.device)
+    rec("x", x)
+    (x * 2).sum().backward()
+    rec("x.grad", x.grad)

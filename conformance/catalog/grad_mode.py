@@ -1,0 +1,202 @@
+"""Grad modes: ``no_grad``, ``enable_grad``, ``set_grad_enabled``, ``inference_mode``, and how
+backward itself runs with respect to grad mode."""
+
+from .. import docs
+from ..case import case
+
+
+@case("Under no_grad results do not require grad and have no grad_fn; the leaf keeps requires_grad",
+      doc=docs.NO_GRAD_MODE)
+def no_grad_results_not_tracked(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    rec("is_grad_enabled() before", torch.is_grad_enabled())
+    with torch.no_grad():
+        rec("is_grad_enabled() inside", torch.is_grad_enabled())
+        y = x * 2
+    rec("is_grad_enabled() after", torch.is_grad_enabled())
+    rec("y", y)
+    rec("x", x)
+
+
+@case("no_grad used as a decorator disables tracking inside the decorated function",
+      doc=docs.NO_GRAD)
+def no_grad_as_decorator(torch, rec):
+    @torch.no_grad()
+    def double(t):
+        rec("is_grad_enabled() in function", torch.is_grad_enabled())
+        return t * 2
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    rec("double(x)", double(x))
+    rec("is_grad_enabled() after", torch.is_grad_enabled())
+
+
+@case("enable_grad inside no_grad turns tracking back on for its block",
+      doc=docs.ENABLE_GRAD)
+def enable_grad_inside_no_grad(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    with torch.no_grad():
+        with torch.enable_grad():
+            y = x * 3
+        z = x * 3
+    rec("y", y)
+    rec("z", z)
+
+
+@case("set_grad_enabled works as a context manager and as a plain function call",
+      doc=docs.SET_GRAD_ENABLED)
+def set_grad_enabled_context_and_function(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    with torch.set_grad_enabled(False):
+        a = x * 2
+    rec("a.requires_grad", a.requires_grad)
+    rec("is_grad_enabled() after block", torch.is_grad_enabled())
+    torch.set_grad_enabled(False)
+    try:
+        rec("is_grad_enabled() after call", torch.is_grad_enabled())
+        b = x * 2
+    finally:
+        torch.set_grad_enabled(True)
+    rec("b.requires_grad", b.requires_grad)
+    c = x * 2
+    rec("c.requires_grad", c.requires_grad)
+
+
+@case("set_grad_enabled with a non-bool argument raises TypeError",
+      doc=docs.SET_GRAD_ENABLED, tags=("error",))
+def set_grad_enabled_non_bool_raises(torch, rec):
+    with rec.attempt("set_grad_enabled(0)"):
+        torch.set_grad_enabled(0)
+    rec("is_grad_enabled()", torch.is_grad_enabled())
+
+
+@case("Tensors made under inference_mode are inference tensors that do not require grad",
+      doc=docs.INFERENCE_MODE)
+def inference_mode_makes_inference_tensors(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    with torch.inference_mode():
+        rec("is_inference_mode_enabled() inside", torch.is_inference_mode_enabled())
+        rec("is_grad_enabled() inside", torch.is_grad_enabled())
+        y = x * 2
+        z = torch.ones(2, device=rec.device)
+    rec("is_inference_mode_enabled() after", torch.is_inference_mode_enabled())
+    rec("y", y)
+    rec("y.is_inference()", y.is_inference())
+    rec("z.is_inference()", z.is_inference())
+    rec("x.is_inference()", x.is_inference())
+
+
+@case("An inference tensor that an autograd-recorded op must save raises outside inference mode",
+      doc=docs.INFERENCE_MODE, tags=("error", "hard"))
+def inference_tensor_saved_for_backward_raises(torch, rec):
+    with torch.inference_mode():
+        t = torch.tensor([2.0, 3.0], device=rec.device)
+    w = torch.tensor([1.0, 1.0], requires_grad=True, device=rec.device)
+    w * t
+
+
+@case("An inference tensor used by an op that saves nothing (add) works in autograd",
+      doc=docs.INFERENCE_MODE, tags=("hard",))
+def inference_tensor_unsaved_use_works(torch, rec):
+    with torch.inference_mode():
+        t = torch.tensor([2.0, 3.0], device=rec.device)
+    w = torch.tensor([1.0, 1.0], requires_grad=True, device=rec.device)
+    y = w + t
+    rec("y", y)
+    y.sum().backward()
+    rec("w.grad", w.grad)
+
+
+@case("An in-place update of an inference tensor outside inference mode raises",
+      doc=docs.INFERENCE_MODE_DOC, tags=("error",))
+def inference_tensor_inplace_outside_raises(torch, rec):
+    with torch.inference_mode():
+        t = torch.ones(2, device=rec.device)
+        t.add_(1)
+    rec("t after in-place inside", t)
+    t.add_(1)
+
+
+@case("requires_grad_() on an inference tensor outside inference mode raises",
+      doc=docs.INFERENCE_MODE_DOC, tags=("error",))
+def inference_tensor_requires_grad_raises(torch, rec):
+    with torch.inference_mode():
+        t = torch.ones(2, device=rec.device)
+    t.requires_grad_()
+
+
+@case("Inference tensors track no version counter: reading _version raises",
+      doc=docs.INFERENCE_MODE, tags=("error", "hard"))
+def inference_tensor_version_raises(torch, rec):
+    with torch.inference_mode():
+        t = torch.ones(2, device=rec.device)
+    rec("t.is_inference()", t.is_inference())
+    t._version
+
+
+@case("A clone of an inference tensor made outside inference mode is a normal tensor usable in autograd",
+      doc=docs.INFERENCE_MODE)
+def inference_tensor_clone_is_normal(torch, rec):
+    with torch.inference_mode():
+        t = torch.tensor([3.0, 4.0], device=rec.device)
+    c = t.clone()
+    rec("c.is_inference()", c.is_inference())
+    rec("c", c)
+    rec("c._version", c._version)
+    w = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    (w * c).sum().backward()
+    rec("w.grad", w.grad)
+
+
+@case("inference_mode(False) inside inference mode gives normal tensors again",
+      doc=docs.INFERENCE_MODE_DOC)
+def inference_mode_false_inside(torch, rec):
+    with torch.inference_mode():
+        with torch.inference_mode(False):
+            rec("is_inference_mode_enabled()", torch.is_inference_mode_enabled())
+            u = torch.ones(2, device=rec.device)
+        v = torch.ones(2, device=rec.device)
+    rec("u.is_inference()", u.is_inference())
+    rec("v.is_inference()", v.is_inference())
+
+
+@case("An optimizer-style update w -= lr * w.grad under no_grad is not recorded; w stays a usable leaf",
+      doc=docs.NO_GRAD_MODE)
+def parameter_update_under_no_grad(torch, rec):
+    w = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    (w * w).sum().backward()
+    with torch.no_grad():
+        w -= 0.25 * w.grad
+    rec("w", w)
+    rec("w._version", w._version)
+    w.grad = None
+    (w * w).sum().backward()
+    rec("w.grad after the next step's backward", w.grad)
+
+
+@case("backward() called inside no_grad still computes and accumulates gradients",
+      doc=docs.NO_GRAD, tags=("hard",))
+def backward_inside_no_grad(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = (x * x).sum()
+    with torch.no_grad():
+        y.backward()
+    rec("x.grad", x.grad)
+
+
+@case("Hooks run with grad mode off during backward, and on when create_graph=True",
+      doc=docs.TENSOR_POST_ACCUMULATE_HOOK, tags=("hard",))
+def hooks_see_grad_mode(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    modes = []
+
+    def hook(grad):
+        modes.append(torch.is_grad_enabled())
+
+    h = x * x
+    h.register_hook(hook)
+    torch.autograd.grad(h.sum(), x)
+    h2 = x * x
+    h2.register_hook(hook)
+    torch.autograd.grad(h2.sum(), x, create_graph=True)
+    rec("modes", modes)

@@ -1,0 +1,74 @@
+"""Higher-order derivatives: ``create_graph``, double backward, and the functional API."""
+
+from .. import docs
+from ..case import case
+
+
+@case("Chaining grad with create_graph=True gives second and third derivatives; the last one, taken "
+      "without create_graph, does not require grad", doc=docs.AUTOGRAD_GRAD, tags=("seed",))
+def higher_derivatives_with_create_graph(torch, rec):
+    x = torch.tensor(1.5, requires_grad=True, device=rec.device)
+    y = x ** 4
+    (g1,) = torch.autograd.grad(y, x, create_graph=True)
+    rec("dy/dx", g1.detach())
+    rec("dy/dx requires grad", g1.requires_grad)
+    (g2,) = torch.autograd.grad(g1, x, create_graph=True)
+    rec("d2y/dx2", g2.detach())
+    (g3,) = torch.autograd.grad(g2, x)
+    rec("d3y/dx3", g3)
+
+
+@case("Without create_graph the gradient does not require grad, so differentiating it again raises",
+      doc=docs.AUTOGRAD_GRAD, tags=("error",))
+def grad_without_create_graph_is_constant(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    (g,) = torch.autograd.grad((x ** 3).sum(), x)
+    rec("g", g)
+    torch.autograd.grad(g.sum(), x)
+
+
+@case("The gradient of a linear function does not require grad even with create_graph=True",
+      doc=docs.AUTOGRAD_GRAD, tags=("error", "hard"))
+def linear_function_grad_does_not_require_grad(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    (g,) = torch.autograd.grad((x * 2).sum(), x, create_graph=True)
+    rec("g", g)
+    torch.autograd.grad(g.sum(), x)
+
+
+@case("backward(create_graph=True) warns about a reference cycle, once per process",
+      doc=docs.AUTOGRAD_BACKWARD, tags=("warning", "hard"))
+def backward_create_graph_warns_once(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    (x * x).sum().backward(create_graph=True)
+    rec("x.grad after first backward(create_graph=True)", x.grad)
+    x.grad = None
+    (x * x * x).sum().backward(create_graph=True)
+    rec("x.grad after second backward(create_graph=True)", x.grad)
+
+
+@case("torch.autograd.grad(create_graph=True) gives a gradient with a graph and does not warn",
+      doc=docs.AUTOGRAD_BACKWARD, tags=("warning", "hard"))
+def autograd_grad_create_graph_does_not_warn(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    (g,) = torch.autograd.grad((x * x).sum(), x, create_graph=True)
+    rec("g", g.detach())
+    rec("g.requires_grad", g.requires_grad)
+
+
+@case("A Hessian-vector product by differentiating the gradient against a vector",
+      doc=docs.AUTOGRAD_GRAD)
+def hessian_vector_product(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    v = torch.tensor([1.0, -1.0], device=rec.device)
+    (g,) = torch.autograd.grad((x ** 3).sum(), x, create_graph=True)
+    (hv,) = torch.autograd.grad(g, x, grad_outputs=v)
+    rec("H @ v", hv)
+
+
+@case("torch.autograd.functional.jacobian and hessian of small functions",
+      doc=docs.FUNCTIONAL_API)
+def functional_jacobian_and_hessian(torch, rec):
+    x = torch.tensor([1.0, 2.0], device=rec.device)
+    rec("jacobian of x**2", torch.autograd.functional.jacobian(lambda t: t ** 2, x))
+    rec("hessian of sum(x**3)", torch.autograd.functional.hessian(lambda t: (t ** 3).sum(), x))

@@ -1,0 +1,350 @@
+"""Backward hooks: tensor hooks, post-accumulate-grad hooks, Node hooks, saved-tensor hooks."""
+
+from .. import docs
+from ..case import case
+
+
+# -- tensor hooks ------------------------------------------------------------------------------
+
+@case("A tensor hook's return value replaces the gradient; after handle.remove() it no longer runs",
+      doc=docs.TENSOR_REGISTER_HOOK)
+def hook_replaces_grad_until_removed(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    handle = x.register_hook(lambda g: g * 10)
+    (x * 3).sum().backward()
+    rec("x.grad with hook", x.grad)
+    handle.remove()
+    x.grad = None
+    (x * 3).sum().backward()
+    rec("x.grad after handle.remove()", x.grad)
+
+
+@case("A tensor hook that returns None sees the gradient and leaves it unchanged",
+      doc=docs.TENSOR_REGISTER_HOOK)
+def hook_returning_none_keeps_grad(torch, rec):
+    x = torch.tensor([1.0, -1.0], requires_grad=True, device=rec.device)
+    seen = []
+
+    def observe(g):
+        seen.append(g.clone())
+
+    x.register_hook(observe)
+    (x * 4).sum().backward()
+    rec("grads seen by the hook", seen)
+    rec("x.grad", x.grad)
+
+
+@case("register_hook on a tensor that does not require grad raises",
+      doc=docs.TENSOR_REGISTER_HOOK, tags=("error",))
+def register_hook_without_requires_grad_raises(torch, rec):
+    x = torch.tensor([1.0, 2.0], device=rec.device)
+    rec("x.requires_grad", x.requires_grad)
+    x.register_hook(lambda g: g)
+
+
+@case("Several hooks on one tensor run in registration order, each seeing the previous result",
+      doc=docs.BACKWARD_HOOKS)
+def hooks_chain_in_registration_order(torch, rec):
+    x = torch.tensor([1.0], requires_grad=True, device=rec.device)
+    calls = []
+
+    def add_one(g):
+        calls.append(("add_one", g.item()))
+        return g + 1
+
+    def triple(g):
+        calls.append(("triple", g.item()))
+        return g * 3
+
+    x.register_hook(add_one)
+    x.register_hook(triple)
+    (x * 2).sum().backward()
+    rec("calls (name, incoming grad)", calls)
+    rec("x.grad", x.grad)
+
+
+@case("A hook on a non-leaf changes the gradient that flows on to the tensors it came from",
+      doc=docs.TENSOR_REGISTER_HOOK)
+def nonleaf_hook_changes_upstream_grad(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    y.register_hook(lambda g: g * 100)
+    z = y * y
+    z.sum().backward()
+    rec("x.grad", x.grad)
+
+
+@case("retain_grad stores the gradient after every tensor hook, whether registered before or after them",
+      doc=docs.BACKWARD_HOOKS, tags=("hard",))
+def retain_grad_after_all_tensor_hooks(torch, rec):
+    x = torch.tensor([1.0], requires_grad=True, device=rec.device)
+    early = x * 2
+    early.retain_grad()
+    early.register_hook(lambda g: g * 5)
+    late = x * 3
+    late.register_hook(lambda g: g * 7)
+    late.retain_grad()
+    (early + late).sum().backward()
+    rec("early.grad (retain_grad before the hook)", early.grad)
+    rec("late.grad (retain_grad after the hook)", late.grad)
+    rec("x.grad", x.grad)
+
+
+@case("A tensor hook that returns a gradient of another shape raises, naming the hook",
+      doc=docs.TENSOR_REGISTER_HOOK, tags=("error",))
+def hook_wrong_shape_raises(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+
+    def widen(g):
+        return torch.cat([g, g])
+
+    x.register_hook(widen)
+    (x * 2).sum().backward()
+
+
+@case("A tensor hook that returns a gradient of another dtype raises",
+      doc=docs.TENSOR_REGISTER_HOOK, tags=("error",))
+def hook_wrong_dtype_raises(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+
+    def to_double(g):
+        return g.double()
+
+    x.register_hook(to_double)
+    (x * 2).sum().backward()
+
+
+@case("A tensor hook that returns something other than a tensor or None raises TypeError",
+      doc=docs.TENSOR_REGISTER_HOOK, tags=("error",))
+def hook_non_tensor_raises(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+
+    def as_number(g):
+        return 1.5
+
+    x.register_hook(as_number)
+    (x * 2).sum().backward()
+
+
+@case("A hook on a leaf fires on every backward through a retained graph",
+      doc=docs.TENSOR_REGISTER_HOOK)
+def leaf_hook_fires_every_backward(torch, rec):
+    x = torch.tensor([3.0], requires_grad=True, device=rec.device)
+    calls = []
+    x.register_hook(lambda g: calls.append(g.item()))
+    y = (x * x).sum()
+    y.backward(retain_graph=True)
+    y.backward()
+    rec("incoming grads per call", calls)
+    rec("x.grad", x.grad)
+
+
+@case("With create_graph=True a hook receives a gradient that requires grad; without it, one that does not",
+      doc=docs.TENSOR_REGISTER_HOOK)
+def hook_grad_requires_grad_in_create_graph(torch, rec):
+    x = torch.tensor([2.0], requires_grad=True, device=rec.device)
+    flags = []
+    x.register_hook(lambda g: flags.append(g.requires_grad))
+    torch.autograd.grad((x * x).sum(), x, create_graph=True)
+    torch.autograd.grad((x * x).sum(), x)
+    rec("g.requires_grad (create_graph=True, then False)", flags)
+
+
+@case("register_hook on a leaf leaves it a leaf with grad_fn None",
+      doc=docs.TENSOR_REGISTER_HOOK)
+def register_hook_keeps_leaf(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    x.register_hook(lambda g: g * 2)
+    rec("x", x)
+    rec("x.grad_fn", x.grad_fn)
+
+
+@case("A tensor hook fires for a tensor passed as an input to autograd.grad",
+      doc=docs.BACKWARD_HOOKS, tags=("hard",))
+def hook_fires_for_autograd_grad_input(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    calls = []
+    y.register_hook(lambda g: calls.append(g.clone()))
+    (gy,) = torch.autograd.grad((y * 3).sum(), y)
+    rec("grads seen by y's hook", calls)
+    rec("dz/dy", gy)
+
+
+@case("A hook registered before an in-place op stays with the old grad_fn and gets the gradient "
+      "of the value before the in-place op",
+      doc=docs.HOOKS_INPLACE, tags=("hard",))
+def hook_before_inplace_stays_with_old_grad_fn(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    calls = []
+    y.register_hook(lambda g: calls.append(("registered before mul_", g.clone())))
+    y.mul_(3)
+    y.register_hook(lambda g: calls.append(("registered after mul_", g.clone())))
+    y.sum().backward()
+    rec("calls in firing order", calls)
+    rec("x.grad", x.grad)
+
+
+# -- post-accumulate-grad hooks ---------------------------------------------------------------
+
+@case("A post-accumulate-grad hook runs after .grad is updated and receives the tensor itself",
+      doc=docs.TENSOR_POST_ACCUMULATE_HOOK)
+def post_accumulate_hook_sees_updated_grad(torch, rec):
+    w = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    seen = []
+
+    def step(p):
+        seen.append((p is w, p.grad.clone()))
+        p.sub_(p.grad * 0.5)
+
+    w.register_post_accumulate_grad_hook(step)
+    (w * w).sum().backward()
+    rec("(param is w, param.grad) per call", seen)
+    rec("w after the hook's update", w)
+
+
+@case("register_post_accumulate_grad_hook on a non-leaf raises",
+      doc=docs.TENSOR_POST_ACCUMULATE_HOOK, tags=("error",))
+def post_accumulate_hook_on_nonleaf_raises(torch, rec):
+    x = torch.tensor([1.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    y.register_post_accumulate_grad_hook(lambda p: None)
+
+
+@case("register_post_accumulate_grad_hook on a tensor that does not require grad raises",
+      doc=docs.TENSOR_POST_ACCUMULATE_HOOK, tags=("error",))
+def post_accumulate_hook_without_requires_grad_raises(torch, rec):
+    x = torch.tensor([1.0], device=rec.device)
+    x.register_post_accumulate_grad_hook(lambda p: None)
+
+
+# -- Node hooks ---------------------------------------------------------------------------------
+
+@case("A Node pre-hook receives grad_outputs and can return replacements for them",
+      doc=docs.NODE_REGISTER_PREHOOK)
+def node_prehook_replaces_grad_outputs(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * 3
+    seen = []
+
+    def pre(grad_outputs):
+        seen.append(tuple(g.clone() for g in grad_outputs))
+        return (grad_outputs[0] + 1,)
+
+    y.grad_fn.register_prehook(pre)
+    y.backward(torch.tensor([1.0, 10.0], device=rec.device))
+    rec("grad_outputs seen", seen)
+    rec("x.grad", x.grad)
+
+
+@case("A Node post-hook receives (grad_inputs, grad_outputs), one grad_input per input of the node",
+      doc=docs.NODE_REGISTER_HOOK)
+def node_posthook_arguments(torch, rec):
+    a = torch.tensor([2.0, 3.0], requires_grad=True, device=rec.device)
+    b = torch.tensor([5.0, 7.0], requires_grad=True, device=rec.device)
+    c = a * b
+    seen = []
+
+    def post(grad_inputs, grad_outputs):
+        seen.append(([g.clone() for g in grad_inputs], [g.clone() for g in grad_outputs]))
+
+    c.grad_fn.register_hook(post)
+    c.sum().backward()
+    rec("[grad_inputs], [grad_outputs]", seen)
+
+
+@case("A Node post-hook's return value replaces the grad_inputs passed on; handle.remove() undoes it",
+      doc=docs.NODE_REGISTER_HOOK)
+def node_posthook_replaces_grad_inputs(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    handle = y.grad_fn.register_hook(lambda gi, go: (gi[0] * 0 - 1, gi[1]))
+    y.sum().backward(retain_graph=True)
+    rec("x.grad with the hook", x.grad)
+    handle.remove()
+    x.grad = None
+    y.sum().backward()
+    rec("x.grad after handle.remove()", x.grad)
+
+
+@case("Hooks fire in the order: tensor hook, Node pre-hook, Node post-hook, leaf tensor hook, "
+      "post-accumulate-grad hook",
+      doc=docs.BACKWARD_HOOKS, tags=("hard",))
+def hook_firing_order(torch, rec):
+    x = torch.tensor([1.0], requires_grad=True, device=rec.device)
+    order = []
+    x.register_post_accumulate_grad_hook(lambda p: order.append("leaf post-accumulate hook"))
+    x.register_hook(lambda g: order.append("leaf tensor hook"))
+    y = x * 2
+    y.grad_fn.register_hook(lambda gi, go: order.append("node post-hook"))
+    y.grad_fn.register_prehook(lambda go: order.append("node pre-hook"))
+    y.register_hook(lambda g: order.append("tensor hook on y"))
+    y.sum().backward()
+    rec("order", order)
+
+
+@case("register_multi_grad_hook calls its function once, with the gradients of all the tensors",
+      doc=docs.MULTI_GRAD_HOOK)
+def multi_grad_hook_fires_once(torch, rec):
+    a = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    b = torch.tensor([3.0, 4.0], requires_grad=True, device=rec.device)
+    calls = []
+
+    def fn(grads):
+        calls.append([None if g is None else g.clone() for g in grads])
+
+    torch.autograd.graph.register_multi_grad_hook((a, b), fn)
+    (a * b).sum().backward()
+    rec("calls", calls)
+
+
+@case("register_multi_grad_hook passes None for a tensor whose gradient was not computed",
+      doc=docs.MULTI_GRAD_HOOK)
+def multi_grad_hook_none_for_excluded_input(torch, rec):
+    a = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    b = torch.tensor([3.0, 4.0], requires_grad=True, device=rec.device)
+    calls = []
+
+    def fn(grads):
+        calls.append([None if g is None else g.clone() for g in grads])
+
+    torch.autograd.graph.register_multi_grad_hook((a, b), fn)
+    (a * b).sum().backward(inputs=(a,))
+    rec("calls", calls)
+    rec("b.grad", b.grad)
+
+
+# -- saved-tensor hooks -------------------------------------------------------------------------
+
+@case("saved_tensors_hooks: pack runs when the forward saves a tensor, unpack when backward uses it",
+      doc=docs.SAVED_TENSOR_HOOKS)
+def saved_tensors_hooks_pack_then_unpack(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    events = []
+
+    def pack(t):
+        events.append(("pack", t.tolist()))
+        return t
+
+    def unpack(t):
+        events.append(("unpack", t.tolist()))
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = x.pow(2)
+    events.append("forward done")
+    y.sum().backward()
+    rec("events", events)
+    rec("x.grad", x.grad)
+
+
+@case("Registering hooks a second time on the same saved tensor raises",
+      doc=docs.SAVED_TENSOR_HOOKS, tags=("error",))
+def saved_tensor_register_hooks_twice_raises(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x.pow(2)
+    saved = y.grad_fn._raw_saved_self
+    saved.register_hooks(lambda t: t, lambda t: t)
+    rec("first register_hooks", "ok")
+    saved.register_hooks(lambda t: t, lambda t: t)

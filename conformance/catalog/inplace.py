@@ -1,0 +1,224 @@
+"""In-place operations and autograd: which are refused, the version counter, rebased graphs."""
+
+from .. import docs
+from ..case import case
+
+
+@case("An in-place op on a leaf that requires grad raises", doc=docs.INPLACE, tags=("error",))
+def leaf_requiring_grad_raises(torch, rec):
+    w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
+    w.add_(1.0)
+
+
+@case("An in-place op on a view of a leaf that requires grad raises, with its own message",
+      doc=docs.INPLACE, tags=("error",))
+def view_of_leaf_raises(torch, rec):
+    w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
+    part = w[1:]
+    part.mul_(2.0)
+
+
+@case("Under no_grad an in-place op on a leaf that requires grad is allowed; it bumps _version "
+      "and the tensor stays a leaf", doc=docs.NO_GRAD_MODE)
+def leaf_update_under_no_grad(torch, rec):
+    w = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    rec("w before", w, version=True)
+    with torch.no_grad():
+        w.sub_(0.5)
+    rec("w after w.sub_(0.5) under no_grad", w, version=True)
+    rec("w.grad_fn", w.grad_fn)
+
+
+@case("An in-place op on a non-leaf replaces its grad_fn, bumps _version, and the gradient stays right",
+      doc=docs.INPLACE)
+def nonleaf_inplace_replaces_grad_fn(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    rec("y = x * 2", y, version=True)
+    y.add_(1.0)
+    rec("y after y.add_(1.0)", y, version=True)
+    rec("y.grad_fn.next_functions", y.grad_fn.next_functions)
+    y.mul_(3.0)
+    rec("y after y.mul_(3.0)", y, version=True)
+    y.sum().backward()
+    rec("x.grad", x.grad)
+
+
+@case("Modifying in place the output that exp saved for backward makes backward raise the "
+      "version error, naming Exp", doc=docs.INPLACE_CHECKS, tags=("error",))
+def saved_exp_output_modified(torch, rec):
+    x = torch.tensor([0.0, 1.0], requires_grad=True, device=rec.device)
+    y = x.exp()
+    y.add_(1.0)
+    rec("y._version", y._version)
+    y.sum().backward()
+
+
+@case("Modifying an operand that mul saved raises at backward; the message names the op that "
+      "produced the operand's current version", doc=docs.INPLACE_CHECKS, tags=("error", "hard"))
+def saved_mul_input_modified(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    w = torch.tensor([3.0, 4.0], requires_grad=True, device=rec.device)
+    a = x * 2
+    z = a * w
+    a.add_(1.0)
+    rec("a.grad_fn after a.add_(1.0)", a.grad_fn)
+    z.sum().backward()
+
+
+@case("zero_() on a saved 2-D tensor: the version error names Zero and prints the 2-D size",
+      doc=docs.INPLACE_CHECKS, tags=("error", "hard"))
+def saved_tensor_zeroed(torch, rec):
+    x = torch.ones(2, 3, requires_grad=True, device=rec.device)
+    a = x + 1
+    z = a * a
+    a.zero_()
+    z.sum().backward()
+
+
+@case("A saved leaf modified under no_grad: the version error leaves out the 'which is output' part",
+      doc=docs.INPLACE_CHECKS, tags=("error", "hard"))
+def saved_leaf_modified_under_no_grad(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    z = x * x
+    with torch.no_grad():
+        x.add_(1.0)
+    rec("x", x, version=True)
+    z.sum().backward()
+
+
+@case("Two in-place ops on a saved tensor: the version error reports version 2, expected 0",
+      doc=docs.INPLACE_CHECKS, tags=("error",))
+def two_inplace_ops_version_two(torch, rec):
+    x = torch.tensor([0.5, 1.5], requires_grad=True, device=rec.device)
+    y = x.exp()
+    y.mul_(2.0)
+    y.add_(1.0)
+    rec("y", y, version=True)
+    y.sum().backward()
+
+
+@case("Modifying a tensor in place after a consumer that did not save it is fine", doc=docs.INPLACE_CHECKS)
+def unsaved_tensor_modified_is_fine(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    a = x * 3
+    y = a + 10
+    a.mul_(100.0)
+    rec("a", a, version=True)
+    y.sum().backward()
+    rec("y", y)
+    rec("x.grad", x.grad)
+
+
+@case("The _version counter counts in-place ops and is shared between a tensor and its views",
+      doc=docs.INPLACE_CHECKS)
+def version_counter_shared_by_views(torch, rec):
+    base = torch.zeros(4, device=rec.device)
+    view = base[1:3]
+    rec("versions at start", (base._version, view._version))
+    view.add_(1.0)
+    rec("after view.add_(1.0)", (base._version, view._version))
+    base.mul_(2.0)
+    base[0] = 7.0
+    rec("after base.mul_(2.0) and base[0] = 7.0", (base._version, view._version))
+    rec("base", base)
+
+
+@case("An in-place op on a view of a non-leaf gives the base a CopySlices node and the view an "
+      "AsStridedBackward0 node, with the right gradient", doc=docs.INPLACE)
+def view_of_nonleaf_inplace(torch, rec):
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    tail = y[1:]
+    tail.mul_(10.0)
+    rec("y", y, version=True)
+    rec("tail", tail, version=True)
+    y.sum().backward()
+    rec("x.grad", x.grad)
+
+
+@case("Assigning into a non-leaf by indexing records CopySlices; the overwritten positions get zero gradient",
+      doc=docs.INPLACE)
+def setitem_on_nonleaf(torch, rec):
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
+    y = x * 3
+    y[0] = 5.0
+    rec("y after y[0] = 5.0", y, version=True)
+    y.sum().backward()
+    rec("x.grad", x.grad)
+
+
+@case("Assigning a value that requires grad into a plain tensor makes it a non-leaf; the value gets its gradient",
+      doc=docs.INPLACE)
+def setitem_requires_grad_value_into_plain_tensor(torch, rec):
+    buf = torch.zeros(3, device=rec.device)
+    w = torch.tensor(2.0, requires_grad=True, device=rec.device)
+    buf[1] = w * 3
+    rec("buf", buf)
+    (buf * torch.tensor([1.0, 5.0, 1.0], device=rec.device)).sum().backward()
+    rec("w.grad", w.grad)
+
+
+@case("An in-place op on an output of unbind or split raises: outputs of functions that return "
+      "several views cannot be modified in place", doc=docs.INPLACE_CHECKS, tags=("error",))
+def multi_view_outputs_inplace_raise(torch, rec):
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True, device=rec.device)
+    rows = (x * 1).unbind()
+    with rec.attempt("rows[0].add_(1.0) after unbind"):
+        rows[0].add_(1.0)
+    first, second = (x * 2).split(1)
+    second.mul_(2.0)
+
+
+@case("A view made under no_grad and then modified in place with grad mode on raises",
+      doc=docs.NO_GRAD_MODE, tags=("error",))
+def no_grad_view_modified_with_grad_raises(torch, rec):
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    with torch.no_grad():
+        head = y[:2]
+    head.add_(1.0)
+
+
+@case("An in-place op with an operand that requires grad turns a plain leaf into a non-leaf",
+      doc=docs.INPLACE)
+def plain_leaf_becomes_nonleaf(torch, rec):
+    acc = torch.zeros(2, device=rec.device)
+    w = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    rec("acc before", acc)
+    acc.add_(w)
+    rec("acc after acc.add_(w)", acc, version=True)
+    (acc * 3).sum().backward()
+    rec("w.grad", w.grad)
+
+
+@case("An op with out= raises when one of its inputs requires grad", doc=docs.INPLACE_PAGE,
+      tags=("error",))
+def out_argument_with_requires_grad_raises(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    buf = torch.zeros(2, device=rec.device)
+    torch.add(x, 1.0, out=buf)
+
+
+@case("sigmoid_() and exp_() in place on non-leaves give the right gradients", doc=docs.INPLACE)
+def elementwise_inplace_gradients(torch, rec):
+    x = torch.tensor([0.0, 1.0], requires_grad=True, device=rec.device)
+    y = x * 1
+    y.sigmoid_()
+    rec("y after y.sigmoid_()", y, version=True)
+    y.sum().backward()
+    rec("x.grad", x.grad)
+    u = torch.tensor([0.0, 0.5], requires_grad=True, device=rec.device)
+    z = u * 2
+    z.exp_()
+    rec("z after z.exp_()", z, version=True)
+    z.sum().backward()
+    rec("u.grad", u.grad)
+
+
+@case("An in-place op on a leaf that does not require grad is fine and bumps _version",
+      doc=docs.INPLACE)
+def inplace_on_plain_leaf(torch, rec):
+    a = torch.tensor([1.0, 2.0], device=rec.device)
+    a.mul_(4.0)
+    rec("a", a, version=True)
