@@ -2,7 +2,8 @@
 
 The result record is what every report is built from::
 
-    {"id", "topic", "title", "device", "outcome", "detail", "duration",
+    {"id", "topic", "title", "device", "doc", "tags", "source", "location",
+     "outcome", "detail", "duration",
      "reference": {"status", "steps", ...}, "implementation": {...}, "diff": [...]}
 
 ``outcome`` here is the raw outcome (pass, fail, unsupported, error, timeout, crash, skip);
@@ -33,6 +34,10 @@ class Sides:
 
 
 def base_record(case: Case, device: str) -> dict:
+    try:
+        source = case.source
+    except (OSError, TypeError):  # no source file (e.g. a case defined interactively)
+        source = None
     return {
         "id": case.id,
         "topic": case.topic,
@@ -40,6 +45,8 @@ def base_record(case: Case, device: str) -> dict:
         "device": device,
         "doc": {"url": case.doc.url, "section": case.doc.section},
         "tags": list(case.tags),
+        "source": source,
+        "location": case.location,
     }
 
 

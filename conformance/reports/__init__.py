@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import json_report
+from . import html, json_report, junit, markdown
 
 WRITERS = {
     "results.json": json_report.write,
+    "junit.xml": junit.write,
+    "summary.md": markdown.write,
+    "report.html": html.write,
 }
 
 

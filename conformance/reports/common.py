@@ -1,0 +1,154 @@
+"""What the report writers share: outcome groups, safe text, and readings of a run result.
+
+Texts in a run result come partly from the implementation under test (exception messages,
+warnings, printed output, reprs) and can hold anything: control characters, lone surrogates,
+markup. :func:`clean` makes any such text printable and encodable (each writer then escapes it
+for its own format); :func:`shorten` and :func:`one_line` fit it into a table cell.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ..runner import EXPECTED_OUTCOMES, OUTCOMES
+
+#: Outcomes that fail the run (the exit status is 1 when one occurs).
+UNEXPECTED_OUTCOMES = tuple(o for o in OUTCOMES if o not in EXPECTED_OUTCOMES)
+#: Outcomes shown with their differences (a skip has none: it never ran).
+PROBLEM_OUTCOMES = tuple(o for o in OUTCOMES if o not in ("pass", "skip"))
+
+# C0 controls but tab and newline, DEL, C1 controls, lone surrogates, and the two non-characters
+# XML 1.0 forbids. A carriage return is kept out as well: it is better shown than obeyed.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def _visible(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def clean(value: object) -> str:
+    """``value`` as text with every unsafe character replaced by a visible escape (``\\x1b``)."""
+    text = value if isinstance(value, str) else ("" if value is None else str(value))
+    return _UNSAFE.sub(_visible, text)
+
+
+def one_line(text: str) -> str:
+    """Newlines shown as `` ⏎ `` so that a multi-line message fits in one line."""
+    return re.sub(r"\s*\n\s*", " \u23ce ", text.strip())
+
+
+def shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "\u2026"
+
+
+def summary_line(diff: dict) -> str:
+    """One difference in one line, as ``compare.Difference.summary`` writes it."""
+    text = (f"{diff.get('where', '')}: torch {diff.get('reference', '')} / "
+            f"implementation {diff.get('implementation', '')}")
+    return f"{text} ({diff['detail']})" if diff.get("detail") else text
+
+
+def headline(record: dict) -> str:
+    """The first difference of an item (or why it did not run, or did not finish)."""
+    detail = record.get("detail") or ""
+    if detail:
+        return clean(detail)
+    if record.get("diff"):
+        return clean(summary_line(record["diff"][0]))
+    return record.get("outcome", "")
+
+
+def expected_note(record: dict) -> str:
+    """The expectation an xfail / xpass item matched, in one line; empty when there is none."""
+    expected = record.get("expected")
+    if not expected:
+        return ""
+    return clean(f"expected {expected.get('outcome', '?')}: {expected.get('reason', '')}")
+
+
+def side_status(side: dict | None) -> str:
+    if side is None:
+        return "did not run"
+    status = clean(side.get("status", "?"))
+    return f"{status}: {clean(side['detail'])}" if side.get("detail") else status
+
+
+def diff_text(record: dict) -> str:
+    """The full account of an item, in plain text: what it checks, then each difference."""
+    lines = [f"{record.get('id', '?')} on {record.get('device', '?')}: {record.get('title', '')}"]
+    doc = record.get("doc") or {}
+    if doc:
+        lines.append(f"checks: {doc.get('section', '')} <{doc.get('url', '')}>")
+    if record.get("location"):
+        lines.append(f"scenario: {record['location']}")
+    lines.append(f"outcome: {record.get('outcome', '?')}")
+    if record.get("expected"):
+        lines.append(expected_note(record))
+    if record.get("detail"):
+        lines.append(f"detail: {record['detail']}")
+    diffs = record.get("diff") or []
+    if diffs:
+        lines.append("")
+        lines.append(f"{len(diffs)} difference(s):")
+        for diff in diffs:
+            lines.append(f"- {diff.get('where', '')}")
+            lines.append(f"    torch:          {diff.get('reference', '')}")
+            lines.append(f"    implementation: {diff.get('implementation', '')}")
+            if diff.get("detail"):
+                lines.append(f"    {diff['detail']}")
+            if diff.get("unsupported"):
+                lines.append(f"    unsupported: {diff['unsupported']}")
+    elif record.get("outcome") in ("error", "timeout", "crash"):
+        lines.append(f"torch side: {side_status(record.get('reference'))}")
+        lines.append(f"implementation side: {side_status(record.get('implementation'))}")
+    return clean("\n".join(lines))
+
+
+def topics(records: Iterable[dict]) -> dict[str, list[dict]]:
+    """Records by topic, topics in the order they first occur (catalog order)."""
+    grouped: dict[str, list[dict]] = {}
+    for record in records:
+        grouped.setdefault(record.get("topic") or "?", []).append(record)
+    return grouped
+
+
+def devices(result: dict) -> list[str]:
+    """The devices of the run, then any others the records name."""
+    names = list(result.get("devices") or {})
+    for record in result.get("cases", []):
+        if record.get("device") not in names:
+            names.append(record.get("device"))
+    return names
+
+
+def counts(records: Iterable[dict]) -> dict[str, int]:
+    found = {name: 0 for name in OUTCOMES}
+    for record in records:
+        found[record.get("outcome", "error")] = found.get(record.get("outcome", "error"), 0) + 1
+    return found
+
+
+def verdict(result: dict) -> tuple[str, int]:
+    """``passed``, ``failed`` or ``interrupted``, with the number of unexpected outcomes."""
+    unexpected = sum(n for name, n in counts(result.get("cases", [])).items() if name not in EXPECTED_OUTCOMES)
+    if result.get("interrupted"):
+        return "interrupted", unexpected
+    return ("failed" if unexpected or result.get("exit_status") else "passed"), unexpected
+
+
+def describe_duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "?"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(int(round(seconds)), 60)
+    return f"{minutes} min {rest:02d} s"
+
+
+def versions(result: dict) -> str:
+    impl = result.get("implementation") or {}
+    ref = result.get("reference") or {}
+    return (f"{impl.get('name', '?')} {impl.get('version', '?')} against "
+            f"{ref.get('name', 'torch')} {ref.get('version', '?')}")

@@ -1,0 +1,607 @@
+"""``report.html``: one self-contained page for people reading a run.
+
+The page has inline CSS and JavaScript and loads nothing (its Content-Security-Policy allows no
+source but the page's own style and script, by hash); it opens from disk or as a CI artifact.
+It shows:
+
+* a header: verdict, implementation, versions, Python, platform, devices, duration, the count
+  of each outcome, why items were skipped, and stale expectations;
+* the matrix: one row per case, grouped by topic, one column per device, each cell coloured by
+  outcome; a text filter (id and title), outcome check boxes and a topic menu narrow it;
+* for each case that did not pass on some device (skips aside: they never ran), a collapsible
+  section with its title, the documentation it checks (a link), its scenario source with the
+  lines of the differing steps marked, and per device the two sides step by step (label, line
+  and source line, warnings, printed output, value or exception), differing steps and fields
+  highlighted, then the list of differences. Passing cases appear only in the matrix.
+
+Everything from the run is rendered here, in Python, through :func:`e` (``common.clean`` then
+``html.escape``); the page embeds no data for its script, which only hides and shows rows. Only
+http(s) documentation URLs become links.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+from ..compare import TENSOR_FIELDS, describe, preview
+from .common import (
+    EXPECTED_OUTCOMES,
+    OUTCOMES,
+    PROBLEM_OUTCOMES,
+    clean,
+    counts,
+    describe_duration,
+    expected_note,
+    headline,
+    shorten,
+    side_status,
+    topics,
+    verdict,
+    versions,
+)
+from .common import devices as device_names
+
+OPEN_LIMIT = 10  # with at most this many failing cases, their sections start open
+TOOLTIP_LIMIT = 300
+HEADLINE_LIMIT = 500
+SEPARATOR = " \u00b7 "
+FIELDS = ("values",) + TENSOR_FIELDS + ("grad",)
+
+STYLE = """
+:root{--fg:#1d2125;--muted:#5f6b76;--line:#d9dee3;--bg:#fff;--soft:#f5f7f9;--hl:#fff1a8;--hlb:#e0b400}
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);
+  background:var(--bg)}
+header,main{padding:0 24px}
+header{background:var(--soft);border-bottom:1px solid var(--line);padding-top:12px;padding-bottom:12px}
+h1{font-size:20px;margin:4px 0 10px}h2{font-size:17px;margin:22px 0 8px}h4{margin:14px 0 6px;font-size:14px}
+code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
+a{color:#0b5cad}
+.verdict{display:inline-block;padding:2px 10px;border-radius:12px;color:#fff;font-size:14px;
+  vertical-align:2px;margin-right:6px}
+.verdict.passed{background:#1e7b34}.verdict.failed{background:#b3261e}.verdict.interrupted{background:#b06d00}
+dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:0 0 10px}
+dl.meta dt{color:var(--muted)}dl.meta dd{margin:0;overflow-wrap:anywhere}
+.counts{display:flex;flex-wrap:wrap;gap:6px;align-items:center}
+.chip{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;white-space:nowrap;
+  border:1px solid rgba(0,0,0,.12)}
+.note{border-left:4px solid #b06d00;background:#fff7e6;padding:6px 10px;margin:10px 0}
+.note ul{margin:4px 0;padding-left:20px}
+.o-pass{background:#d8f0dd;color:#17522a}.o-fail{background:#f7cfcf;color:#8a1111}
+.o-xfail{background:#fbefc5;color:#6b5000}.o-xpass{background:#e5d6f5;color:#4b1782}
+.o-unsupported{background:#d7e5f6;color:#0d3c73}.o-error{background:#f3c8ea;color:#74105d}
+.o-timeout{background:#ffdcae;color:#7a4200}.o-crash{background:#3d0d0d;color:#fff}
+.o-skip{background:#ececec;color:#555}.o-none{background:#fff;color:#aaa}
+.filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:6px 0 10px;padding:8px 10px;
+  border:1px solid var(--line);border-radius:6px;background:var(--soft)}
+.filters input[type=search]{width:22em;padding:4px 6px}
+.filters label{white-space:nowrap;cursor:pointer}
+.filters button{padding:2px 8px}
+#shown{color:var(--muted)}
+table{border-collapse:collapse}
+table.matrix{width:100%}
+.matrix th,.matrix td{border-bottom:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}
+.matrix thead th{position:sticky;top:0;background:#e9edf1;z-index:1}
+.matrix tr.topic-head th{background:var(--soft);padding-top:8px;font-size:14px}
+.matrix td.id{white-space:nowrap}
+.matrix td.title{color:var(--muted);width:100%}
+.matrix td.cell{text-align:center;white-space:nowrap;min-width:7em;font-size:12.5px}
+.matrix td.cell a{color:inherit;text-decoration:underline dotted}
+.matrix td.id a{text-decoration:none}.matrix td.id a:hover{text-decoration:underline}
+.mini{font-weight:normal;margin-left:8px}.mini .chip{font-size:11px;padding:0 6px}
+details.case{border:1px solid var(--line);border-radius:6px;margin:8px 0;background:#fff}
+details.case>summary{cursor:pointer;padding:6px 10px;background:var(--soft);border-radius:6px;
+  list-style-position:inside}
+details.case[open]>summary{border-bottom:1px solid var(--line);border-radius:6px 6px 0 0}
+details.case .body{padding:4px 14px 12px}
+.muted{color:var(--muted)}
+pre.src{background:#f7f8fa;border:1px solid var(--line);border-radius:4px;padding:6px 0;max-height:28em;
+  overflow:auto}
+pre.src .line{display:block;padding:0 8px}pre.src .line.hl{background:var(--hl);
+  box-shadow:inset 3px 0 var(--hlb)}
+pre.src .ln{display:inline-block;width:3em;color:#9aa4ad;user-select:none;text-align:right;margin-right:12px}
+.item{border-top:1px dashed var(--line);margin-top:12px}
+.item h4 .chip{margin-right:6px}.item h4 .headline{font-weight:normal}
+table.steps{width:100%;table-layout:fixed;margin-top:6px}
+.steps th,.steps td{border:1px solid var(--line);padding:4px 6px;vertical-align:top;text-align:left;
+  overflow-wrap:anywhere}
+.steps thead th{background:#e9edf1}
+.steps col.c-n{width:3em}.steps col.c-step{width:24%}
+.steps tr.diff>td:first-child{box-shadow:inset 4px 0 #d1242f;font-weight:bold}
+.steps tr.after td{opacity:.6}
+.steps .where{color:var(--muted);font-size:12px;margin-top:2px}
+.steps .missing{color:var(--muted);font-style:italic}
+.steps .k{display:inline-block;font-size:11px;color:var(--muted);margin-right:4px;text-transform:uppercase;
+  letter-spacing:.03em}
+.steps .warn,.steps .out,.steps .exc,.steps .val,.steps .lbl{padding:1px 3px;margin:1px 0;border-radius:3px}
+.steps .warn{color:#7a4a00}
+.steps .f{display:inline-block;margin:0 8px 0 0;padding:0 3px;border-radius:3px}
+.steps .hl,.steps .f.hl{background:var(--hl);outline:1px solid var(--hlb)}
+.steps pre.msg{max-height:16em;overflow:auto}
+table.diffs{width:100%;table-layout:fixed;margin-top:4px}
+.diffs th,.diffs td{border:1px solid var(--line);padding:3px 6px;vertical-align:top;text-align:left;
+  overflow-wrap:anywhere}
+.diffs thead th{background:#e9edf1}
+.diffs col.c-where{width:24%}.diffs col.c-note{width:18%}
+.toolbar{display:flex;gap:8px;align-items:center}
+[hidden]{display:none!important}
+""".strip()
+
+SCRIPT = """
+(function () {
+  var form = document.getElementById("filters");
+  if (!form) return;
+  var text = document.getElementById("f-text");
+  var topic = document.getElementById("f-topic");
+  var boxes = Array.prototype.slice.call(form.querySelectorAll("input[data-outcome]"));
+  var rows = Array.prototype.slice.call(document.querySelectorAll("tr.case"));
+  var groups = Array.prototype.slice.call(document.querySelectorAll("tbody.topic"));
+  var sections = Array.prototype.slice.call(document.querySelectorAll("details.case"));
+  var shown = document.getElementById("shown");
+  function keep(el, wanted, words, chosen) {
+    if (chosen && el.getAttribute("data-topic") !== chosen) return false;
+    var hay = el.getAttribute("data-search");
+    for (var i = 0; i < words.length; i++) if (hay.indexOf(words[i]) < 0) return false;
+    return el.getAttribute("data-outcomes").split(" ").some(function (o) { return wanted[o]; });
+  }
+  function apply() {
+    var wanted = {};
+    boxes.forEach(function (b) { wanted[b.getAttribute("data-outcome")] = b.checked; });
+    var words = text.value.toLowerCase().split(/\\s+/).filter(Boolean);
+    var chosen = topic.value, count = 0;
+    rows.forEach(function (r) { var k = keep(r, wanted, words, chosen); r.hidden = !k; if (k) count++; });
+    groups.forEach(function (g) { g.hidden = !g.querySelector("tr.case:not([hidden])"); });
+    sections.forEach(function (s) { s.hidden = !keep(s, wanted, words, chosen); });
+    shown.textContent = count + " of " + rows.length + " cases shown";
+  }
+  function only(list) {
+    boxes.forEach(function (b) { b.checked = list === null || list.indexOf(b.getAttribute("data-outcome")) >= 0; });
+    apply();
+  }
+  text.addEventListener("input", apply);
+  topic.addEventListener("change", apply);
+  boxes.forEach(function (b) { b.addEventListener("change", apply); });
+  document.getElementById("f-all").addEventListener("click", function () { only(null); });
+  document.getElementById("f-problems").addEventListener("click", function () {
+    only(boxes.map(function (b) { return b.getAttribute("data-outcome"); })
+      .filter(function (o) { return o !== "pass" && o !== "skip"; }));
+  });
+  function toggleAll(open) { sections.forEach(function (s) { s.open = open; }); }
+  var expand = document.getElementById("expand"), collapse = document.getElementById("collapse");
+  if (expand) expand.addEventListener("click", function () { toggleAll(true); });
+  if (collapse) collapse.addEventListener("click", function () { toggleAll(false); });
+  function reveal() {
+    var id;
+    try { id = decodeURIComponent(location.hash.slice(1)); } catch (err) { return; }
+    var target = id && document.getElementById(id);
+    if (!target) return;
+    var section = target.closest("details.case");
+    if (section) { section.hidden = false; section.open = true; target.scrollIntoView(); }
+  }
+  window.addEventListener("hashchange", reveal);
+  form.hidden = false;
+  apply();
+  reveal();
+})();
+""".strip()
+
+
+# -- escaping ------------------------------------------------------------------------------------
+def e(value: object) -> str:
+    """Any text from the run, escaped for HTML text and attribute values."""
+    return html.escape(clean(value), quote=True)
+
+
+def link(url: object, text: object) -> str:
+    target = clean(url)
+    if re.match(r"https?://", target, re.IGNORECASE):
+        return f'<a href="{e(target)}" rel="noopener noreferrer">{e(text)}</a>'
+    return e(text)
+
+
+def anchor(case_id: str, device: str | None = None) -> str:
+    base = "case-" + re.sub(r"[^A-Za-z0-9_.:-]", "-", clean(case_id))
+    return base if device is None else f"{base}-{re.sub(r'[^A-Za-z0-9_.:-]', '-', clean(device))}"
+
+
+def chip(outcome: str, text: object | None = None) -> str:
+    name = outcome if outcome in OUTCOMES else "error"
+    return f'<span class="chip o-{name}">{e(outcome if text is None else text)}</span>'
+
+
+def content_security_policy() -> str:
+    def digest(text: str) -> str:
+        return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
+
+    return (f"default-src 'none'; style-src {digest(STYLE)}; script-src {digest(SCRIPT)}; "
+            "img-src data:; base-uri 'none'; form-action 'none'")
+
+
+# -- header -------------------------------------------------------------------------------------
+def header(result: dict) -> str:
+    state, unexpected = verdict(result)
+    impl = result.get("implementation") or {}
+    ref = result.get("reference") or {}
+    records = result.get("cases", [])
+    found = counts(records)
+    devices = ", ".join(f"{e(name)} ({e(status)})" for name, status in (result.get("devices") or {}).items())
+    rows = [
+        ("implementation", f"{e(impl.get('name', '?'))} {e(impl.get('version', '?'))} "
+                           f"<span class=\"muted\">(module {e(impl.get('module', '?'))})</span>"),
+        ("reference", f"{e(ref.get('name', 'torch'))} {e(ref.get('version', '?'))}"),
+        ("python", e(result.get("python", "?"))),
+        ("platform", e(result.get("platform", "?"))),
+        ("devices", devices or "none"),
+        ("started", f"{e(result.get('started', '?'))}, ran {e(describe_duration(result.get('duration')))}"
+                    f" (isolation {e(result.get('isolation', '?'))}, timeout {e(result.get('timeout', '?'))} s)"),
+    ]
+    selection = (result.get("selection") or {}).get("k")
+    if selection:
+        rows.append(("selection", f"<code>-k {e(selection)}</code>"))
+    expectations = (result.get("expectations") or {}).get("file")
+    if expectations:
+        rows.append(("expectations", f"<code>{e(expectations)}</code>"))
+    verdict_text = {"passed": "passed", "failed": f"failed: {unexpected} unexpected",
+                    "interrupted": f"interrupted: partial results, {unexpected} unexpected"}[state]
+    parts = [
+        f'<h1><span class="verdict {state}">{e(verdict_text)}</span>Conformance of {e(versions(result))}</h1>',
+        '<dl class="meta">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows) + "</dl>",
+        '<div class="counts">' + "".join(chip(name, f"{name} {n}") for name, n in found.items() if n)
+        + f' <span class="muted">{len(records)} items</span></div>',
+    ]
+    if result.get("interrupted"):
+        parts.append('<div class="note">The run was interrupted: the results are partial.</div>')
+    parts.append(skip_note(records))
+    parts.append(stale_note(result))
+    return "<header>" + "".join(parts) + "</header>"
+
+
+def skip_note(records: list[dict]) -> str:
+    reasons: dict[str, list[str]] = {}
+    for record in records:
+        if record.get("outcome") == "skip":
+            devices = reasons.setdefault(clean(record.get("detail") or "no reason given"), [])
+            devices.append(clean(record.get("device")))
+    if not reasons:
+        return ""
+    items = "".join(
+        f"<li>{len(devices)} item{'s' if len(devices) != 1 else ''} on {e(', '.join(sorted(set(devices))))}: "
+        f"{e(reason)}</li>" for reason, devices in reasons.items()
+    )
+    return f'<div class="note"><b>Skipped</b><ul>{items}</ul></div>'
+
+
+def stale_note(result: dict) -> str:
+    stale = (result.get("expectations") or {}).get("stale") or []
+    if not stale:
+        return ""
+    items = "".join(
+        f"<li><code>{e(s.get('case'))}</code> ({e(s.get('device') or 'all devices')}, {e(s.get('outcome'))}): "
+        f"{e(s.get('reason'))}</li>" for s in stale
+    )
+    return (f'<div class="note"><b>Stale expectations</b>: {len(stale)} entr{"ies" if len(stale) != 1 else "y"} '
+            f"of the expectations file match no case of the catalog<ul>{items}</ul></div>")
+
+
+# -- matrix -------------------------------------------------------------------------------------
+def by_case(records: list[dict]) -> dict[str, dict[str, dict]]:
+    cases: dict[str, dict[str, dict]] = {}
+    for record in records:
+        cases.setdefault(record.get("id", "?"), {})[record.get("device", "?")] = record
+    return cases
+
+
+def filter_attributes(case_id: str, items: dict[str, dict]) -> str:
+    first = next(iter(items.values()))
+    search = f"{clean(case_id)} {clean(first.get('title', ''))}".lower()
+    outcomes = " ".join(sorted({clean(r.get("outcome", "error")) for r in items.values()}))
+    return f'data-search="{e(search)}" data-topic="{e(first.get("topic", "?"))}" data-outcomes="{e(outcomes)}"'
+
+
+def filters(result: dict) -> str:
+    found = counts(result.get("cases", []))
+    boxes = "".join(
+        f'<label><input type="checkbox" data-outcome="{name}" checked> {chip(name, f"{name} {n}")}</label>'
+        for name, n in found.items() if n
+    )
+    options = "".join(f'<option value="{e(t)}">{e(t)}</option>' for t in topics(result.get("cases", [])))
+    return (
+        '<div class="filters" id="filters" hidden>'
+        '<input type="search" id="f-text" placeholder="filter by id or title" aria-label="filter by id or title">'
+        f'<select id="f-topic" aria-label="topic"><option value="">all topics</option>{options}</select>'
+        f"<span>{boxes}</span>"
+        '<button type="button" id="f-all">all</button><button type="button" id="f-problems">problems only</button>'
+        '<span id="shown"></span></div>'
+    )
+
+
+def matrix(result: dict, problem_ids: set[str]) -> str:
+    devices = device_names(result)
+    head = "<tr><th>case</th><th>title</th>" + "".join(f"<th>{e(d)}</th>" for d in devices) + "</tr>"
+    bodies = []
+    for topic, records in topics(result.get("cases", [])).items():
+        found = counts(records)
+        mini = "".join(chip(n, f"{n} {c}") for n, c in found.items() if c)
+        rows = [f'<tr class="topic-head"><th colspan="{len(devices) + 2}">{e(topic)}'
+                f'<span class="mini">{mini}</span></th></tr>']
+        for case_id, items in by_case(records).items():
+            first = next(iter(items.values()))
+            name = f'<a href="#{e(quote(anchor(case_id)))}">{e(case_id)}</a>' if case_id in problem_ids else e(case_id)
+            cells = []
+            for device in devices:
+                record = items.get(device)
+                if record is None:
+                    cells.append('<td class="cell o-none" title="not run on this device">\u2014</td>')
+                    continue
+                outcome = clean(record.get("outcome", "error"))
+                tip = shorten(headline(record) if outcome != "pass" else "passed", TOOLTIP_LIMIT)
+                tip += f" ({float(record.get('duration') or 0.0) * 1000:.0f} ms)" if outcome != "skip" else ""
+                label = e(outcome)
+                if outcome in PROBLEM_OUTCOMES:
+                    label = f'<a href="#{e(quote(anchor(case_id, device)))}">{label}</a>'
+                css = outcome if outcome in OUTCOMES else "error"
+                cells.append(f'<td class="cell o-{css}" title="{e(tip)}">{label}</td>')
+            rows.append(f'<tr class="case" {filter_attributes(case_id, items)}><td class="id"><code>{name}</code></td>'
+                        f'<td class="title">{e(first.get("title", ""))}</td>{"".join(cells)}</tr>')
+        bodies.append(f'<tbody class="topic" data-topic="{e(topic)}">' + "".join(rows) + "</tbody>")
+    return f'<table class="matrix"><thead>{head}</thead>{"".join(bodies)}</table>'
+
+
+# -- details ------------------------------------------------------------------------------------
+def classify(rest: str) -> str:
+    """What part of a step a difference names, from the text after ``step N: label``."""
+    if rest == ": warnings":
+        return "warnings"
+    if rest == ": printed output":
+        return "stdout"
+    if rest in (": message", ": exception"):
+        return "outcome"
+    if rest.startswith(": ") and rest[2:] in FIELDS:
+        return f"field:{rest[2:]}"
+    if rest.startswith(".grad"):
+        return "field:grad"
+    return "value"
+
+
+def step_marks(diffs: list[dict], ref_steps: list[dict],
+               impl_steps: list[dict]) -> tuple[dict[int, set[str]], int | None]:
+    """Per step number, the parts that differ; and the step where the runs diverge, if they do."""
+    marks: dict[int, set[str]] = {}
+    diverged = None
+    for diff in diffs:
+        where = str(diff.get("where", ""))
+        found = re.match(r"step (\d+)(?=$|:)", where)
+        if not found:
+            continue
+        number = int(found.group(1))
+        if where == found.group(0):
+            diverged = number if diverged is None else min(diverged, number)
+            continue
+        steps = ref_steps if number <= len(ref_steps) else impl_steps
+        label = str(steps[number - 1].get("label", "")) if number <= len(steps) else ""
+        prefix = f"step {number}: {label}"
+        marks.setdefault(number, set()).add(classify(where[len(prefix):]) if where.startswith(prefix) else "value")
+    return marks, diverged
+
+
+def hl(flag: bool) -> str:
+    return " hl" if flag else ""
+
+
+def show(value: object) -> str:
+    if isinstance(value, (dict, list)):
+        return describe(value)
+    return repr(value) if value is None or isinstance(value, bool) else str(value)
+
+
+def value_html(value: object, marks: set[str]) -> str:
+    whole = "value" in marks or "outcome" in marks
+    if isinstance(value, dict) and value.get("t") == "tensor":
+        fields = []
+        for name in FIELDS:
+            if name not in value:
+                continue
+            raw = value[name]
+            text = preview(raw) if name == "values" and isinstance(raw, list) else show(raw)
+            fields.append(f'<span class="f{hl(f"field:{name}" in marks)}"><span class="k">{e(name)}</span>'
+                          f"{e(text)}</span>")
+        return f'<div class="val{hl(whole)}"><span class="k">tensor</span>{"".join(fields)}</div>'
+    return f'<div class="val{hl(whole)}"><code>{e(describe(value))}</code></div>'
+
+
+def block(kind: str, label: str, content: str, marked: bool) -> str:
+    return f'<div class="{kind}{hl(marked)}"><span class="k">{label}</span>{content}</div>'
+
+
+def side_html(step: dict | None, marks: set[str], diverged: bool, ref_label: str | None, missing: str) -> str:
+    """One side of one step: its warnings, printed output, then its value or exception."""
+    if step is None:
+        return f'<td class="missing{hl(diverged)}">{e(missing)}</td>'
+    parts = []
+    if ref_label is not None and step.get("label") != ref_label:
+        where = f" (line {e(step['line'])})" if step.get("line") else ""
+        parts.append(block("lbl", "step", f"<code>{e(step.get('label'))}</code>{where}", diverged))
+    warnings = step.get("warnings") or []
+    for warning in warnings:
+        text = f'<b>{e(warning.get("category"))}</b><pre class="msg">{e(warning.get("message"))}</pre>'
+        parts.append(block("warn", "warns", text, "warnings" in marks))
+    if not warnings and "warnings" in marks:
+        parts.append(block("warn", "warns", "nothing", True))
+    if step.get("stdout") or "stdout" in marks:
+        text = f"<pre>{e(step['stdout'])}</pre>" if step.get("stdout") else "nothing"
+        parts.append(block("out", "prints", text, "stdout" in marks))
+    if "error" in step:
+        error = step["error"] or {}
+        text = f'<b>{e(error.get("type"))}</b><pre class="msg">{e(error.get("message"))}</pre>'
+        parts.append(block("exc", "raises", text, "outcome" in marks or diverged))
+    else:
+        parts.append(value_html(step.get("value"), marks | ({"value"} if diverged else set())))
+    return "<td>" + "".join(parts) + "</td>"
+
+
+def missing_text(side: dict | None) -> str:
+    status = (side or {}).get("status")
+    if status in ("completed", "raised"):
+        return "no such step: the run ended before"
+    return f"nothing recorded: {side_status(side)}"
+
+
+def steps_table(record: dict) -> tuple[str, set[int]]:
+    """The two sides step by step, and the scenario lines of the steps that differ."""
+    ref = record.get("reference") or {}
+    impl = record.get("implementation") or {}
+    ref_steps, impl_steps = ref.get("steps") or [], impl.get("steps") or []
+    marks, diverged = step_marks(record.get("diff") or [], ref_steps, impl_steps)
+    lines: set[int] = set()
+    ended = ref.get("status") != impl.get("status")
+    cell = f'<td class="{hl(ended).strip()}">'
+    rows = [f'<tr class="{"diff" if ended else ""}"><td></td><td>how the side ended</td>'
+            f'{cell}{e(side_status(record.get("reference")))}</td>'
+            f'{cell}{e(side_status(record.get("implementation")))}</td></tr>']
+    for index in range(max(len(ref_steps), len(impl_steps))):
+        number = index + 1
+        r = ref_steps[index] if index < len(ref_steps) else None
+        m = impl_steps[index] if index < len(impl_steps) else None
+        shown = r or m or {}
+        at_divergence = diverged == number
+        differs = number in marks or at_divergence
+        if differs:
+            lines.update(s["line"] for s in (r, m) if s and isinstance(s.get("line"), int))
+        classes = ("diff " if differs else "") + ("after" if diverged and number > diverged else "")
+        where = ""
+        if shown.get("line"):
+            source = f' \u00b7 <code>{e(shown["source"])}</code>' if shown.get("source") else ""
+            where = f'<div class="where">line {e(shown["line"])}{source}</div>'
+        step_marks_here = marks.get(number, set())
+        rows.append(
+            f'<tr class="{classes.strip()}"><td>{number}</td><td><code>{e(shown.get("label"))}</code>{where}</td>'
+            + side_html(r, step_marks_here, at_divergence, None, missing_text(record.get("reference")))
+            + side_html(m, step_marks_here, at_divergence, r.get("label") if r else None,
+                        missing_text(record.get("implementation")))
+            + "</tr>"
+        )
+    table = ('<table class="steps"><colgroup><col class="c-n"><col class="c-step"><col><col></colgroup>'
+             "<thead><tr><th>#</th><th>step</th><th>torch</th><th>implementation</th></tr></thead>"
+             f"<tbody>{''.join(rows)}</tbody></table>")
+    return table, lines
+
+
+def diffs_table(diffs: list[dict]) -> str:
+    if not diffs:
+        return ""
+    rows = []
+    for diff in diffs:
+        notes = [clean(diff.get("detail"))] if diff.get("detail") else []
+        if diff.get("unsupported"):
+            notes.append(f"unsupported: {clean(diff['unsupported'])}")
+        rows.append(f"<tr><td><code>{e(diff.get('where'))}</code></td><td><pre>{e(diff.get('reference'))}</pre></td>"
+                    f"<td><pre>{e(diff.get('implementation'))}</pre></td><td>{e('; '.join(notes))}</td></tr>")
+    return (f"<h4>Differences ({len(diffs)})</h4>"
+            '<table class="diffs"><colgroup><col class="c-where"><col><col><col class="c-note"></colgroup>'
+            "<thead><tr><th>where</th><th>torch</th><th>implementation</th><th>note</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>")
+
+
+def item_html(record: dict) -> tuple[str, set[int]]:
+    outcome = clean(record.get("outcome", "error"))
+    device = record.get("device", "?")
+    first = shorten(headline(record), HEADLINE_LIMIT)
+    parts = [f'<div class="item" id="{e(anchor(record.get("id", "?"), device))}">'
+             f'<h4>{e(device)}: {chip(outcome)}<span class="headline">{e(first)}</span></h4>']
+    if record.get("expected"):
+        parts.append(f'<p class="muted">{e(expected_note(record))}</p>')
+    lines: set[int] = set()
+    if record.get("reference") is not None or record.get("implementation") is not None:
+        table, lines = steps_table(record)
+        parts.append(table)
+    parts.append(diffs_table(record.get("diff") or []))
+    parts.append("</div>")
+    return "".join(parts), lines
+
+
+def source_html(source: str | None, marked: set[int]) -> str:
+    if not source:
+        return '<p class="muted">The scenario source was not recorded.</p>'
+    lines = clean(source).rstrip("\n").split("\n")
+    body = "".join(
+        f'<span class="line{hl(number in marked)}"><span class="ln">{number}</span>{html.escape(text)}</span>'
+        for number, text in enumerate(lines, start=1)
+    )
+    return f'<pre class="src">{body}</pre>'
+
+
+def case_section(case_id: str, items: dict[str, dict], open_: bool) -> str:
+    first = next(iter(items.values()))
+    problems = [r for r in items.values() if r.get("outcome") in PROBLEM_OUTCOMES]
+    rendered, marked = [], set()
+    for record in problems:
+        text, lines = item_html(record)
+        rendered.append(text)
+        marked |= lines
+    doc = first.get("doc") or {}
+    tags = ", ".join(clean(t) for t in first.get("tags") or [])
+    meta = [f"checks {link(doc.get('url'), doc.get('section') or doc.get('url') or '?')}"] if doc else []
+    if first.get("location"):
+        meta.append(f"<code>{e(first['location'])}</code>")
+    if tags:
+        meta.append(f"tags: {e(tags)}")
+    badges = "".join(chip(clean(r.get("outcome", "error")), f"{clean(d)}: {clean(r.get('outcome', 'error'))}")
+                     for d, r in items.items())
+    opened = " open" if open_ else ""
+    return (
+        f'<details class="case" id="{e(anchor(case_id))}" {filter_attributes(case_id, items)}{opened}>'
+        f"<summary>{badges} <code>{e(case_id)}</code> \u2014 {e(first.get('title', ''))}</summary>"
+        f'<div class="body"><p>{SEPARATOR.join(meta)}</p><h4>Scenario</h4>{source_html(first.get("source"), marked)}'
+        + "".join(rendered) + "</div></details>"
+    )
+
+
+def details(result: dict) -> tuple[str, set[str]]:
+    cases = by_case(result.get("cases", []))
+    problem_ids = [cid for cid, items in cases.items()
+                   if any(r.get("outcome") in PROBLEM_OUTCOMES for r in items.values())]
+    if not problem_ids:
+        return "", set()
+    unexpected = sum(any(r.get("outcome") not in EXPECTED_OUTCOMES for r in cases[c].values()) for c in problem_ids)
+    open_ = len(problem_ids) <= OPEN_LIMIT
+    sections = "".join(case_section(cid, cases[cid], open_) for cid in problem_ids)
+    return (
+        f'<h2 id="details">Cases that did not pass ({len(problem_ids)}, {unexpected} with unexpected outcomes)</h2>'
+        '<div class="toolbar"><button type="button" id="expand">expand all</button>'
+        '<button type="button" id="collapse">collapse all</button></div>'
+        + sections
+    ), set(problem_ids)
+
+
+# -- page ---------------------------------------------------------------------------------------
+def render(result: dict) -> str:
+    state, _ = verdict(result)
+    details_html, problem_ids = details(result)
+    cases = by_case(result.get("cases", []))
+    body = (
+        header(result)
+        + "<main>"
+        + f"<h2>Matrix ({len(cases)} cases \u00d7 {len(device_names(result))} devices)</h2>"
+        + filters(result)
+        + matrix(result, problem_ids)
+        + details_html
+        + "</main>"
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy()}">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{e(state)}: conformance of {e(versions(result))}</title>"
+        f"<style>{STYLE}</style></head>\n<body>{body}\n<script>{SCRIPT}</script>\n</body></html>\n"
+    )
+
+
+def write(result: dict, path: Path) -> None:
+    path.write_text(render(result), encoding="utf-8")

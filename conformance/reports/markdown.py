@@ -1,0 +1,162 @@
+"""``summary.md``: a short Markdown summary of the run, sized for a CI job summary.
+
+Append it to ``$GITHUB_STEP_SUMMARY`` (or a merge-request note). It holds:
+
+* a header line: verdict, implementation and reference versions, item count and duration,
+  then a line with Python, platform and devices;
+* one table, one row per topic, with the count of each outcome (outcomes that occur nowhere in
+  the run have no column);
+* one table row per item that did not pass or skip (unexpected outcomes first, then xfail) with
+  its first difference, shortened; skips are grouped by reason, one line each;
+* the stale expectations, if any.
+
+Every text from the run goes through :func:`escape`: control characters become visible
+escapes, newlines become ``⏎``, HTML is entity-escaped and Markdown punctuation (pipes and
+backticks included) is backslash-escaped, so a message cannot break a table or add markup.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .common import (
+    PROBLEM_OUTCOMES,
+    UNEXPECTED_OUTCOMES,
+    clean,
+    counts,
+    describe_duration,
+    expected_note,
+    headline,
+    one_line,
+    shorten,
+    topics,
+    verdict,
+)
+from .common import devices as device_names
+
+ICONS = {"pass": "\u2705", "fail": "\u274c", "xfail": "\u2611\ufe0f", "xpass": "\u2757", "unsupported": "\U0001f6ab",
+         "error": "\U0001f4a5", "timeout": "\u231b", "crash": "\U0001f480", "skip": "\u23ed\ufe0f"}
+VERDICT_ICONS = {"passed": "\u2705", "failed": "\u274c", "interrupted": "\u26a0\ufe0f"}
+TEXT_LIMIT = 200
+MAX_ITEMS = 500
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]|~])")
+
+
+def escape(value: object, limit: int | None = TEXT_LIMIT) -> str:
+    """Text from the run, safe in a table cell or a list item: one line, no markup."""
+    text = one_line(clean(value))
+    if limit is not None:
+        text = shorten(text, limit)
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", text)
+
+
+def code(value: object) -> str:
+    """A short identifier (a case id, a device) as inline code; escaped text if it cannot be one."""
+    text = shorten(one_line(clean(value)), TEXT_LIMIT)
+    if not text or any(c in text for c in "`|\\") or text != text.strip():
+        return escape(text)
+    return f"`{text}`"
+
+
+def header(result: dict) -> list[str]:
+    state, unexpected = verdict(result)
+    impl = result.get("implementation") or {}
+    ref = result.get("reference") or {}
+    total = len(result.get("cases", []))
+    if state == "passed":
+        outcome = "**passed**"
+    elif state == "interrupted":
+        outcome = f"**interrupted** (partial results, {unexpected} unexpected)"
+    else:
+        outcome = f"**failed**: {unexpected} unexpected outcome{'s' if unexpected != 1 else ''}"
+    module = impl.get("module")
+    module = f" (module {code(module)})" if module and module != impl.get("name") else ""
+    first = (f"## {VERDICT_ICONS[state]} Conformance of {escape(impl.get('name', '?'))} "
+             f"{escape(impl.get('version', '?'))}{module} against {escape(ref.get('name', 'torch'))} "
+             f"{escape(ref.get('version', '?'))}: {outcome}, "
+             f"{total} item{'s' if total != 1 else ''} in {describe_duration(result.get('duration'))}")
+    found = counts(result.get("cases", []))
+    totals = " \u00b7 ".join(f"{ICONS[name]} {name} {n}" for name, n in found.items() if n)
+    devices = ", ".join(f"{code(name)} ({escape(status)})" for name, status in (result.get("devices") or {}).items())
+    second = (f"Python {escape(result.get('python', '?'))} on {escape(result.get('platform', '?'))}; "
+              f"devices: {devices or 'none'}")
+    lines = [first, "", totals or "no items", "", second]
+    selection = (result.get("selection") or {}).get("k")
+    if selection:
+        lines[-1] += f"; selection {code('-k ' + selection)}"
+    return lines
+
+
+def topic_table(result: dict) -> list[str]:
+    grouped = topics(result.get("cases", []))
+    if not grouped:
+        return ["No items ran."]
+    overall = counts(result.get("cases", []))
+    columns = [name for name, n in overall.items() if n]
+    lines = ["| topic | " + " | ".join(f"{ICONS[c]} {c}" for c in columns) + " | total |",
+             "|:--|" + "--:|" * (len(columns) + 1)]
+    for topic, records in grouped.items():
+        found = counts(records)
+        cells = [str(found[c]) if found[c] else "" for c in columns]
+        lines.append(f"| {code(topic)} | " + " | ".join(cells) + f" | {len(records)} |")
+    return lines
+
+
+def item_table(result: dict) -> list[str]:
+    records = result.get("cases", [])
+    ordered = [r for r in records if r.get("outcome") in UNEXPECTED_OUTCOMES]
+    ordered += [r for r in records
+                if r.get("outcome") in PROBLEM_OUTCOMES and r.get("outcome") not in UNEXPECTED_OUTCOMES]
+    if not ordered:
+        return []
+    lines = [f"### Not passing ({len(ordered)})", "",
+             "| outcome | case | device | first difference |", "|:--|:--|:--|:--|"]
+    for record in ordered[:MAX_ITEMS]:
+        outcome = record.get("outcome", "?")
+        text = headline(record)
+        if outcome == "xfail" and expected_note(record):
+            text = f"{expected_note(record)} \u2014 {text}"
+        lines.append(f"| {ICONS.get(outcome, '')} {escape(outcome)} | {code(record.get('id', '?'))} | "
+                     f"{code(record.get('device', '?'))} | {escape(text)} |")
+    if len(ordered) > MAX_ITEMS:
+        lines += ["", f"\u2026 and {len(ordered) - MAX_ITEMS} more: see `report.html` or `results.json`."]
+    return lines
+
+
+def skip_lines(result: dict) -> list[str]:
+    reasons: dict[str, list[dict]] = {}
+    for record in result.get("cases", []):
+        if record.get("outcome") == "skip":
+            reasons.setdefault(record.get("detail") or "no reason given", []).append(record)
+    if not reasons:
+        return []
+    lines = ["### Skipped", ""]
+    for reason, records in reasons.items():
+        devices = [d for d in device_names(result) if any(r.get("device") == d for r in records)]
+        lines.append(f"- {len(records)} item{'s' if len(records) != 1 else ''} on "
+                     f"{', '.join(code(d) for d in devices)}: {escape(reason)}")
+    return lines
+
+
+def stale_lines(result: dict) -> list[str]:
+    stale = (result.get("expectations") or {}).get("stale") or []
+    if not stale:
+        return []
+    where = (result.get("expectations") or {}).get("file")
+    lines = [f"### Stale expectations ({len(stale)})", "",
+             f"These entries{' of ' + code(where) if where else ''} match no case of the catalog:", ""]
+    for entry in stale:
+        lines.append(f"- {code(entry.get('case', '?'))} ({escape(entry.get('device') or 'all devices')}, "
+                     f"{escape(entry.get('outcome', '?'))}): {escape(entry.get('reason', ''))}")
+    return lines
+
+
+def render(result: dict) -> str:
+    sections = [header(result), topic_table(result), item_table(result), skip_lines(result), stale_lines(result)]
+    return "\n\n".join("\n".join(lines) for lines in sections if lines) + "\n"
+
+
+def write(result: dict, path: Path) -> None:
+    path.write_text(render(result), encoding="utf-8")
