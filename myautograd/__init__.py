@@ -1,0 +1,125 @@
+"""myautograd: an autograd engine on NumPy (CuPy for CUDA) with PyTorch's API and behaviour.
+
+Scripts written for ``torch.autograd`` run unchanged with ``import myautograd as torch``; to
+also serve ``import torch.nn as nn`` and friends, run them with ``python -m myautograd
+script.py`` or call ``myautograd.install_as_torch()`` first. myautograd never imports torch.
+
+Layout: ``_tensor`` (the Tensor), ``_autograd`` (graph, engine, formula nodes), ``_ops`` (every
+operation; all derivative formulas are in ``_ops/derivatives.py``), ``autograd``, ``nn``,
+``optim`` and ``cuda`` (the public packages, mirroring torch's).
+"""
+
+from __future__ import annotations
+
+import sys as _sys
+
+import numpy as _np
+
+from . import _dtype
+from ._backend import cuda_available as _cuda_available
+from ._device import device
+from ._dtype import can_cast, dtype, get_default_dtype, promote_types, set_default_dtype
+from ._grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from ._ops import FUNCTIONS as _FUNCTIONS
+from ._ops.creation import Generator, default_generator
+from ._printing import get_printoptions, set_printoptions
+from ._size import Size
+from ._tensor import Tensor
+
+_np.seterr(all="ignore")  # torch computes inf/nan silently; NumPy would warn
+
+globals().update(_FUNCTIONS)
+
+from . import autograd, cuda, nn, optim, return_types, utils  # noqa: E402 - they use the ops above
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
+
+__version__ = "0.1.0"
+__conformance_module__ = "myautograd"
+
+float32 = float = _dtype.float32  # noqa: A001 - torch's names
+float64 = double = _dtype.float64
+float16 = half = _dtype.float16
+complex64 = cfloat = _dtype.complex64
+complex128 = cdouble = _dtype.complex128
+int64 = long = _dtype.int64
+int32 = int = _dtype.int32  # noqa: A001
+int16 = short = _dtype.int16
+int8 = _dtype.int8
+uint8 = _dtype.uint8
+bool = _dtype.bool_  # noqa: A001
+
+FloatTensor = DoubleTensor = LongTensor = None  # replaced below by legacy constructors
+
+
+def _legacy_constructor(target: _dtype.dtype):
+    def construct(*args, device=None):
+        if len(args) == 1 and not isinstance(args[0], (type(1), Size)):
+            return tensor(args[0], dtype=target, device=device)
+        return zeros(*args, dtype=target, device=device)
+
+    return construct
+
+
+FloatTensor = _legacy_constructor(float32)
+DoubleTensor = _legacy_constructor(float64)
+HalfTensor = _legacy_constructor(float16)
+LongTensor = _legacy_constructor(int64)
+IntTensor = _legacy_constructor(int32)
+BoolTensor = _legacy_constructor(bool)
+ByteTensor = _legacy_constructor(uint8)
+
+
+def is_tensor(obj) -> type(True):
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input) -> type(True):
+    return input.is_floating_point()
+
+
+def is_complex(input) -> type(True):
+    return input.is_complex()
+
+
+def numel(input) -> type(1):
+    return input.numel()
+
+
+def result_type(tensor1, tensor2) -> dtype:
+    return _dtype.result_type(tensor1, tensor2)
+
+
+def set_num_threads(count) -> None:
+    """NumPy's BLAS thread count is set by environment variables; kept for API compatibility."""
+
+
+def get_num_threads() -> type(1):
+    return 1
+
+
+def use_deterministic_algorithms(mode, *, warn_only=False) -> None:
+    """Every operation of myautograd is deterministic."""
+
+
+def compile(model=None, **kwargs):  # noqa: A001 - torch's name
+    """No compiler: returns the model unchanged."""
+    return model if model is not None else (lambda fn: fn)
+
+
+def install_as_torch() -> None:
+    """Make ``import torch`` (and ``torch.nn``, ``torch.optim``, ...) give myautograd's modules."""
+    prefix = __name__ + "."
+    modules = {name: module for name, module in list(_sys.modules.items())
+               if name == __name__ or name.startswith(prefix)}
+    for name, module in modules.items():
+        _sys.modules["torch" + name[len(__name__):]] = module
+
+
+__all__ = sorted(name for name in globals() if not name.startswith("_"))

@@ -1,0 +1,65 @@
+"""The one layer between tensors and the array library: NumPy on the CPU, CuPy on CUDA.
+
+Everything else in myautograd calls NumPy functions on the arrays it holds. CuPy arrays
+implement NumPy's dispatch protocols (``__array_ufunc__``, ``__array_function__``), so the same
+calls run on the GPU; only creating arrays and moving them between devices needs to know the
+device, and that is done here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._device import CPU, device
+
+try:  # CuPy is optional: without it, CUDA is unavailable.
+    import cupy as _cupy
+except Exception:  # ImportError, or a CuPy build that finds no CUDA driver
+    _cupy = None
+
+
+def cuda_available() -> bool:
+    if _cupy is None:
+        return False
+    try:
+        return _cupy.cuda.runtime.getDeviceCount() > 0
+    except Exception:
+        return False
+
+
+def cuda_device_count() -> int:
+    return _cupy.cuda.runtime.getDeviceCount() if cuda_available() else 0
+
+
+def array_module(dev: device):
+    """The array library (numpy or cupy) that holds data for ``dev``."""
+    if dev.type == "cpu":
+        return np
+    if not cuda_available():
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    return _cupy
+
+
+def device_of(array) -> device:
+    if type(array) is np.ndarray or _cupy is None:
+        return CPU
+    return device("cuda", int(array.device.id))
+
+
+def is_cpu_array(array) -> bool:
+    return type(array) is np.ndarray
+
+
+def to_device(array, dev: device):
+    """Copy ``array`` to ``dev`` (no copy when it is there already)."""
+    if dev.type == "cpu":
+        return array if type(array) is np.ndarray else _cupy.asnumpy(array)
+    xp = array_module(dev)
+    with _cupy.cuda.Device(dev.index or 0):
+        return xp.asarray(array)
+
+
+def to_numpy(array) -> np.ndarray:
+    if type(array) is np.ndarray or _cupy is None:
+        return np.asarray(array)
+    return _cupy.asnumpy(array)

@@ -1,0 +1,145 @@
+"""Grad modes: whether operations are recorded for backward, per thread.
+
+``no_grad``, ``enable_grad``, ``set_grad_enabled`` and ``inference_mode`` work as context
+managers and as decorators, as torch's do. ``STATE`` is read on every operation, so it is a
+thread-local object with plain attributes.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+
+
+class _ThreadState(threading.local):
+    def __init__(self) -> None:
+        self.grad_enabled = True
+        self.inference = False
+
+
+STATE = _ThreadState()
+
+
+def is_grad_enabled() -> bool:
+    return STATE.grad_enabled
+
+
+def is_inference_mode_enabled() -> bool:
+    return STATE.inference
+
+
+class _DecoratorContextManager:
+    """Base for grad-mode context managers that can also decorate functions and generators."""
+
+    def __call__(self, func):
+        if inspect.isclass(func):
+            raise RuntimeError("Decorating classes is deprecated and will be disabled in future versions. "
+                               "You should only decorate functions or methods. To preserve the current "
+                               "behavior of class decoration, you can directly decorate the `__init__` method "
+                               "and nothing else.")
+        if inspect.isgeneratorfunction(func):
+            @functools.wraps(func)
+            def generator(*args, **kwargs):
+                gen = func(*args, **kwargs)
+                with self.clone():
+                    response = gen.send(None)
+                while True:
+                    try:
+                        request = yield response
+                    except GeneratorExit:
+                        with self.clone():
+                            gen.close()
+                        raise
+                    except BaseException as exc:
+                        with self.clone():
+                            response = gen.throw(exc)
+                    else:
+                        with self.clone():
+                            response = gen.send(request)
+            return generator
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with self.clone():
+                return func(*args, **kwargs)
+        return wrapper
+
+    def clone(self):
+        return self.__class__()
+
+
+class no_grad(_DecoratorContextManager):
+    """Context manager and decorator that disables recording operations for backward."""
+
+    def __init__(self) -> None:
+        self.prev = False
+
+    def __enter__(self) -> None:
+        self.prev = STATE.grad_enabled
+        STATE.grad_enabled = False
+
+    def __exit__(self, *exc) -> None:
+        STATE.grad_enabled = self.prev
+
+
+class enable_grad(_DecoratorContextManager):
+    """Context manager and decorator that enables recording, e.g. inside ``no_grad``."""
+
+    def __init__(self) -> None:
+        self.prev = False
+
+    def __enter__(self) -> None:
+        self.prev = STATE.grad_enabled
+        STATE.grad_enabled = True
+
+    def __exit__(self, *exc) -> None:
+        STATE.grad_enabled = self.prev
+
+
+class set_grad_enabled(_DecoratorContextManager):
+    """Sets grad mode on or off: as a function call, a context manager or a decorator."""
+
+    def __init__(self, mode: bool) -> None:
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {type(mode).__name__}")
+        self.prev = STATE.grad_enabled
+        self.mode = mode
+        STATE.grad_enabled = mode
+
+    def __call__(self, func):
+        STATE.grad_enabled = self.prev
+        return super().__call__(func)
+
+    def __enter__(self) -> None:
+        STATE.grad_enabled = self.mode
+
+    def __exit__(self, *exc) -> None:
+        STATE.grad_enabled = self.prev
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+
+class inference_mode(_DecoratorContextManager):
+    """Like ``no_grad``, and tensors created inside are inference tensors."""
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = mode
+        self.prev = (True, False)
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)  # used as a bare decorator: @inference_mode
+
+    def __enter__(self) -> None:
+        self.prev = (STATE.grad_enabled, STATE.inference)
+        STATE.grad_enabled = not self.mode
+        STATE.inference = self.mode
+
+    def __exit__(self, *exc) -> None:
+        STATE.grad_enabled, STATE.inference = self.prev
+
+    def clone(self):
+        return self.__class__(self.mode)

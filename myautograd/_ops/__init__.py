@@ -1,0 +1,32 @@
+"""The operations: each module defines ops and declares them with ``registry.export``.
+
+Importing this package installs the Tensor methods and collects the ``torch.<name>``
+functions in ``FUNCTIONS`` (re-exported by ``myautograd/__init__.py``).
+"""
+
+from __future__ import annotations
+
+from .._tensor import Tensor
+from . import (  # noqa: F401 - imported for their registrations
+    conversion,
+    creation,
+    indexing,
+    inplace,
+    linalg,
+    nn_ops,
+    pointwise,
+    reduction,
+    shape,
+    views,
+)
+from .registry import FUNCTIONS, METHODS
+
+_PROPERTIES = ("T", "mT", "real", "imag")
+
+for _name, _fn in METHODS.items():
+    if _name in _PROPERTIES:
+        setattr(Tensor, _name, property(_fn))
+    else:
+        setattr(Tensor, _name, _fn)
+
+__all__ = ["FUNCTIONS", "METHODS"]

@@ -1,0 +1,458 @@
+"""The math namespace ``F`` that derivative formulas use, in two forms with the same names.
+
+``ArrayMath`` works on NumPy (or CuPy) arrays: a plain backward pass, nothing recorded, no
+tensor objects created. ``TensorMath`` works on tensors with myautograd's own operations: the
+backward of ``create_graph=True``, recorded so that it can be differentiated again. Formulas use
+Python operators (``+ - * / **``, comparisons, ``&``, unary minus), which both forms support, and
+``F.<name>`` for the rest; a formula written once thus serves first and higher derivatives.
+
+Only primitives live here; composite backward helpers are written once, over ``F``, in
+``derivatives.py``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def _reduced_axes(shape: tuple, target: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    lead = len(shape) - len(target)
+    kept = tuple(i for i, size in enumerate(target) if size == 1 and shape[lead + i] != 1)
+    return tuple(range(lead)), kept
+
+
+def _zeros(shape, like):
+    shape = tuple(int(n) for n in shape)
+    if type(like) is np.ndarray:
+        return np.zeros(shape, dtype=like.dtype)
+    return np.zeros_like(like, shape=shape)
+
+
+class ArrayMath:
+    """Formula primitives on arrays."""
+
+    # -- shapes -------------------------------------------------------------------------------
+    @staticmethod
+    def sum_to(x, shape):
+        """Sum ``x`` down to ``shape``: undo broadcasting."""
+        shape = tuple(shape)
+        if x.shape == shape:
+            return x
+        lead, kept = _reduced_axes(x.shape, shape)
+        if lead:
+            x = x.sum(axis=lead)
+        if kept:
+            x = x.sum(axis=kept, keepdims=True)
+        return x.reshape(shape)
+
+    @staticmethod
+    def expand(x, shape):
+        return np.broadcast_to(x, tuple(shape))
+
+    @staticmethod
+    def reshape(x, shape):
+        return x.reshape(tuple(shape))
+
+    @staticmethod
+    def unsqueeze(x, dim):
+        return np.expand_dims(x, dim)
+
+    @staticmethod
+    def unsqueeze_dims(x, dims, ndim):
+        """Re-insert the reduced ``dims`` of an ``ndim``-dimensional input."""
+        return np.expand_dims(x, tuple(d % ndim for d in dims)) if ndim else x
+
+    @staticmethod
+    def squeeze_dim(x, dim):
+        return np.squeeze(x, axis=dim) if x.ndim and x.shape[dim] == 1 else x
+
+    @staticmethod
+    def transpose(x, dim0, dim1):
+        return np.swapaxes(x, dim0, dim1)
+
+    @staticmethod
+    def t(x):
+        return x.T if x.ndim == 2 else x
+
+    @staticmethod
+    def mT(x):  # noqa: N802 - mirrors Tensor.mT
+        return np.swapaxes(x, -1, -2)
+
+    @staticmethod
+    def permute(x, dims):
+        return np.transpose(x, dims)
+
+    @staticmethod
+    def flip(x, dims):
+        return np.flip(x, axis=tuple(dims))
+
+    @staticmethod
+    def narrow(x, dim, start, length):
+        key = [slice(None)] * x.ndim
+        key[dim] = slice(start, start + length)
+        return x[tuple(key)]
+
+    @staticmethod
+    def select(x, dim, index):
+        return np.take(x, index, axis=dim)
+
+    @staticmethod
+    def cat(xs, dim):
+        return np.concatenate(xs, axis=dim)
+
+    @staticmethod
+    def stack(xs, dim):
+        return np.stack(xs, axis=dim)
+
+    @staticmethod
+    def tril(x, diagonal):
+        return np.tril(x, diagonal)
+
+    @staticmethod
+    def triu(x, diagonal):
+        return np.triu(x, diagonal)
+
+    # -- creation and data ----------------------------------------------------------------------
+    @staticmethod
+    def zeros(shape, like):
+        return _zeros(shape, like)
+
+    @staticmethod
+    def zeros_like(x):
+        return np.zeros_like(x)
+
+    @staticmethod
+    def index_put_zeros(shape, like, key, values, accumulate):
+        """Zeros of ``shape`` with ``values`` written (or added, with repeats) at ``key``."""
+        out = _zeros(shape, like)
+        if accumulate:
+            np.add.at(out, key, values)
+        else:
+            out[key] = values
+        return out
+
+    @staticmethod
+    def index(x, key):
+        return x[key]
+
+    @staticmethod
+    def array(x):
+        return x
+
+    @staticmethod
+    def item(x):
+        return x.item() if hasattr(x, "item") else x
+
+    @staticmethod
+    def constant(values, like):
+        values = np.asarray(values)
+        return values if values.dtype == np.bool_ else values.astype(like.dtype)
+
+    # -- math --------------------------------------------------------------------------------------
+    @staticmethod
+    def where(condition, a, b):
+        return np.where(condition, a, b)
+
+    @staticmethod
+    def sum(x, dims=None, keepdim=False):
+        return x.sum(axis=dims, keepdims=keepdim)
+
+    @staticmethod
+    def prod(x):
+        return x.prod()
+
+    @staticmethod
+    def cumsum(x, dim):
+        return np.cumsum(x, axis=dim)
+
+    @staticmethod
+    def matmul(a, b):
+        return np.matmul(a, b)
+
+    @staticmethod
+    def outer(a, b):
+        return np.multiply.outer(a, b)
+
+    @staticmethod
+    def conj(x):
+        return x.conj() if np.iscomplexobj(x) else x
+
+    @staticmethod
+    def real(x):
+        return x.real
+
+    @staticmethod
+    def imag(x):
+        return x.imag
+
+    @staticmethod
+    def complex_of(real, imag):
+        return real + 1j * imag
+
+    @staticmethod
+    def view_as_real(x):
+        return np.stack([x.real, x.imag], axis=-1)
+
+    @staticmethod
+    def view_as_complex(x):
+        return x[..., 0] + 1j * x[..., 1]
+
+    @staticmethod
+    def sgn(x):
+        if np.iscomplexobj(x):
+            magnitude = np.abs(x)
+            return np.where(magnitude == 0, 0, x / np.where(magnitude == 0, 1, magnitude))
+        return np.sign(x)
+
+    @staticmethod
+    def pow(x, exponent):
+        return np.power(x, exponent)
+
+    @staticmethod
+    def clamp_min(x, low):
+        return np.maximum(x, low)
+
+    @staticmethod
+    def isfinite(x):
+        return np.isfinite(x)
+
+    @staticmethod
+    def erf(x):
+        return _erf(x).astype(x.dtype)
+
+    exp = staticmethod(np.exp)
+    log = staticmethod(np.log)
+    sin = staticmethod(np.sin)
+    cos = staticmethod(np.cos)
+    sinh = staticmethod(np.sinh)
+    cosh = staticmethod(np.cosh)
+    tanh = staticmethod(np.tanh)
+    sqrt = staticmethod(np.sqrt)
+    abs = staticmethod(np.abs)
+
+
+class TensorMath:
+    """Formula primitives on tensors, recorded by myautograd's own operations."""
+
+    @staticmethod
+    def sum_to(x, shape):
+        return x.sum_to_size(*tuple(shape)) if tuple(x.shape) != tuple(shape) else x
+
+    @staticmethod
+    def expand(x, shape):
+        return x.expand(*tuple(shape))
+
+    @staticmethod
+    def reshape(x, shape):
+        return x.reshape(tuple(shape))
+
+    @staticmethod
+    def unsqueeze(x, dim):
+        return x.unsqueeze(dim)
+
+    @staticmethod
+    def unsqueeze_dims(x, dims, ndim):
+        for d in sorted(d % ndim for d in dims) if ndim else ():
+            x = x.unsqueeze(d)
+        return x
+
+    @staticmethod
+    def squeeze_dim(x, dim):
+        return x.squeeze(dim)
+
+    @staticmethod
+    def transpose(x, dim0, dim1):
+        return x.transpose(dim0, dim1)
+
+    @staticmethod
+    def t(x):
+        return x.t()
+
+    @staticmethod
+    def mT(x):  # noqa: N802
+        return x.transpose(-1, -2)
+
+    @staticmethod
+    def permute(x, dims):
+        return x.permute(*dims)
+
+    @staticmethod
+    def flip(x, dims):
+        return x.flip(tuple(dims))
+
+    @staticmethod
+    def narrow(x, dim, start, length):
+        return x.narrow(dim, start, length)
+
+    @staticmethod
+    def select(x, dim, index):
+        return x.select(dim, index)
+
+    @staticmethod
+    def cat(xs, dim):
+        from .shape import cat
+
+        return cat(list(xs), dim)
+
+    @staticmethod
+    def stack(xs, dim):
+        from .shape import stack
+
+        return stack(list(xs), dim)
+
+    @staticmethod
+    def tril(x, diagonal):
+        return x.tril(diagonal)
+
+    @staticmethod
+    def triu(x, diagonal):
+        return x.triu(diagonal)
+
+    @staticmethod
+    def zeros(shape, like):
+        return like.new_zeros(tuple(int(n) for n in shape))
+
+    @staticmethod
+    def zeros_like(x):
+        return x.new_zeros(tuple(x.shape))
+
+    @staticmethod
+    def index_put_zeros(shape, like, key, values, accumulate):
+        from .indexing import index_put_into_zeros
+
+        return index_put_into_zeros(tuple(shape), like, key, values, accumulate)
+
+    @staticmethod
+    def index(x, key):
+        return x[key]
+
+    @staticmethod
+    def array(x):
+        return x._data if hasattr(x, "_data") else x
+
+    @staticmethod
+    def item(x):
+        return x.item() if hasattr(x, "item") else x
+
+    @staticmethod
+    def constant(values, like):
+        from .._tensor import make_tensor
+
+        values = np.asarray(values)
+        return make_tensor(values if values.dtype == np.bool_ else values.astype(like._data.dtype))
+
+    @staticmethod
+    def where(condition, a, b):
+        from .pointwise import where
+
+        return where(condition, a, b)
+
+    @staticmethod
+    def sum(x, dims=None, keepdim=False):
+        return x.sum() if dims is None else x.sum(tuple(dims), keepdim=keepdim)
+
+    @staticmethod
+    def prod(x):
+        return x.prod()
+
+    @staticmethod
+    def cumsum(x, dim):
+        return x.cumsum(dim)
+
+    @staticmethod
+    def matmul(a, b):
+        return a.matmul(b)
+
+    @staticmethod
+    def outer(a, b):
+        return a.reshape(tuple(a.shape) + (1,) * b.dim()) * b
+
+    @staticmethod
+    def conj(x):
+        return x.conj() if hasattr(x, "is_complex") and x.is_complex() else x
+
+    @staticmethod
+    def real(x):
+        return x.real
+
+    @staticmethod
+    def imag(x):
+        return x.imag
+
+    @staticmethod
+    def complex_of(real, imag):
+        from .pointwise import complex as make_complex
+
+        return make_complex(real, imag)
+
+    @staticmethod
+    def view_as_real(x):
+        return x.view_as_real()
+
+    @staticmethod
+    def view_as_complex(x):
+        return x.view_as_complex()
+
+    @staticmethod
+    def sgn(x):
+        return x.sgn()
+
+    @staticmethod
+    def pow(x, exponent):
+        return x.pow(exponent)
+
+    @staticmethod
+    def clamp_min(x, low):
+        return x.clamp_min(low)
+
+    @staticmethod
+    def isfinite(x):
+        return x.isfinite()
+
+    @staticmethod
+    def erf(x):
+        return x.erf()
+
+    @staticmethod
+    def exp(x):
+        return x.exp()
+
+    @staticmethod
+    def log(x):
+        return x.log()
+
+    @staticmethod
+    def sin(x):
+        return x.sin()
+
+    @staticmethod
+    def cos(x):
+        return x.cos()
+
+    @staticmethod
+    def sinh(x):
+        return x.sinh()
+
+    @staticmethod
+    def cosh(x):
+        return x.cosh()
+
+    @staticmethod
+    def tanh(x):
+        return x.tanh()
+
+    @staticmethod
+    def sqrt(x):
+        return x.sqrt()
+
+    @staticmethod
+    def abs(x):
+        return x.abs()
+
+
+ARRAY_MATH = ArrayMath
+TENSOR_MATH = TensorMath

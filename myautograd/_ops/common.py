@@ -1,0 +1,90 @@
+"""Argument handling shared by the ops: checking inputs, dims, dtypes and devices, with torch's messages."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype
+from .._backend import device_of
+from .._tensor import Tensor, make_tensor
+
+PY_NUMBERS = (bool, int, float, complex)
+
+
+def check_tensor(value, op: str, arg: str = "input", position: int = 1) -> Tensor:
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{op}(): argument '{arg}' (position {position}) must be Tensor, not {type(value).__name__}")
+    return value
+
+
+def normalize_dim(dim: int, ndim: int) -> int:
+    limit = max(ndim, 1)
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(f"dim must be an int, not {type(dim).__name__}")
+    if not -limit <= dim < limit:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-limit}, {limit - 1}], but got {dim})")
+    return int(dim) % limit
+
+
+def normalize_dims(dims, ndim: int) -> tuple[int, ...]:
+    if isinstance(dims, (int, np.integer)):
+        dims = (dims,)
+    return tuple(normalize_dim(d, ndim) for d in dims)
+
+
+def broadcast_error(a_shape: tuple, b_shape: tuple) -> RuntimeError:
+    ndim = max(len(a_shape), len(b_shape))
+    for i in range(ndim - 1, -1, -1):
+        offset = ndim - 1 - i
+        a = a_shape[len(a_shape) - 1 - offset] if offset < len(a_shape) else 1
+        b = b_shape[len(b_shape) - 1 - offset] if offset < len(b_shape) else 1
+        if a != b and a != 1 and b != 1:
+            return RuntimeError(f"The size of tensor a ({a}) must match the size of tensor b ({b}) "
+                                f"at non-singleton dimension {i}")
+    return RuntimeError(f"shapes {list(a_shape)} and {list(b_shape)} cannot be broadcast")
+
+
+def broadcast_shapes(*shapes) -> tuple:
+    result: tuple = ()
+    for shape in shapes:
+        try:
+            result = np.broadcast_shapes(result, tuple(shape))
+        except ValueError:
+            raise broadcast_error(result, tuple(shape)) from None
+    return result
+
+
+def device_error(a, b) -> RuntimeError:
+    first, second = str(device_of(a)), str(device_of(b))
+    return RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
+                        f"{first} and {second}!")
+
+
+def as_tensor_like(value, like: Tensor) -> Tensor:
+    """A Python number as a 0-dim tensor of the type torch would give it next to ``like``."""
+    if isinstance(value, Tensor):
+        return value
+    dtype = _dtype.result_type(like, value) if like.dtype.category < _dtype._python_scalar_dtype(value).category \
+        else like.dtype
+    return make_tensor(np.asarray(value, dtype=dtype.np))
+
+
+def to_dtype(value) -> _dtype.dtype | None:
+    if value is None or isinstance(value, _dtype.dtype):
+        return value
+    if value is float:
+        return _dtype.float64
+    if value is int:
+        return _dtype.int64
+    if value is bool:
+        return _dtype.bool_
+    if value is complex:
+        return _dtype.complex128
+    if isinstance(value, str):
+        return _dtype.ALIASES.get(value) or _dtype.BY_NAME[value]
+    return _dtype.BY_NUMPY[np.dtype(value)]
+
+
+def default_float_for(array) -> np.dtype:
+    """Integer and bool inputs of floating ops compute in the default dtype."""
+    return array.dtype if array.dtype.kind in "fc" else _dtype.get_default_dtype().np

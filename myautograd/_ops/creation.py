@@ -1,0 +1,368 @@
+"""Factories: ``tensor``, ``zeros``/``ones``/``full``/``empty``, ranges, ``eye``, the ``*_like`` and
+``new_*`` families, and random tensors.
+
+Values follow torch's dtype inference (Python floats become the default dtype, ints int64,
+NumPy arrays keep their dtype). Random numbers come from NumPy's generator seeded by
+``manual_seed``: seeded runs repeat, but the values are not torch's.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .. import _backend, _dtype
+from .._device import as_device
+from .._size import Size
+from .._tensor import Tensor, make_tensor
+from .common import to_dtype
+from .registry import function, method
+
+COPY_CONSTRUCT_WARNING = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+    "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor)."
+)
+REQUIRES_GRAD_DTYPE = "Only Tensors of floating point and complex dtype can require gradients"
+
+
+def finish(data, dtype, device, requires_grad: bool, cls=None) -> Tensor:
+    """Place ``data`` on ``device`` as a tensor, checking that it may require grad."""
+    dtype = to_dtype(dtype)
+    if dtype is not None and data.dtype != dtype.np:
+        data = data.astype(dtype.np)
+    dev = as_device(device)
+    if dev.type != "cpu":
+        data = _backend.to_device(data, dev)
+    if requires_grad and data.dtype.kind not in "fc":
+        raise RuntimeError(REQUIRES_GRAD_DTYPE)
+    return make_tensor(data, requires_grad=requires_grad, cls=cls)
+
+
+def _size(size) -> tuple:
+    if len(size) == 1 and isinstance(size[0], (tuple, list, Size)):
+        size = tuple(size[0])
+    for n in size:
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+            raise TypeError(f"empty(): argument 'size' must be tuple of ints, but found element of type "
+                            f"{type(n).__name__} at pos 0")
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {list(size)}")
+    return tuple(int(n) for n in size)
+
+
+def _plain(value):
+    """Nested Python data with tensors replaced by their values."""
+    if isinstance(value, Tensor):
+        return _backend.to_numpy(value._data).tolist()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _inferred(values) -> np.ndarray:
+    try:
+        array = np.array(values)
+    except ValueError as exc:
+        raise ValueError(f"expected sequence of equal lengths: {exc}") from None
+    if array.dtype == object:
+        raise TypeError(f"Could not infer dtype of {type(values).__name__}")
+    kind = array.dtype.kind
+    if kind == "f":
+        return array.astype(_dtype.get_default_dtype().np)
+    if kind in "iu":
+        return array.astype(np.int64)
+    if kind == "c":
+        return array.astype(_dtype.default_complex().np)
+    if kind == "b":
+        return array
+    raise TypeError(f"new(): invalid data type '{array.dtype}'")
+
+
+@function
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    if isinstance(data, Tensor):
+        warnings.warn(COPY_CONSTRUCT_WARNING, UserWarning, stacklevel=2)
+        array = _backend.to_numpy(data._data).copy()
+    elif isinstance(data, np.ndarray):
+        array = np.array(data)
+        _dtype.from_numpy(array.dtype)
+    else:
+        array = _inferred(_plain(data))
+    return finish(array, dtype, device, requires_grad)
+
+
+@function
+def as_tensor(data, dtype=None, device=None):
+    if isinstance(data, Tensor):
+        return data.to(dtype=to_dtype(dtype), device=device) if (dtype or device) else data
+    if isinstance(data, np.ndarray) and dtype is None and device is None:
+        return make_tensor(data)
+    return tensor(data, dtype=dtype, device=device)
+
+
+@function
+def from_numpy(ndarray):
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    _dtype.from_numpy(ndarray.dtype)
+    return make_tensor(ndarray)
+
+
+@function
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False):
+    return finish(np.asarray(s, dtype=(to_dtype(dtype) or _dtype.get_default_dtype()).np), None, device, requires_grad)
+
+
+def _filled(fill, size, dtype, device, requires_grad):
+    target = to_dtype(dtype) or _dtype.get_default_dtype()
+    return finish(fill(_size(size), target.np), None, device, requires_grad)
+
+
+def _factory(name: str, fill):
+    def op(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
+           memory_format=None):
+        return _filled(fill, size, dtype, device, requires_grad)
+
+    op.__name__ = name
+    return function(op)
+
+
+zeros = _factory("zeros", np.zeros)
+ones = _factory("ones", np.ones)
+empty = _factory("empty", np.zeros)
+
+
+@function
+def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, out=None):
+    if dtype is None:
+        dtype = _dtype._python_scalar_dtype(fill_value) if not isinstance(fill_value, Tensor) else fill_value.dtype
+    return _filled(lambda shape, np_dtype: np.full(shape, fill_value, dtype=np_dtype), size, dtype, device,
+                   requires_grad)
+
+
+def _like(name: str, fill):
+    def op(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+        target = to_dtype(dtype) or input.dtype
+        return finish(fill(input._data.shape, target.np), None, device or input.device, requires_grad)
+
+    op.__name__ = name
+    return function(op)
+
+
+zeros_like = _like("zeros_like", np.zeros)
+ones_like = _like("ones_like", np.ones)
+empty_like = _like("empty_like", np.zeros)
+
+
+@function
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, memory_format=None):
+    target = to_dtype(dtype) or input.dtype
+    return finish(np.full(input._data.shape, fill_value, dtype=target.np), None, device or input.device, requires_grad)
+
+
+def _new(name: str, fill):
+    def op(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+        target = to_dtype(dtype) or self.dtype
+        return finish(fill(_size(size), target.np), None, device or self.device, requires_grad)
+
+    op.__name__ = name
+    return method(op)
+
+
+new_zeros = _new("new_zeros", np.zeros)
+new_ones = _new("new_ones", np.ones)
+new_empty = _new("new_empty", np.zeros)
+
+
+@method
+def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    target = to_dtype(dtype) or self.dtype
+    return finish(np.full(_size((size,)), fill_value, dtype=target.np), None, device or self.device, requires_grad)
+
+
+@method
+def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+    result = tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return result
+
+
+@function
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, layout=None, out=None):
+    if end is None:
+        start, end = 0, start
+    values = (start, end, step)
+    if any(isinstance(v, Tensor) for v in values):
+        start, end, step = (v.item() if isinstance(v, Tensor) else v for v in values)
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if dtype is None:
+        dtype = _dtype.get_default_dtype() if any(isinstance(v, float) for v in (start, end, step)) else _dtype.int64
+    target = to_dtype(dtype)
+    count = max(0, int(np.ceil((end - start) / step)))
+    data = (start + np.arange(count, dtype=np.float64) * step).astype(target.np) if target.category >= _dtype.FLOATING \
+        else np.arange(start, end, step, dtype=target.np)
+    return finish(data, None, device, requires_grad)
+
+
+@function
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, layout=None, out=None):
+    target = to_dtype(dtype) or _dtype.get_default_dtype()
+    return finish(np.linspace(start, end, steps).astype(target.np), None, device, requires_grad)
+
+
+@function
+def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+    target = to_dtype(dtype) or _dtype.get_default_dtype()
+    return finish(np.logspace(start, end, steps, base=base).astype(target.np), None, device, requires_grad)
+
+
+@function
+def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, layout=None, out=None):
+    target = to_dtype(dtype) or _dtype.get_default_dtype()
+    return finish(np.eye(n, m, dtype=target.np), None, device, requires_grad)
+
+
+# -- random --------------------------------------------------------------------------------------------------
+class Generator:
+    """A seedable source of random numbers (NumPy's PCG64; not torch's Mersenne Twister)."""
+
+    def __init__(self, device="cpu") -> None:
+        self.device = as_device(device)
+        self._seed = 67280421310721
+        self.rng = np.random.default_rng(self._seed)
+
+    def manual_seed(self, seed: int) -> Generator:
+        self._seed = int(seed)
+        self.rng = np.random.default_rng(self._seed)
+        return self
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+    def seed(self) -> int:
+        return self.manual_seed(np.random.SeedSequence().entropy % (2**63)).initial_seed()
+
+    def get_state(self):
+        return self.rng.bit_generator.state
+
+    def set_state(self, state) -> None:
+        self.rng.bit_generator.state = state
+
+
+Generator.__module__ = "myautograd"
+default_generator = Generator()
+
+
+@function
+def manual_seed(seed) -> Generator:
+    return default_generator.manual_seed(seed)
+
+
+@function
+def seed() -> int:
+    return default_generator.seed()
+
+
+@function
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def _rng(generator):
+    return (generator or default_generator).rng
+
+
+def _random(name: str, draw):
+    def op(*size, generator=None, dtype=None, device=None, requires_grad=False, layout=None, out=None,
+           pin_memory=False):
+        target = to_dtype(dtype) or _dtype.get_default_dtype()
+        return finish(draw(_rng(generator), _size(size)).astype(target.np), None, device, requires_grad)
+
+    op.__name__ = name
+    return function(op)
+
+
+rand = _random("rand", lambda rng, shape: rng.random(shape))
+randn = _random("randn", lambda rng, shape: rng.standard_normal(shape))
+
+
+@function
+def rand_like(input, *, dtype=None, device=None, requires_grad=False):
+    return rand(*input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
+
+
+@function
+def randn_like(input, *, dtype=None, device=None, requires_grad=False):
+    return randn(*input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
+
+
+@function
+def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
+    if high is None or (size is None and isinstance(high, (tuple, list))):
+        low, high, size = 0, low, high
+    target = to_dtype(dtype) or _dtype.int64
+    return finish(_rng(generator).integers(low, high, tuple(size)).astype(target.np), None, device, requires_grad)
+
+
+@function
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    target = to_dtype(dtype) or _dtype.int64
+    return finish(_rng(generator).permutation(n).astype(target.np), None, device, requires_grad)
+
+
+@function
+def normal(mean, std, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
+    if size is None:
+        shape = np.broadcast_shapes(np.shape(getattr(mean, "_data", mean)), np.shape(getattr(std, "_data", std)))
+    else:
+        shape = tuple(size)
+    values = _rng(generator).normal(getattr(mean, "_data", mean), getattr(std, "_data", std), shape)
+    target = to_dtype(dtype) or _dtype.get_default_dtype()
+    return finish(np.asarray(values).astype(target.np), None, device, requires_grad)
+
+
+@method
+def uniform_(self, a=0.0, b=1.0, *, generator=None):
+    from .inplace import set_values_without_grad
+
+    return set_values_without_grad(self, _rng(generator).uniform(a, b, self._data.shape))
+
+
+@method
+def normal_(self, mean=0.0, std=1.0, *, generator=None):
+    from .inplace import set_values_without_grad
+
+    return set_values_without_grad(self, _rng(generator).normal(mean, std, self._data.shape))
+
+
+@method
+def random_(self, low=0, high=None, *, generator=None):
+    from .inplace import set_values_without_grad
+
+    if high is None:
+        low, high = 0, low if low else 2**24
+    return set_values_without_grad(self, _rng(generator).integers(low, high, self._data.shape))
+
+
+@function
+def bernoulli(input, p=None, *, generator=None):
+    probabilities = input._data if p is None else np.full(input._data.shape, p)
+    draws = (_rng(generator).random(input._data.shape) < probabilities).astype(input._data.dtype)
+    from .._grad_mode import STATE
+
+    if STATE.grad_enabled and input._requires_grad:
+        from .derivatives import NODES
+        from .record import record
+
+        return record(NODES["BernoulliBackward0"], draws, (input,))
+    return make_tensor(draws)
+
+
+@function
+def multinomial(input, num_samples, replacement=False, *, generator=None):
+    weights = input._data / input._data.sum(axis=-1, keepdims=True)
+    rng = _rng(generator)
+    rows = weights.reshape(-1, weights.shape[-1])
+    picks = [rng.choice(rows.shape[1], num_samples, replace=replacement, p=row) for row in rows]
+    return make_tensor(np.asarray(picks, dtype=np.int64).reshape(weights.shape[:-1] + (num_samples,)))

@@ -1,0 +1,237 @@
+"""Indexing: ``t[key]``, ``t[key] = value`` and the gather/scatter family.
+
+Basic indexing (ints, slices, None, Ellipsis) gives views through the same view ops torch
+uses, so the graph has torch's nodes (``SelectBackward0``, ``SliceBackward0``,
+``UnsqueezeBackward0``); full slices are skipped except when nothing else applies. Advanced
+indexing (integer or boolean tensors, lists, arrays) copies (``IndexBackward0``). Assignment
+writes through a view (``copy_``/``fill_``, giving the base a ``CopySlices`` node) or, for
+advanced keys, with ``index_put_``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._grad_mode import STATE
+from .._tensor import Tensor, make_tensor
+from .common import normalize_dim
+from .derivatives import NODES
+from .record import record
+from .registry import export, method
+from .views import make_view, select, slice_dim, unsqueeze
+
+def _as_index(item, size: int | None = None):
+    """A tensor/list index as a NumPy index array."""
+    if isinstance(item, Tensor):
+        data = item._data
+        if data.dtype.kind not in "biu":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        return data
+    array = np.asarray(item)
+    if array.dtype.kind == "f":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return array
+
+
+def _is_advanced(item) -> bool:
+    return isinstance(item, (Tensor, list, np.ndarray)) or isinstance(item, bool)
+
+
+def _consumed(item) -> int:
+    if item is None or item is Ellipsis:
+        return 0
+    if isinstance(item, Tensor) and item._data.dtype == np.bool_:
+        return item._data.ndim
+    if isinstance(item, np.ndarray) and item.dtype == np.bool_:
+        return item.ndim
+    return 1
+
+
+def _normalize_key(key, ndim: int) -> list:
+    key = list(key) if isinstance(key, tuple) else [key]
+    used = sum(_consumed(item) for item in key)
+    if used > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    if Ellipsis in key:
+        position = key.index(Ellipsis)
+        key[position:position + 1] = [slice(None)] * (ndim - used)
+    return key
+
+
+def _check_bounds(index: np.ndarray, size: int, dim: int) -> None:
+    if index.dtype.kind in "iu" and index.size:
+        bad = index[(index >= size) | (index < -size)]
+        if bad.size:
+            raise IndexError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {dim} with size {size}")
+
+
+@method(name="__getitem__")
+def getitem(self, key):
+    items = _normalize_key(key, self._data.ndim)
+    result, dim, applied, advanced = self, 0, False, []
+    for item in items:
+        if item is None:
+            result, dim, applied = unsqueeze(result, dim), dim + 1, True
+        elif isinstance(item, slice):
+            if item != slice(None):
+                result, applied = slice_dim(result, dim, item.start, item.stop, item.step), True
+            dim += 1
+        elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            result, applied = select(result, dim, int(item)), True
+        else:
+            advanced.append((dim, item))
+            dim += _consumed(item)
+    if advanced:
+        return _advanced_index(result, advanced)
+    if applied:
+        return result
+    if any(isinstance(item, slice) for item in items):
+        return slice_dim(result, 0, None, None, None) if result._data.ndim else make_view(result, result._data.view(),
+                                                                                            "AliasBackward0", {})
+    return make_view(result, result._data.view(), "AliasBackward0", {})
+
+
+def _advanced_key(data, advanced) -> tuple:
+    key: list = [slice(None)] * data.ndim
+    for dim, item in advanced:
+        index = _as_index(item)
+        if index.dtype == np.bool_:
+            if index.shape != data.shape[dim:dim + index.ndim]:
+                raise IndexError(f"The shape of the mask {list(index.shape)} at index {dim} does not match the shape "
+                                 f"of the indexed tensor {list(data.shape)} at index {dim}")
+            key[dim:dim + index.ndim] = [index] + [None] * (index.ndim - 1)
+        else:
+            _check_bounds(index, data.shape[dim], dim)
+            key[dim] = index
+    return tuple(k for k in key if k is not None)
+
+
+def _advanced_index(input: Tensor, advanced) -> Tensor:
+    data = input._data
+    key = _advanced_key(data, advanced)
+    out = data[key]
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["IndexBackward0"], out, (input,), {"indices": key, "self_sym_sizes": data.shape})
+    return make_tensor(out)
+
+
+@method(name="__setitem__")
+def setitem(self, key, value) -> None:
+    items = _normalize_key(key, self._data.ndim)
+    if any(_is_advanced(item) for item in items):
+        advanced = []
+        dim = 0
+        for item in items:
+            if item is None:
+                continue
+            if _is_advanced(item):
+                advanced.append((dim, item))
+            dim += _consumed(item)
+        basic = tuple(slice(None) if _is_advanced(item) else item for item in items)
+        target = getitem(self, basic) if any(i != slice(None) for i in basic) else self
+        key = _advanced_key(target._data, [(d, i) for d, i in advanced])
+        index_put_(target, key, value)
+        return
+    view = getitem(self, tuple(items))
+    if isinstance(value, Tensor):
+        view.copy_(value)
+    else:
+        view.fill_(value)
+
+
+@method
+def index_put_(self, indices, values, accumulate=False):
+    from .inplace import apply_inplace
+
+    key = tuple(_as_index(i) if not isinstance(i, (slice, int)) else i for i in indices) \
+        if not isinstance(indices, tuple) or any(isinstance(i, Tensor) for i in indices) else indices
+    new = self._data.copy()
+    source = values._data if isinstance(values, Tensor) else values
+    if accumulate:
+        np.add.at(new, key, source)
+    else:
+        new[key] = source
+    inputs = (self, values) if isinstance(values, Tensor) else (self, None)
+    return apply_inplace(self, new, "IndexPutBackward0", inputs, {"indices": key, "accumulate": accumulate})
+
+
+@export
+def index_put(input, indices, values, accumulate=False):
+    return index_put_(input.clone(), indices, values, accumulate)
+
+
+def index_put_into_zeros(shape: tuple, like: Tensor, key, values: Tensor, accumulate: bool) -> Tensor:
+    """Zeros with ``values`` written at ``key``, recorded (used by formulas under create_graph)."""
+    zeros = np.zeros(shape, dtype=like._data.dtype)
+    out = zeros.copy()
+    if accumulate:
+        np.add.at(out, key, values._data)
+    else:
+        out[key] = values._data
+    if STATE.grad_enabled and values._requires_grad:
+        return record(NODES["IndexPutBackward0"], out, (make_tensor(zeros), values),
+                      {"indices": key, "accumulate": accumulate})
+    return make_tensor(out)
+
+
+@export
+def index_select(input, dim, index):
+    data = input._data
+    axis = normalize_dim(dim, data.ndim)
+    positions = _as_index(index).reshape(-1)
+    _check_bounds(positions, data.shape[axis], axis)
+    out = np.take(data, positions, axis=axis)
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["IndexSelectBackward0"], out, (input,),
+                      {"dim": axis, "index": index, "self_sym_sizes": data.shape})
+    return make_tensor(out)
+
+
+@export
+def gather(input, dim, index, *, sparse_grad=False):
+    data = input._data
+    axis = normalize_dim(dim, data.ndim)
+    positions = _as_index(index)
+    out = np.take_along_axis(data, positions, axis=axis)
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["GatherBackward0"], out, (input,), {"dim": axis, "index": index,
+                                                               "self_sym_sizes": data.shape})
+    return make_tensor(out)
+
+
+@export
+def take(input, index):
+    return input.reshape(-1)[index]
+
+
+@export
+def masked_fill(input, mask, value):
+    if isinstance(value, Tensor):
+        value = value.item()
+    out = np.where(mask._data, value, input._data).astype(input._data.dtype)
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["MaskedFillBackward0"], out, (input,), {"mask": mask})
+    return make_tensor(out)
+
+
+@export
+def masked_select(input, mask):
+    return getitem(input.expand_as(mask) if input.shape != mask.shape else input, mask)
+
+
+@export
+def nonzero(input, *, as_tuple=False):
+    positions = np.nonzero(input._data)
+    if as_tuple:
+        return tuple(make_tensor(p.astype(np.int64)) for p in positions)
+    return make_tensor(np.stack(positions, axis=1).astype(np.int64) if positions else np.zeros((0, 0), np.int64))
+
+
+@export
+def argwhere(input):
+    return nonzero(input)
+
+
+@export(method=False)
+def take_along_dim(input, indices, dim):
+    return gather(input, dim, indices)

@@ -1,0 +1,264 @@
+"""In-place operations: torch's checks, version counters, and rewriting the history.
+
+Every in-place op goes through ``apply_inplace``: it refuses what torch refuses (a leaf that
+requires grad, a view of one, an output of a multi-view op, a view made under no_grad, an
+inference tensor outside inference mode), writes the new values into the tensor's array, bumps
+the version counter shared with its views, and, when the op is recorded, makes the op's node
+the tensor's new ``grad_fn`` (for a view: gives its base a ``CopySlices`` node).
+
+A formula of an in-place op that reads the input's original value gets a copy saved before the
+write, as torch's generated code does; one that reads ``result`` gets the modified tensor.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype
+from .._autograd.graph import forward_name
+from .._grad_mode import STATE
+from .._tensor import Tensor, make_tensor
+from .derivatives import NODES
+from .pointwise import BINARY, UNARY, operands
+from .record import record_inplace
+from .registry import method
+from .views import copy_slices
+
+LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF_MESSAGE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+NO_GRAD_VIEW_MESSAGE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
+    "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if "
+    "you want the inplace to be tracked)."
+)
+INFERENCE_MESSAGE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal "
+    "tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details."
+)
+
+
+def check_inplace(self: Tensor, recorded: bool) -> None:
+    meta = self._meta
+    if meta is not None and meta.inference and not STATE.inference:
+        raise RuntimeError(INFERENCE_MESSAGE)
+    if not STATE.grad_enabled:
+        return
+    base = meta.base if meta is not None else None
+    if base is None:
+        if self._requires_grad and self._grad_fn is None:
+            raise RuntimeError(LEAF_MESSAGE)
+        return
+    if base._requires_grad and base._grad_fn is None:
+        raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
+    if meta.creation == "multi_output" and self._requires_grad:
+        node = self._grad_fn
+        raise RuntimeError(
+            f"Output {self._output_nr} of {forward_name(node.name())} is a view and is being modified inplace. This "
+            "view is the output of a function that returns multiple views. Such functions do not allow the output "
+            "views to be modified inplace. You should replace the inplace operation by an out-of-place one."
+        )
+    if meta.creation == "no_grad" and recorded:
+        raise RuntimeError(NO_GRAD_VIEW_MESSAGE)
+
+
+def _check_cast(self: Tensor, result_dtype) -> None:
+    target = self._data.dtype
+    if result_dtype != target and np.dtype(result_dtype).kind in "fc" and target.kind not in "fc":
+        result = _dtype.from_numpy(np.dtype(result_dtype)).scalar_type_name
+        raise RuntimeError(f"result type {result} can't be cast to the desired output type "
+                           f"{_dtype.from_numpy(target).scalar_type_name}")
+    if np.dtype(result_dtype).kind == "c" and target.kind == "f":
+        raise RuntimeError(f"result type {_dtype.from_numpy(np.dtype(result_dtype)).scalar_type_name} can't be cast "
+                           f"to the desired output type {_dtype.from_numpy(target).scalar_type_name}")
+
+
+def write(self: Tensor, values) -> None:
+    data = self._data
+    if not data.flags.writeable:
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
+                           "memory location. Please clone() the tensor before performing the operation.")
+    np.copyto(data, values, casting="unsafe")
+
+
+def apply_inplace(self: Tensor, values, node_name: str | None, inputs: tuple, attrs: dict | None = None) -> Tensor:
+    """Write ``values`` into ``self`` and record the op ``node_name`` on ``inputs`` (self first)."""
+    recorded = node_name is not None and STATE.grad_enabled and any(
+        isinstance(x, Tensor) and x._requires_grad for x in inputs)
+    check_inplace(self, recorded)
+    _check_cast(self, getattr(values, "dtype", self._data.dtype))
+    original = self._data.copy() if recorded and _reads_original(node_name, inputs) else None
+    write(self, values)
+    self._vc[0] += 1
+    if recorded:
+        meta = self._meta
+        base = meta.base if meta is not None else None
+        node = record_inplace(NODES[node_name], self, inputs, attrs, original, rebase=base is None)
+        if base is not None:
+            copy_slices(self, base, node)
+    return self
+
+
+def _reads_original(node_name: str, inputs: tuple) -> bool:
+    cls = NODES[node_name]
+    needs = tuple(isinstance(x, Tensor) and x._requires_grad for x in inputs)
+    return "self" in cls.saved_names(needs)
+
+
+# -- the in-place ops -----------------------------------------------------------------------------------
+def _unary_inplace(name: str):
+    node, compute, keep_int = UNARY[name]
+
+    def op(self):
+        data = self._data
+        out = compute(data if keep_int or data.dtype.kind in "fc" else data.astype(_dtype.get_default_dtype().np))
+        return apply_inplace(self, out, node._node_name, (self,))
+
+    op.__name__ = f"{name}_"
+    method(op, name=f"{name}_")
+
+
+for _name in ("exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "sqrt", "rsqrt", "reciprocal", "neg",
+              "sign", "round", "floor", "ceil", "trunc", "log1p", "expm1", "erf", "frac", "tan", "asin", "acos",
+              "atan", "sinh", "cosh", "exp2", "log2", "log10"):
+    if _name in UNARY:
+        _unary_inplace(_name)
+
+
+@method(name="neg_")
+def neg_(self):
+    return apply_inplace(self, np.negative(self._data), "NegBackward0", (self,))
+
+
+def _binary_inplace(name: str, node_name: str, compute, with_alpha: bool = False):
+    def op(self, other, *, alpha=1):
+        ad, bd = operands(self, other)
+        out = compute(ad, bd) if alpha == 1 else compute(ad, bd * alpha)
+        attrs = {"alpha": alpha} if with_alpha else None
+        return apply_inplace(self, np.asarray(out), node_name, (self, other), attrs)
+
+    op.__name__ = f"{name}_"
+    method(op, name=f"{name}_")
+    return op
+
+
+add_ = _binary_inplace("add", "AddBackward0", np.add, with_alpha=True)
+sub_ = _binary_inplace("sub", "SubBackward0", np.subtract, with_alpha=True)
+mul_ = _binary_inplace("mul", "MulBackward0", np.multiply)
+div_ = _binary_inplace("div", "DivBackward0", np.true_divide)
+method(mul_, name="multiply_")
+method(div_, name="divide_")
+method(sub_, name="subtract_")
+
+
+@method
+def pow_(self, exponent):
+    if isinstance(exponent, Tensor):
+        ad, bd = operands(self, exponent)
+        return apply_inplace(self, np.power(ad, bd), "PowBackward1", (self, exponent))
+    return apply_inplace(self, np.power(self._data, exponent), "PowBackward0", (self,), {"exponent": exponent})
+
+
+@method
+def clamp_(self, min=None, max=None):
+    return apply_inplace(self, np.clip(self._data, min, max), "ClampBackward1", (self,), {"min": min, "max": max})
+
+
+method(clamp_, name="clip_")
+
+
+@method
+def clamp_min_(self, min):
+    return apply_inplace(self, np.maximum(self._data, min), "ClampMinBackward0", (self,), {"min": min})
+
+
+@method
+def clamp_max_(self, max):
+    return apply_inplace(self, np.minimum(self._data, max), "ClampMaxBackward0", (self,), {"max": max})
+
+
+@method
+def zero_(self):
+    return apply_inplace(self, np.zeros_like(self._data), "ZeroBackward0", (self,))
+
+
+@method
+def fill_(self, value):
+    if isinstance(value, Tensor):
+        if value.dim() != 0:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} "
+                               "dimensions.")
+        value = value.item()
+    return apply_inplace(self, np.full_like(self._data, value), "FillBackward0", (self,))
+
+
+@method
+def copy_(self, src, non_blocking=False):
+    """Copy ``src`` (broadcast and cast) into ``self``: CopyBackwards."""
+    from .._backend import to_device
+
+    data = to_device(src._data, self.device) if isinstance(src, Tensor) else np.asarray(src)
+    try:
+        values = np.broadcast_to(data, self._data.shape)
+    except ValueError:
+        raise RuntimeError(f"The size of tensor a ({self._data.shape[-1] if self._data.ndim else 1}) must match the "
+                           f"size of tensor b ({data.shape[-1] if data.ndim else 1}) at non-singleton dimension "
+                           f"{max(self._data.ndim - 1, 0)}") from None
+    values = values.astype(self._data.dtype, copy=False)
+    return apply_inplace(self, values, "CopyBackwards", (self, src))
+
+
+@method
+def masked_fill_(self, mask, value):
+    if isinstance(value, Tensor):
+        value = value.item()
+    return apply_inplace(self, np.where(mask._data, value, self._data).astype(self._data.dtype),
+                         "MaskedFillBackward0", (self,), {"mask": mask})
+
+
+@method
+def lerp_(self, end, weight):
+    return apply_inplace(self, self._data + weight * (end._data - self._data), "LerpBackward0", (self, end),
+                         {"weight": weight})
+
+
+@method
+def addcmul_(self, tensor1, tensor2, *, value=1):
+    return apply_inplace(self, self._data + value * tensor1._data * tensor2._data, "AddcmulBackward0",
+                         (self, tensor1, tensor2), {"value": value})
+
+
+@method
+def addcdiv_(self, tensor1, tensor2, *, value=1):
+    if any(isinstance(t, Tensor) and t._requires_grad for t in (tensor1, tensor2)) and STATE.grad_enabled:
+        return self.copy_(self + value * tensor1 / tensor2)
+    return apply_inplace(self, self._data + value * tensor1._data / tensor2._data, None, (self,))
+
+
+def set_values_without_grad(self: Tensor, values) -> Tensor:
+    """Random fills and similar: new values, no history (``uniform_``, ``normal_``)."""
+    return apply_inplace(self, values, None, (self,))
+
+
+def copy_into_new(grad, empty_array):
+    """A fresh tensor holding ``grad``'s values, recorded as ``CopyBackwards`` when grad is tracked
+    (how the first gradient is stored under ``create_graph=True``)."""
+    target = make_tensor(empty_array)
+    with _enabled_grad():
+        return copy_(target, grad)
+
+
+class _enabled_grad:
+    def __enter__(self):
+        self.previous = STATE.grad_enabled
+        STATE.grad_enabled = True
+
+    def __exit__(self, *exc):
+        STATE.grad_enabled = self.previous
+
+
+BINARY_INPLACE = {"add": add_, "sub": sub_, "mul": mul_, "div": div_}
+for _operator, _fn in {"__iadd__": add_, "__isub__": sub_, "__imul__": mul_, "__itruediv__": div_,
+                       "__ipow__": pow_}.items():
+    method(_fn, name=_operator)
+__all__ = ["apply_inplace", "BINARY", "BINARY_INPLACE"]

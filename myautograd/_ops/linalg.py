@@ -1,0 +1,171 @@
+"""Matrix products: matmul and the ops it dispatches to (dot, mv, mm, bmm), addmm and linear.
+
+``matmul`` follows torch's decomposition so graphs carry torch's nodes: 1-D @ 2-D is
+``unsqueeze -> mm -> squeeze``, batched @ matrix folds the batch into rows (``view -> mm ->
+_unsafe_view``), batched @ batched broadcasts and uses ``bmm``. ``linear`` is ``addmm`` on the
+transposed weight, as in torch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._grad_mode import STATE
+from .._tensor import Tensor, make_tensor
+from .common import check_tensor, device_error
+from .derivatives import NODES
+from .record import record
+from .registry import export, method
+from .views import make_view
+
+
+def _recorded(node_name: str, out, inputs, attrs=None):
+    if STATE.grad_enabled and any(isinstance(t, Tensor) and t._requires_grad for t in inputs):
+        return record(NODES[node_name], out, inputs, attrs)
+    return make_tensor(out)
+
+
+def _same_dtype(a: Tensor, b: Tensor, op: str) -> None:
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {a.dtype.c_name} != {b.dtype.c_name}"
+                           if op == "mm" else
+                           f"expected scalar type {a.dtype.scalar_type_name} but found {b.dtype.scalar_type_name}")
+    if type(a._data) is not type(b._data):
+        raise device_error(a._data, b._data)
+
+
+@export
+def dot(input, tensor):
+    if input._data.ndim != 1 or tensor._data.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input._data.ndim}D and {tensor._data.ndim}D tensors")
+    if input._data.shape != tensor._data.shape:
+        n, m = input._data.shape[0], tensor._data.shape[0]
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number of "
+                           f"elements, but got {n} and {m} elements respectively")
+    _same_dtype(input, tensor, "dot")
+    return _recorded("DotBackward0", np.asarray(np.dot(input._data, tensor._data)), (input, tensor))
+
+
+@export
+def mv(input, vec):
+    a, v = input._data, vec._data
+    if a.ndim != 2 or v.ndim != 1 or a.shape[1] != v.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({a.shape[0] if a.ndim else 1}), mat "
+                           f"({'x'.join(str(n) for n in a.shape)}), vec ({v.shape[0] if v.ndim else 1})")
+    _same_dtype(input, vec, "mv")
+    return _recorded("MvBackward0", np.matmul(a, v), (input, vec))
+
+
+@export
+def mm(input, mat2):
+    a, b = input._data, mat2._data
+    if a.ndim != 2:
+        raise RuntimeError(f"self must be a matrix")
+    if b.ndim != 2:
+        raise RuntimeError(f"mat2 must be a matrix")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+                           f"{b.shape[0]}x{b.shape[1]})")
+    _same_dtype(input, mat2, "mm")
+    return _recorded("MmBackward0", np.matmul(a, b), (input, mat2))
+
+
+@export
+def bmm(input, mat2):
+    a, b = input._data, mat2._data
+    if a.ndim != 3 or b.ndim != 3:
+        raise RuntimeError(f"batch1 must be a 3D tensor")
+    if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
+                           f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    _same_dtype(input, mat2, "bmm")
+    return _recorded("BmmBackward0", np.matmul(a, b), (input, mat2))
+
+
+def _unsafe_view(input: Tensor, shape: tuple) -> Tensor:
+    out = input._data.reshape(shape)
+    return _recorded("UnsafeViewBackward0", out, (input,), {"self_sym_sizes": input._data.shape})
+
+
+@export
+def matmul(input, other):
+    check_tensor(input, "matmul")
+    check_tensor(other, "matmul", "other", 2)
+    a_dim, b_dim = input._data.ndim, other._data.ndim
+    if a_dim == 0 or b_dim == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a_dim}D and {b_dim}D")
+    if a_dim == 1 and b_dim == 1:
+        return dot(input, other)
+    if a_dim == 2 and b_dim == 1:
+        return mv(input, other)
+    if a_dim == 1 and b_dim == 2:
+        product = mm(input.unsqueeze(0), other)
+        return make_view(product, product._data.reshape(product._data.shape[1:]), "SqueezeBackward4",
+                         {"dim": (0,), "self_sym_sizes": product._data.shape})
+    if a_dim == 2 and b_dim == 2:
+        return mm(input, other)
+    if a_dim >= 3 and b_dim <= 2:
+        rows = input.reshape(-1, input._data.shape[-1])
+        product = mv(rows, other) if b_dim == 1 else mm(rows, other)
+        tail = () if b_dim == 1 else (other._data.shape[-1],)
+        return _unsafe_view(product, input._data.shape[:-1] + tail)
+    return _batched_matmul(input, other)
+
+
+def _batched_matmul(input: Tensor, other: Tensor) -> Tensor:
+    a = input.unsqueeze(0) if input._data.ndim == 1 else input
+    b = other.unsqueeze(-1) if other._data.ndim == 1 else other
+    if a._data.shape[-1] != b._data.shape[-2]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{int(np.prod(a._data.shape[:-2]))}, {a._data.shape[-1]}] but got: "
+                           f"[{int(np.prod(b._data.shape[:-2]))}, {b._data.shape[-2]}].")
+    try:
+        batch = np.broadcast_shapes(a._data.shape[:-2], b._data.shape[:-2])
+    except ValueError:
+        from .common import broadcast_error
+
+        raise broadcast_error(a._data.shape[:-2], b._data.shape[:-2]) from None
+    n, k, m = a._data.shape[-2], a._data.shape[-1], b._data.shape[-1]
+    size = int(np.prod(batch)) if batch else 1
+    left = a.expand(*batch, n, k).reshape(size, n, k)
+    right = b.expand(*batch, k, m).reshape(size, k, m)
+    shape = tuple(batch) + (n, m)
+    if input._data.ndim == 1:
+        shape = tuple(batch) + (m,)
+    elif other._data.ndim == 1:
+        shape = tuple(batch) + (n,)
+    return _unsafe_view(bmm(left, right), shape)
+
+
+@export
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    a, b = mat1._data, mat2._data
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({'x'.join(map(str, a.shape))} and "
+                           f"{'x'.join(map(str, b.shape))})")
+    out = np.matmul(a, b)
+    if alpha != 1:
+        out *= alpha
+    bias = input._data if beta == 1 else input._data * beta
+    try:
+        out += bias
+    except ValueError:
+        from .common import broadcast_error
+
+        raise broadcast_error(out.shape, bias.shape) from None
+    return _recorded("AddmmBackward0", out, (input, mat1, mat2), {"alpha": alpha, "beta": beta})
+
+
+method(matmul, name="__matmul__")
+method(lambda self, other: matmul(other, self), name="__rmatmul__")
+
+
+def linear(input, weight, bias=None):
+    """``input @ weight.T + bias`` with torch's graph: addmm for 2-D input, else views around it."""
+    if bias is None:
+        return matmul(input, weight.t())
+    if input._data.ndim == 2:
+        return addmm(bias, input, weight.t())
+    rows = input.reshape(-1, input._data.shape[-1])
+    product = addmm(bias, rows, weight.t())
+    return product.view(*input._data.shape[:-1], weight._data.shape[0])

@@ -1,0 +1,199 @@
+"""Neural-network ops behind ``myautograd.nn.functional``: activations, dropout and losses.
+
+Each records the node torch records (``MseLossBackward0``, ``NllLossBackward0`` after
+``LogSoftmaxBackward0`` for cross-entropy, ...), with the formulas in ``derivatives.py``.
+Reductions are coded as torch codes them: 0 none, 1 mean, 2 sum.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from .._grad_mode import STATE
+from .._tensor import Tensor, make_tensor
+from .creation import default_generator
+from .derivatives import NODES
+from .pointwise import _erf
+from .record import record
+from .reduction import log_softmax
+
+REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def reduction_code(reduction: str, size_average=None, reduce=None) -> int:
+    if size_average is not None or reduce is not None:
+        warnings.warn("size_average and reduce args will be deprecated, please use reduction='mean' instead.",
+                      UserWarning, stacklevel=3)
+        reduce = True if reduce is None else reduce
+        size_average = True if size_average is None else size_average
+        reduction = "none" if not reduce else ("mean" if size_average else "sum")
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return REDUCTIONS[reduction]
+
+
+def _reduce(values, code: int):
+    if code == 1:
+        return np.asarray(values.mean(), dtype=values.dtype)
+    if code == 2:
+        return np.asarray(values.sum(), dtype=values.dtype)
+    return values
+
+
+def _recorded(node_name: str, out, inputs, attrs=None):
+    if STATE.grad_enabled and any(isinstance(t, Tensor) and t._requires_grad for t in inputs):
+        return record(NODES[node_name], out, inputs, attrs)
+    return make_tensor(out)
+
+
+def _size_warning(input: Tensor, target: Tensor, name: str) -> None:
+    if input.shape != target.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+                      "same size.", UserWarning, stacklevel=3)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    _size_warning(input, target, "mse_loss")
+    code = reduction_code(reduction, size_average, reduce)
+    a, b = np.broadcast_arrays(input._data, target._data)
+    if a.shape != input._data.shape:
+        return ((input - target) ** 2).mean() if code == 1 else ((input - target) ** 2).sum() if code == 2 \
+            else (input - target) ** 2
+    diff = a - b
+    return _recorded("MseLossBackward0", _reduce(diff * diff, code), (input, target), {"reduction": code})
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    _size_warning(input, target, "l1_loss")
+    code = reduction_code(reduction, size_average, reduce)
+    difference = input - target
+    absolute = difference.abs()
+    return absolute.mean() if code == 1 else absolute.sum() if code == 2 else absolute
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    code = reduction_code(reduction, size_average, reduce)
+    data = input._data
+    classes = target._data
+    if classes.dtype.kind not in "iu":
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype.scalar_type_name}")
+    batched = data.ndim >= 2
+    keep = classes != ignore_index
+    safe = np.where(keep, classes, 0)
+    if np.any((safe < 0) | (safe >= data.shape[1 if batched else 0])):
+        bad = int(safe[(safe < 0) | (safe >= data.shape[1 if batched else 0])].reshape(-1)[0])
+        raise IndexError(f"Target {bad} is out of bounds.")
+    if batched:
+        grid = np.indices(safe.shape, sparse=True)
+        picked = data[(grid[0], safe) + tuple(grid[1:])]
+    else:
+        picked = data[safe]
+    weights = np.where(keep, 1.0, 0.0).astype(data.dtype) if weight is None else \
+        np.where(keep, weight._data[safe], 0.0).astype(data.dtype)
+    losses = -picked * weights
+    total = np.asarray(weights.sum(), dtype=data.dtype)
+    if code == 1:
+        out = np.asarray(losses.sum() / total, dtype=data.dtype)
+    elif code == 2:
+        out = np.asarray(losses.sum(), dtype=data.dtype)
+    else:
+        out = losses
+    return _recorded("NllLossBackward0", out, (input,),
+                     {"target": target, "weight": weight, "reduction": code, "ignore_index": ignore_index,
+                      "total_weight": make_tensor(total)})
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):
+    if target.dtype.is_floating_point:
+        code = reduction_code(reduction, size_average, reduce)
+        losses = -(target * log_softmax(input, 1 if input.dim() >= 2 else 0)).sum(1 if input.dim() >= 2 else 0)
+        return losses.mean() if code == 1 else losses.sum() if code == 2 else losses
+    return nll_loss(log_softmax(input, 1 if input.dim() >= 2 else 0), target, weight, size_average, ignore_index,
+                    reduce, reduction)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    code = reduction_code(reduction, size_average, reduce)
+    if input.shape != target.shape:
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) "
+                         "is deprecated. Please ensure they have the same size.")
+    x, y = input._data, target._data
+    log_x = np.maximum(np.log(x), -100)
+    log_1mx = np.maximum(np.log1p(-x), -100)
+    losses = -(y * log_x + (1 - y) * log_1mx)
+    if weight is not None:
+        losses = losses * weight._data
+    return _recorded("BinaryCrossEntropyBackward0", _reduce(losses.astype(x.dtype), code), (input, target),
+                     {"weight": weight, "reduction": code})
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    code = reduction_code(reduction, size_average, reduce)
+    x, y = input._data, target._data
+    softplus_neg = np.logaddexp(0, -x)
+    if pos_weight is None:
+        losses = (1 - y) * x + softplus_neg
+    else:
+        factor = 1 + (pos_weight._data - 1) * y
+        losses = (1 - y) * x + factor * softplus_neg
+    if weight is not None:
+        losses = losses * weight._data
+    return _recorded("BinaryCrossEntropyWithLogitsBackward0", _reduce(losses.astype(x.dtype), code), (input, target),
+                     {"weight": weight, "pos_weight": pos_weight, "reduction": code})
+
+
+def _activation(node_name: str, compute, input, attrs=None):
+    return _recorded(node_name, compute(input._data), (input,), attrs)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return _activation("LeakyReluBackward0", lambda x: np.where(x > 0, x, x * negative_slope).astype(x.dtype), input,
+                       {"negative_slope": negative_slope})
+
+
+def silu(input, inplace=False):
+    return _activation("SiluBackward0", lambda x: (x / (1 + np.exp(-x))).astype(x.dtype), input)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    return _activation("SoftplusBackward0",
+                       lambda x: np.where(x * beta > threshold, x, np.log1p(np.exp(x * beta)) / beta).astype(x.dtype),
+                       input, {"beta": beta, "threshold": threshold})
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return _activation("EluBackward0", lambda x: np.where(x > 0, x, alpha * np.expm1(x)).astype(x.dtype), input,
+                       {"alpha": alpha})
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    return _activation("HardtanhBackward0", lambda x: np.clip(x, min_val, max_val), input,
+                       {"min_val": min_val, "max_val": max_val})
+
+
+def gelu(input, approximate="none"):
+    def compute(x):
+        if approximate == "tanh":
+            return (0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))).astype(x.dtype)
+        return (0.5 * x * (1 + _erf(x / math.sqrt(2)))).astype(x.dtype)
+
+    return _activation("GeluBackward0", compute, input, {"approximate": approximate})
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    if p < 0 or p > 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    if p == 1:
+        return input * 0
+    keep = (default_generator.rng.random(input._data.shape) >= p).astype(input._data.dtype)
+    scale = 1.0 / (1 - p)
+    return _recorded("NativeDropoutBackward0", input._data * keep * scale, (input,),
+                     {"mask": make_tensor(keep), "scale": scale})

@@ -1,0 +1,535 @@
+"""Elementwise operations: unary math, binary arithmetic with torch's type promotion, comparisons.
+
+Each op computes its result array and, when grad mode is on and an input requires grad,
+records the node named in the derivative table. Binary ops take a tensor and a tensor or a
+Python number; their operands are cast by torch's promotion rules (``_dtype.result_type``),
+which differ from NumPy's for integer/float mixes and for zero-dimensional tensors.
+
+``UNARY`` and ``BINARY`` map each op name to (node, compute function), so that the in-place
+variants (``exp_``, ``add_``) reuse the same computation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype
+from .._grad_mode import STATE
+from .._tensor import Tensor, make_tensor
+from .common import PY_NUMBERS, broadcast_error, check_tensor, default_float_for, device_error
+from .derivatives import NODES
+from .record import record
+from .registry import export, method
+
+UNARY: dict[str, tuple] = {}
+BINARY: dict[str, tuple] = {}
+
+
+# -- operands ---------------------------------------------------------------------------------------
+def operands(a: Tensor, b):
+    """The arrays (or array and number) a binary op computes with, cast as torch casts them."""
+    ad = a._data
+    if isinstance(b, Tensor):
+        bd = b._data
+        if ad.dtype is not bd.dtype:
+            target = _dtype.result_type(a, b).np
+            if ad.dtype != target:
+                ad = ad.astype(target)
+            if bd.dtype != target:
+                bd = bd.astype(target)
+        if type(ad) is not type(bd):
+            raise device_error(ad, bd)
+        return ad, bd
+    if isinstance(b, np.generic):
+        b = b.item()
+    if not isinstance(b, PY_NUMBERS):
+        raise TypeError(f"unsupported operand type(s): 'Tensor' and '{type(b).__name__}'")
+    if ad.dtype.kind in "fc" or not isinstance(b, (float, complex)):
+        return ad, b
+    return ad.astype(_dtype.result_type(a, b).np), b
+
+
+def _compute(compute, ad, bd):
+    try:
+        return compute(ad, bd)
+    except ValueError as exc:
+        if "broadcast" in str(exc):
+            raise broadcast_error(ad.shape, getattr(bd, "shape", ())) from None
+        raise RuntimeError(str(exc)) from None
+
+
+def binary(node, compute, a: Tensor, b, attrs: dict | None = None) -> Tensor:
+    ad, bd = operands(a, b)
+    out = _compute(compute, ad, bd)
+    if STATE.grad_enabled and (a._requires_grad or (isinstance(b, Tensor) and b._requires_grad)):
+        return record(node, out, (a, b), attrs)
+    return make_tensor(out)
+
+
+# -- arithmetic ---------------------------------------------------------------------------------------
+_ADD, _SUB, _MUL, _DIV = (NODES[n] for n in ("AddBackward0", "SubBackward0", "MulBackward0", "DivBackward0"))
+_ONE = {"alpha": 1}
+
+
+def _check_alpha(a: Tensor, alpha) -> None:
+    if isinstance(alpha, float) and a.dtype.category < _dtype.FLOATING:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+
+
+@export
+def add(input, other, *, alpha=1, out=None):
+    check_tensor(input, "add")
+    if out is not None:
+        return _with_out("add", out, add(input, other, alpha=alpha) if not _any_requires_grad(input, other) else None,
+                         input, other)
+    if alpha == 1:
+        return binary(_ADD, np.add, input, other, _ONE)
+    _check_alpha(input, alpha)
+    return binary(_ADD, lambda x, y: x + y * alpha, input, other, {"alpha": alpha})
+
+
+def _check_bool_sub(a: Tensor, b) -> None:
+    if a._data.dtype == np.bool_ and (isinstance(b, bool) or (isinstance(b, Tensor) and b._data.dtype == np.bool_)):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+
+
+@export
+def sub(input, other, *, alpha=1):
+    check_tensor(input, "sub")
+    _check_bool_sub(input, other)
+    if alpha == 1:
+        return binary(_SUB, np.subtract, input, other, _ONE)
+    _check_alpha(input, alpha)
+    return binary(_SUB, lambda x, y: x - y * alpha, input, other, {"alpha": alpha})
+
+
+subtract = export(sub, name="subtract")
+
+
+@export
+def rsub(input, other, *, alpha=1):
+    """``other - alpha * input``: what ``2 - x`` computes (RsubBackward1 for a number)."""
+    _check_bool_sub(input, other)
+    if isinstance(other, Tensor):
+        return binary(NODES["RsubBackward0"], lambda x, y: y - x * alpha, input, other, {"alpha": alpha})
+    ad, bd = operands(input, other)
+    out = bd - ad * alpha if alpha != 1 else bd - ad
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["RsubBackward1"], out, (input,), {"alpha": alpha, "other": other})
+    return make_tensor(out)
+
+
+@export
+def mul(input, other):
+    check_tensor(input, "mul")
+    return binary(_MUL, np.multiply, input, other)
+
+
+multiply = export(mul, name="multiply")
+
+
+def _true_divide(x, y):
+    if x.dtype.kind in "biu" and (not hasattr(y, "dtype") or y.dtype.kind in "biu") and not isinstance(y, float):
+        target = _dtype.get_default_dtype().np
+        x = x.astype(target)
+        y = y.astype(target) if hasattr(y, "astype") else y
+    return np.true_divide(x, y)
+
+
+@export
+def div(input, other, *, rounding_mode=None):
+    check_tensor(input, "div")
+    if rounding_mode is None:
+        return binary(_DIV, _true_divide, input, other)
+    if rounding_mode not in ("floor", "trunc"):
+        raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+    rounder = np.floor if rounding_mode == "floor" else np.trunc
+    ad, bd = operands(input, other)
+    quotient = _compute(np.floor_divide if ad.dtype.kind in "iu" and rounding_mode == "floor" else
+                        (lambda x, y: rounder(np.true_divide(x, y)).astype(np.result_type(x, y))), ad, bd)
+    return make_tensor(quotient)
+
+
+divide = export(div, name="divide")
+true_divide = export(div, name="true_divide")
+
+
+@export
+def neg(input):
+    check_tensor(input, "neg")
+    if input._data.dtype == np.bool_:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+    return _apply_unary(NODES["NegBackward0"], np.negative, input, keep_int=True)
+
+
+negative = export(neg, name="negative")
+
+
+def _pow_compute(x, y):
+    if getattr(x, "dtype", np.float32).kind in "iu" and isinstance(y, int) and y < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return np.power(x, y)
+
+
+@export
+def pow(input, exponent):
+    if not isinstance(input, Tensor):
+        return _scalar_pow(input, check_tensor(exponent, "pow", "exponent", 2))
+    if isinstance(exponent, Tensor):
+        return binary(NODES["PowBackward1"], _pow_compute, input, exponent)
+    ad, e = operands(input, exponent)
+    out = _compute(_pow_compute, ad, e)
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["PowBackward0"], out, (input,), {"exponent": exponent})
+    return make_tensor(out)
+
+
+def _scalar_pow(base, exponent: Tensor) -> Tensor:
+    """``2 ** x``: PowBackward2."""
+    target = _dtype.result_type(exponent, base)
+    out = np.power(np.asarray(base, dtype=target.np), exponent._data.astype(target.np, copy=False))
+    if STATE.grad_enabled and exponent._requires_grad:
+        return record(NODES["PowBackward2"], out, (exponent,), {"self": base})
+    return make_tensor(out)
+
+
+@export
+def square(input):
+    return pow(input, 2)
+
+
+@export
+def float_power(input, exponent):
+    return pow(input.double(), exponent)
+
+
+def _with_out(name, out, result, *inputs):
+    if result is None:
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    from .inplace import copy_
+
+    return copy_(out, result)
+
+
+def _any_requires_grad(*inputs) -> bool:
+    return STATE.grad_enabled and any(isinstance(x, Tensor) and x._requires_grad for x in inputs)
+
+
+# -- unary math -----------------------------------------------------------------------------------------
+def _apply_unary(node, compute, input: Tensor, keep_int: bool = False) -> Tensor:
+    data = input._data
+    if not keep_int and data.dtype.kind in "biu":
+        data = data.astype(default_float_for(data))
+    out = compute(data)
+    if STATE.grad_enabled and input._requires_grad:
+        return record(node, out, (input,))
+    return make_tensor(out)
+
+
+def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=()) -> None:
+    node = NODES[node_name]
+
+    def op(input):
+        check_tensor(input, name)
+        return _apply_unary(node, compute, input, keep_int)
+
+    op.__name__ = op.__qualname__ = name
+    UNARY[name] = (node, compute, keep_int)
+    export(op)
+    for alias in aliases:
+        export(op, name=alias)
+    globals()[name] = op
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def _sgn(x):
+    if np.iscomplexobj(x):
+        magnitude = np.abs(x)
+        return np.where(magnitude == 0, 0, x / np.where(magnitude == 0, 1, magnitude))
+    return np.sign(x)
+
+
+def _relu(x):
+    return np.maximum(x, 0) if x.dtype != np.bool_ else x
+
+
+def _erf(x):
+    import math
+
+    return np.frompyfunc(math.erf, 1, 1)(x).astype(x.dtype)
+
+
+unary("exp", "ExpBackward0", np.exp)
+unary("exp2", "Exp2Backward0", np.exp2)
+unary("expm1", "Expm1Backward0", np.expm1)
+unary("log", "LogBackward0", np.log)
+unary("log2", "Log2Backward0", np.log2)
+unary("log10", "Log10Backward0", np.log10)
+unary("log1p", "Log1pBackward0", np.log1p)
+unary("sin", "SinBackward0", np.sin)
+unary("cos", "CosBackward0", np.cos)
+unary("tan", "TanBackward0", np.tan)
+unary("sinh", "SinhBackward0", np.sinh)
+unary("cosh", "CoshBackward0", np.cosh)
+unary("tanh", "TanhBackward0", np.tanh)
+unary("asin", "AsinBackward0", np.arcsin, aliases=("arcsin",))
+unary("acos", "AcosBackward0", np.arccos, aliases=("arccos",))
+unary("atan", "AtanBackward0", np.arctan, aliases=("arctan",))
+unary("sigmoid", "SigmoidBackward0", _sigmoid)
+unary("relu", "ReluBackward0", _relu, keep_int=True)
+unary("abs", "AbsBackward0", np.abs, keep_int=True, aliases=("absolute",))
+unary("sqrt", "SqrtBackward0", np.sqrt)
+unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x))
+unary("reciprocal", "ReciprocalBackward0", lambda x: 1 / x)
+unary("sign", "SignBackward0", np.sign, keep_int=True)
+unary("sgn", "SgnBackward0", _sgn, keep_int=True)
+unary("round", "RoundBackward0", np.round, keep_int=True)
+unary("floor", "FloorBackward0", np.floor, keep_int=True)
+unary("ceil", "CeilBackward0", np.ceil, keep_int=True)
+unary("trunc", "TruncBackward0", np.trunc, keep_int=True, aliases=("fix",))
+unary("frac", "FracBackward0", lambda x: x - np.trunc(x))
+unary("erf", "ErfBackward0", _erf)
+unary("conj_physical", "ConjBackward0", np.conj, keep_int=True)
+
+
+@export
+def conj(input):
+    if not input.is_complex():
+        return input
+    return _apply_unary(NODES["ConjBackward0"], np.conj, input)
+
+
+@export
+def clamp(input, min=None, max=None):
+    check_tensor(input, "clamp")
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        low = input if min is None else maximum(input, min)
+        return low if max is None else minimum(low, max)
+    data = input._data
+    out = np.clip(data, min, max)
+    if out.dtype != data.dtype:
+        out = out.astype(np.result_type(data, *(v for v in (min, max) if v is not None)))
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["ClampBackward1"], out, (input,), {"min": min, "max": max})
+    return make_tensor(out)
+
+
+clip = export(clamp, name="clip")
+
+
+@export
+def clamp_min(input, min):
+    out = np.maximum(input._data, min)
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["ClampMinBackward0"], out, (input,), {"min": min})
+    return make_tensor(out)
+
+
+@export
+def clamp_max(input, max):
+    out = np.minimum(input._data, max)
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["ClampMaxBackward0"], out, (input,), {"max": max})
+    return make_tensor(out)
+
+
+@export
+def maximum(input, other):
+    return binary(NODES["MaximumBackward0"], np.maximum, input, other)
+
+
+@export
+def minimum(input, other):
+    return binary(NODES["MinimumBackward0"], np.minimum, input, other)
+
+
+@export
+def atan2(input, other):
+    return binary(NODES["Atan2Backward0"], np.arctan2, input, other)
+
+
+arctan2 = export(atan2, name="arctan2")
+
+
+@export
+def lerp(input, end, weight):
+    out = input._data + weight * (end._data - input._data)
+    if _any_requires_grad(input, end):
+        return record(NODES["LerpBackward0"], out, (input, end), {"weight": weight})
+    return make_tensor(out)
+
+
+@export
+def addcmul(input, tensor1, tensor2, *, value=1):
+    out = input._data + value * tensor1._data * tensor2._data
+    if _any_requires_grad(input, tensor1, tensor2):
+        return record(NODES["AddcmulBackward0"], out, (input, tensor1, tensor2), {"value": value})
+    return make_tensor(out)
+
+
+@export
+def where(condition, input=None, other=None):
+    if input is None and other is None:
+        from .indexing import nonzero
+
+        return nonzero(condition, as_tuple=True)
+    if not isinstance(condition, Tensor) or condition._data.dtype != np.bool_:
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{getattr(condition, 'dtype', type(condition).__name__)}")
+    a = input if isinstance(input, Tensor) else None
+    b = other if isinstance(other, Tensor) else None
+    if a is None and b is None:
+        target = _dtype.result_type(input, other)
+    elif a is None:
+        target = _dtype.result_type(b, input)
+    elif b is None:
+        target = _dtype.result_type(a, other)
+    else:
+        target = _dtype.result_type(a, b)
+    ad = input._data if a is not None else input
+    bd = other._data if b is not None else other
+    out = np.where(condition._data, ad, bd).astype(target.np, copy=False)
+    if _any_requires_grad(input, other):
+        return record(NODES["WhereBackward0"], out, (input, other), {"condition": condition})
+    return make_tensor(out)
+
+
+@export(method=False)
+def complex(real, imag):
+    out = real._data + 1j * imag._data
+    out = out.astype(np.complex64 if real._data.dtype == np.float32 else np.complex128)
+    if _any_requires_grad(real, imag):
+        return record(NODES["ComplexBackward0"], out, (real, imag))
+    return make_tensor(out)
+
+
+@export
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    out = np.nan_to_num(input._data, nan=nan, posinf=posinf, neginf=neginf)
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["NanToNumBackward0"], out, (input,))
+    return make_tensor(out)
+
+
+# -- not differentiable: comparisons, logic, tests ---------------------------------------------------------
+def _no_grad_binary(compute):
+    def op(input, other):
+        ad, bd = operands(input, other)
+        return make_tensor(_compute(compute, ad, bd))
+
+    return op
+
+
+for _name, _fn in {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
+                   "ge": np.greater_equal, "logical_and": np.logical_and, "logical_or": np.logical_or,
+                   "logical_xor": np.logical_xor, "bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or,
+                   "bitwise_xor": np.bitwise_xor, "fmod": np.fmod, "remainder": np.remainder,
+                   "floor_divide": np.floor_divide}.items():
+    _op = _no_grad_binary(_fn)
+    _op.__name__ = _name
+    export(_op, name=_name)
+    globals()[_name] = _op
+for _alias, _name in {"greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
+                      "not_equal": "ne"}.items():
+    export(globals()[_name], name=_alias)
+
+
+def _no_grad_unary(name: str, compute) -> None:
+    def op(input):
+        return make_tensor(compute(input._data))
+
+    op.__name__ = name
+    export(op, name=name)
+    globals()[name] = op
+
+
+_no_grad_unary("logical_not", np.logical_not)
+_no_grad_unary("bitwise_not", np.invert)
+_no_grad_unary("isnan", np.isnan)
+_no_grad_unary("isinf", np.isinf)
+_no_grad_unary("isfinite", np.isfinite)
+_no_grad_unary("isposinf", np.isposinf)
+_no_grad_unary("isneginf", np.isneginf)
+_no_grad_unary("signbit", np.signbit)
+
+
+@export
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    ad, bd = operands(input, other)
+    return make_tensor(np.isclose(ad, bd, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+@export
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    ad, bd = operands(input, other)
+    return bool(np.allclose(ad, bd, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+@export
+def equal(input, other) -> bool:
+    return input.shape == other.shape and bool(np.array_equal(input._data, other._data))
+
+
+BINARY.update({"add": add, "sub": sub, "mul": mul, "div": div, "pow": pow})
+
+
+# -- Python operators ------------------------------------------------------------------------------------
+def _reflect(fn):
+    def reflected(self, other):
+        return fn(self, other)
+
+    return reflected
+
+
+def _compare(fn):
+    def compare(self, other):
+        if other is None or not (isinstance(other, (Tensor, np.generic)) or isinstance(other, PY_NUMBERS)):
+            return NotImplemented
+        return fn(self, other)
+
+    return compare
+
+
+OPERATORS = {
+    "__add__": add, "__radd__": _reflect(add), "__sub__": sub, "__rsub__": rsub,
+    "__mul__": mul, "__rmul__": _reflect(mul), "__truediv__": div,
+    "__rtruediv__": lambda self, other: reciprocal(self) * other,
+    "__floordiv__": floor_divide, "__rfloordiv__": lambda self, other: floor_divide(_scalar_like(other, self), self),
+    "__mod__": remainder, "__rmod__": lambda self, other: remainder(_scalar_like(other, self), self),
+    "__pow__": pow, "__rpow__": lambda self, other: _scalar_pow(other, self),
+    "__neg__": neg, "__pos__": lambda self: self, "__abs__": abs,
+    "__eq__": _compare(eq), "__ne__": _compare(ne), "__lt__": lt, "__le__": le, "__gt__": gt, "__ge__": ge,
+}
+
+
+def _scalar_like(value, like: Tensor) -> Tensor:
+    target = _dtype.result_type(like, value)
+    return make_tensor(np.asarray(value, dtype=target.np))
+
+
+def _bitwise_or_logical(logical, bitwise):
+    def op(self, other):
+        ad, bd = operands(self, other)
+        kind = np.result_type(ad, bd).kind
+        if kind == "f" or kind == "c":
+            raise TypeError(f"unsupported operand type(s) for {op.__name__}: float tensors")
+        return make_tensor((logical if kind == "b" else bitwise)(ad, bd))
+
+    return op
+
+
+OPERATORS["__and__"] = OPERATORS["__rand__"] = _bitwise_or_logical(np.logical_and, np.bitwise_and)
+OPERATORS["__or__"] = OPERATORS["__ror__"] = _bitwise_or_logical(np.logical_or, np.bitwise_or)
+OPERATORS["__xor__"] = OPERATORS["__rxor__"] = _bitwise_or_logical(np.logical_xor, np.bitwise_xor)
+OPERATORS["__invert__"] = lambda self: make_tensor(np.logical_not(self._data) if self._data.dtype == np.bool_
+                                                   else np.invert(self._data))
+for _name, _fn in OPERATORS.items():
+    method(_fn, name=_name)

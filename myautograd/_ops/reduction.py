@@ -1,0 +1,314 @@
+"""Reductions: sum, mean, max/min, amax/amin, prod, var/std, norms, logsumexp, softmax, arg-reductions.
+
+Overloads keep torch's node names: a full ``sum()`` is ``SumBackward0`` and ``sum(dim)``
+``SumBackward1``; a full ``max()`` is ``MaxBackward1`` and ``max(dim)`` ``MaxBackward0``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype, return_types
+from .._grad_mode import STATE
+from .._tensor import Tensor, make_tensor
+from .common import check_tensor, normalize_dim, normalize_dims, to_dtype
+from .derivatives import NODES
+from .record import record
+from .registry import export
+
+_NUMEL = "self_sym_numel"
+
+
+def _dims_arg(dim, ndim: int) -> tuple[int, ...] | None:
+    """Normalised reduction dims; None for all dims."""
+    if dim is None:
+        return None
+    if isinstance(dim, (list, tuple)):
+        if len(dim) == 0:
+            return None
+        return normalize_dims(dim, ndim)
+    return (normalize_dim(dim, ndim),)
+
+
+def _saved_dims(dim) -> tuple:
+    return tuple(dim) if isinstance(dim, (list, tuple)) else (dim,)
+
+
+def _sum_dtype(data, dtype):
+    if dtype is not None:
+        return to_dtype(dtype).np
+    return np.int64 if data.dtype.kind in "biu" else data.dtype
+
+
+@export
+def sum(input, dim=None, keepdim=False, *, dtype=None):
+    check_tensor(input, "sum")
+    data = input._data
+    axes = _dims_arg(dim, data.ndim)
+    out = np.asarray(data.sum(axis=axes, keepdims=keepdim if axes is not None else False,
+                              dtype=_sum_dtype(data, dtype)))
+    if not (STATE.grad_enabled and input._requires_grad):
+        return make_tensor(out)
+    if dim is None:
+        return record(NODES["SumBackward0"], out, (input,), {"self_sym_sizes": data.shape})
+    return record(NODES["SumBackward1"], out, (input,),
+                  {"dim": _saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": data.shape})
+
+
+@export(function=False)
+def sum_to_size(input, *size):
+    shape = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else tuple(size)
+    lead = input.dim() - len(shape)
+    dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and input.shape[lead + i] != 1)
+    out = input.sum(dims, keepdim=True) if dims else input
+    return out.reshape(shape) if tuple(out.shape) != shape else out
+
+
+def _require_float(input: Tensor, name: str) -> None:
+    if input.dtype.category < _dtype.FLOATING:
+        raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating point "
+                           f"or complex dtype. Got: {input.dtype.scalar_type_name}")
+
+
+@export
+def mean(input, dim=None, keepdim=False, *, dtype=None):
+    check_tensor(input, "mean")
+    if dtype is not None:
+        input = input.to(to_dtype(dtype))
+    _require_float(input, "mean")
+    data = input._data
+    axes = _dims_arg(dim, data.ndim)
+    out = np.asarray(data.mean(axis=axes, keepdims=keepdim if axes is not None else False), dtype=data.dtype)
+    if not (STATE.grad_enabled and input._requires_grad):
+        return make_tensor(out)
+    if dim is None:
+        return record(NODES["MeanBackward0"], out, (input,), {"self_sym_sizes": data.shape, _NUMEL: data.size})
+    return record(NODES["MeanBackward1"], out, (input,),
+                  {"dim": _saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": data.shape})
+
+
+def _extreme(name: str, reduce_all, arg_reduce, result_type, full_node: str, dim_node: str):
+    def op(input, dim=None, keepdim=False, *, out=None):
+        check_tensor(input, name)
+        if isinstance(dim, Tensor):
+            from . import pointwise
+
+            return (pointwise.maximum if name == "max" else pointwise.minimum)(input, dim)
+        data = input._data
+        if dim is None:
+            if data.size == 0:
+                raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                                   "Specify the reduction dim with the 'dim' argument.")
+            values = np.asarray(reduce_all(data))
+            if STATE.grad_enabled and input._requires_grad:
+                return record(NODES[full_node], values, (input,))
+            return make_tensor(values)
+        axis = normalize_dim(dim, data.ndim)
+        if data.ndim == 0:
+            indices = np.zeros((), dtype=np.int64)
+            values = data.copy()
+        else:
+            indices = arg_reduce(data, axis=axis, keepdims=True)
+            values = np.take_along_axis(data, indices, axis=axis)
+            if not keepdim:
+                indices, values = indices.squeeze(axis), values.squeeze(axis)
+        index_tensor = make_tensor(np.asarray(indices, dtype=np.int64))
+        if STATE.grad_enabled and input._requires_grad:
+            value_tensor = record(NODES[dim_node], values, (input,),
+                                  {"dim": dim, "keepdim": keepdim, "indices": index_tensor, "self_sym_sizes": data.shape})
+        else:
+            value_tensor = make_tensor(values)
+        return result_type(value_tensor, index_tensor)
+
+    op.__name__ = name
+    return export(op)
+
+
+max = _extreme("max", np.max, np.argmax, return_types.max, "MaxBackward1", "MaxBackward0")
+min = _extreme("min", np.min, np.argmin, return_types.min, "MinBackward1", "MinBackward0")
+
+
+def _amax_like(name: str, reduce, node: str):
+    def op(input, dim=(), keepdim=False):
+        data = input._data
+        axes = _dims_arg(dim, data.ndim)
+        out = np.asarray(reduce(data, axis=axes, keepdims=keepdim))
+        if STATE.grad_enabled and input._requires_grad:
+            return record(NODES[node], out, (input,),
+                          {"dim": _saved_dims(dim) if axes is not None else tuple(range(data.ndim)), "keepdim": keepdim})
+        return make_tensor(out)
+
+    op.__name__ = name
+    return export(op)
+
+
+amax = _amax_like("amax", np.max, "AmaxBackward0")
+amin = _amax_like("amin", np.min, "AminBackward0")
+
+
+def _arg(name: str, reduce):
+    def op(input, dim=None, keepdim=False):
+        data = input._data
+        if dim is None:
+            return make_tensor(np.asarray(reduce(data), dtype=np.int64))
+        return make_tensor(np.asarray(reduce(data, axis=normalize_dim(dim, data.ndim), keepdims=keepdim), dtype=np.int64))
+
+    op.__name__ = name
+    return export(op)
+
+
+argmax = _arg("argmax", np.argmax)
+argmin = _arg("argmin", np.argmin)
+
+
+@export
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    data = input._data
+    if dim is not None:
+        from .shape import stack
+
+        axis = normalize_dim(dim, data.ndim)
+        parts = input.unbind(axis)
+        result = parts[0]
+        for part in parts[1:]:
+            result = result * part
+        return result.unsqueeze(axis) if keepdim else result if parts else stack([], axis)
+    out = np.asarray(data.prod(dtype=_sum_dtype(data, dtype)))
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["ProdBackward0"], out, (input,))
+    return make_tensor(out)
+
+
+def _correction(unbiased, correction) -> int:
+    if correction is not None:
+        return correction
+    return 1 if unbiased is None or unbiased else 0
+
+
+def _var_like(name: str, node: str, finish):
+    def op(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        if isinstance(dim, bool):
+            unbiased, dim = dim, None
+        _require_float(input, name)
+        data = input._data
+        axes = _dims_arg(dim, data.ndim)
+        ddof = _correction(unbiased, correction)
+        out = np.asarray(finish(data.var(axis=axes, ddof=ddof, keepdims=keepdim if axes is not None else False)),
+                         dtype=data.dtype)
+        if STATE.grad_enabled and input._requires_grad:
+            return record(NODES[node], out, (input,),
+                          {"dim": None if axes is None else _saved_dims(dim), "correction": ddof, "keepdim": keepdim})
+        return make_tensor(out)
+
+    op.__name__ = name
+    return export(op)
+
+
+var = _var_like("var", "VarBackward0", lambda v: v)
+std = _var_like("std", "StdBackward0", np.sqrt)
+
+
+def _vector_norm(input: Tensor, ord, dim, keepdim: bool) -> Tensor:
+    data = input._data
+    axes = _dims_arg(dim, data.ndim)
+    magnitude = np.abs(data)
+    if ord == 2:
+        out = np.sqrt((magnitude * magnitude).sum(axis=axes, keepdims=keepdim))
+    elif ord == float("inf"):
+        out = magnitude.max(axis=axes, keepdims=keepdim)
+    elif ord == 1:
+        out = magnitude.sum(axis=axes, keepdims=keepdim)
+    elif ord == 0:
+        out = (magnitude != 0).sum(axis=axes, keepdims=keepdim).astype(magnitude.dtype)
+    else:
+        out = (magnitude ** ord).sum(axis=axes, keepdims=keepdim) ** (1.0 / ord)
+    out = np.asarray(out, dtype=magnitude.dtype)
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["LinalgVectorNormBackward0"], out, (input,),
+                      {"ord": ord, "dim": None if axes is None else _saved_dims(dim), "keepdim": keepdim})
+    return make_tensor(out)
+
+
+@export
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    ord = 2 if p in ("fro", None) else p
+    return _vector_norm(input, ord, dim, keepdim)
+
+
+@export(method=False)
+def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
+    return _vector_norm(input, ord, dim, keepdim)
+
+
+@export
+def logsumexp(input, dim, keepdim=False):
+    data = input._data
+    axes = _dims_arg(dim, data.ndim) or tuple(range(data.ndim))
+    peak = np.max(data, axis=axes, keepdims=True) if data.size else np.zeros((1,) * data.ndim, data.dtype)
+    peak = np.where(np.isfinite(peak), peak, 0)
+    out = np.log(np.exp(data - peak).sum(axis=axes, keepdims=True)) + peak
+    if not keepdim:
+        out = out.squeeze(axes)
+    out = np.asarray(out, dtype=data.dtype)
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["LogsumexpBackward0"], out, (input,), {"dim": _saved_dims(dim), "keepdim": keepdim})
+    return make_tensor(out)
+
+
+def _softmax_data(data, axis):
+    shifted = data - data.max(axis=axis, keepdims=True)
+    exps = np.exp(shifted)
+    return shifted, exps, exps.sum(axis=axis, keepdims=True)
+
+
+@export
+def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
+    if dtype is not None:
+        input = input.to(to_dtype(dtype))
+    data = input._data if input._data.dtype.kind in "fc" else input._data.astype(_dtype.get_default_dtype().np)
+    axis = normalize_dim(dim, data.ndim)
+    _, exps, total = _softmax_data(data, axis)
+    out = exps / total
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["SoftmaxBackward0"], out, (input,), {"dim": dim})
+    return make_tensor(out)
+
+
+@export
+def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
+    if dtype is not None:
+        input = input.to(to_dtype(dtype))
+    data = input._data
+    axis = normalize_dim(dim, data.ndim)
+    shifted, _, total = _softmax_data(data, axis)
+    out = shifted - np.log(total)
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["LogSoftmaxBackward0"], out, (input,), {"dim": dim})
+    return make_tensor(out)
+
+
+@export
+def cumsum(input, dim, *, dtype=None):
+    data = input._data
+    out = np.cumsum(data, axis=normalize_dim(dim, data.ndim), dtype=_sum_dtype(data, dtype))
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["CumsumBackward0"], out, (input,), {"dim": dim})
+    return make_tensor(out)
+
+
+@export
+def all(input, dim=None, keepdim=False):
+    axes = _dims_arg(dim, input._data.ndim)
+    return make_tensor(np.asarray(np.all(input._data, axis=axes, keepdims=keepdim if axes else False)))
+
+
+@export
+def any(input, dim=None, keepdim=False):
+    axes = _dims_arg(dim, input._data.ndim)
+    return make_tensor(np.asarray(np.any(input._data, axis=axes, keepdims=keepdim if axes else False)))
+
+
+@export
+def count_nonzero(input, dim=None):
+    axes = _dims_arg(dim, input._data.ndim)
+    return make_tensor(np.asarray(np.count_nonzero(input._data, axis=axes), dtype=np.int64))

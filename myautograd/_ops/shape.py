@@ -1,0 +1,164 @@
+"""Shape operations that copy: cat, stack, clone, contiguous, repeat, flip, tril/triu, roll."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype
+from .._grad_mode import STATE
+from .._tensor import Tensor, make_tensor
+from .common import device_error, normalize_dim, normalize_dims
+from .derivatives import NODES
+from .record import any_requires_grad, record
+from .registry import export, function
+
+
+def _common_arrays(tensors, op: str):
+    if not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{op}(): argument 'tensors' (position 1) must be tuple of Tensors, not {type(tensors).__name__}")
+    if not tensors:
+        raise RuntimeError(f"{op}(): expected a non-empty list of Tensors")
+    for position, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {position} in argument 0, but got {type(t).__name__}")
+    target = tensors[0].dtype
+    for t in tensors[1:]:
+        target = _dtype.promote_types(target, t.dtype)
+    arrays = [t._data if t._data.dtype == target.np else t._data.astype(target.np) for t in tensors]
+    kinds = {type(a) for a in arrays}
+    if len(kinds) > 1:
+        raise device_error(arrays[0], next(a for a in arrays if type(a) is not type(arrays[0])))
+    return arrays
+
+
+@function
+def cat(tensors, dim=0):
+    arrays = _common_arrays(tensors, "cat")
+    skipped = [a for a in arrays if not (a.ndim == 1 and a.shape[0] == 0)] or arrays
+    axis = normalize_dim(dim, skipped[0].ndim)
+    for position, a in enumerate(skipped):
+        if a.ndim != skipped[0].ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {skipped[0].ndim} and {a.ndim}")
+        for d in range(a.ndim):
+            if d != axis and a.shape[d] != skipped[0].shape[d]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {axis}. Expected size "
+                                   f"{skipped[0].shape[d]} but got size {a.shape[d]} for tensor number {position} "
+                                   "in the list.")
+    out = np.concatenate(skipped, axis=axis)
+    if any_requires_grad(tensors):
+        return record(NODES["CatBackward0"], out, tuple(tensors),
+                      {"dim": axis, "tensors_args_sizes": [t._data.shape for t in tensors]})
+    return make_tensor(out)
+
+
+concat = function(cat, name="concat")
+concatenate = function(cat, name="concatenate")
+
+
+@function
+def stack(tensors, dim=0):
+    arrays = _common_arrays(tensors, "stack")
+    for position, a in enumerate(arrays):
+        if a.shape != arrays[0].shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(arrays[0].shape)} at entry 0 "
+                               f"and {list(a.shape)} at entry {position}")
+    axis = normalize_dim(dim, arrays[0].ndim + 1)
+    out = np.stack(arrays, axis=axis)
+    if any_requires_grad(tensors):
+        return record(NODES["StackBackward0"], out, tuple(tensors), {"dim": axis})
+    return make_tensor(out)
+
+
+@function
+def hstack(tensors):
+    return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
+
+
+@function
+def vstack(tensors):
+    return cat([t.reshape(1, -1) if t.dim() == 1 else t for t in tensors], 0)
+
+
+@export
+def clone(input, *, memory_format=None):
+    data = input._data
+    out = np.array(data, order="C" if memory_format == "contiguous" or not _dense(data) else "K", copy=True)
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["CloneBackward0"], out, (input,))
+    result = make_tensor(out)
+    if input.is_inference() and not STATE.inference:
+        result._vc[0] = 1  # torch fills such a clone with an in-place copy, which counts as one version
+    return result
+
+
+def _dense(data) -> bool:
+    return 0 not in data.strides or data.size <= 1
+
+
+@export(function=False)
+def contiguous(self, memory_format=None):
+    if self._data.flags.c_contiguous:
+        return self
+    return clone(self, memory_format="contiguous")
+
+
+@export(function=False)
+def repeat(self, *repeats):
+    repeats = tuple(repeats[0]) if len(repeats) == 1 and isinstance(repeats[0], (tuple, list)) else tuple(repeats)
+    data = self._data
+    if len(repeats) < data.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    out = np.tile(data.reshape((1,) * (len(repeats) - data.ndim) + data.shape), repeats)
+    if STATE.grad_enabled and self._requires_grad:
+        return record(NODES["RepeatBackward0"], out, (self,), {"repeats": repeats, "self_sym_sizes": data.shape})
+    return make_tensor(out)
+
+
+@export
+def flip(input, dims):
+    data = input._data
+    axes = normalize_dims(dims, data.ndim)
+    out = np.flip(data, axis=axes).copy()
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["FlipBackward0"], out, (input,), {"dims": axes})
+    return make_tensor(out)
+
+
+def _triangle(name: str, compute, node_name: str):
+    def op(input, diagonal=0):
+        out = compute(input._data, diagonal)
+        if STATE.grad_enabled and input._requires_grad:
+            return record(NODES[node_name], out, (input,), {"diagonal": diagonal})
+        return make_tensor(out)
+
+    op.__name__ = name
+    return export(op)
+
+
+tril = _triangle("tril", np.tril, "TrilBackward0")
+triu = _triangle("triu", np.triu, "TriuBackward0")
+
+
+@export
+def roll(input, shifts, dims=None):
+    if dims is None:
+        return roll(input.reshape(-1), shifts, 0).reshape(tuple(input.shape))
+    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    result = input
+    for shift, dim in zip(shifts, dims):
+        size = result.shape[dim]
+        if size == 0:
+            continue
+        shift %= size
+        if shift:
+            result = cat([result.narrow(dim, size - shift, shift), result.narrow(dim, 0, size - shift)], dim)
+    return result
+
+
+@export
+def outer(input, vec2):
+    return input.reshape(-1, 1) * vec2
+
+
+ger = export(outer, name="ger")

@@ -1,0 +1,532 @@
+"""View operations, and how autograd follows writes through views.
+
+A view shares its base's storage (a NumPy view of the base's array) and its version counter;
+``_base`` is always the root tensor that owns the storage. Where a view sits in its base is
+found from the two arrays' addresses and strides (``view_positions``), so every view kind is
+handled the same way.
+
+When a base changes in place after a view was taken, the view's ``grad_fn`` is regenerated
+on next use as ``AsStridedBackward0`` of the base's new history, as torch does. An in-place op
+on a view gives the base a ``CopySlices`` node: its backward passes the base's gradient through,
+except on the view's region, where the in-place op's own derivative applies.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._autograd.graph import Node, init_node
+from .._grad_mode import STATE
+from .._tensor import Tensor, gradient_edge, make_tensor, meta_of
+from .common import normalize_dim, normalize_dims
+from .derivatives import NODES
+from .record import NO_EDGE, mark_view, record
+from .registry import export, method
+
+_AS_STRIDED = NODES["AsStridedBackward0"]
+
+
+# -- geometry ----------------------------------------------------------------------------------------
+def _element_offsets(array) -> np.ndarray:
+    """The storage offset (in elements) of every element of ``array`` from its first address."""
+    itemsize = array.itemsize
+    offsets = np.zeros(array.shape, dtype=np.int64)
+    for axis, (size, stride) in enumerate(zip(array.shape, array.strides)):
+        shape = [1] * array.ndim
+        shape[axis] = size
+        offsets = offsets + (np.arange(size, dtype=np.int64) * (stride // itemsize)).reshape(shape)
+    return offsets
+
+
+def _address(array) -> int:
+    if type(array) is np.ndarray:
+        return array.__array_interface__["data"][0]
+    return int(array.data.ptr)
+
+
+def view_positions(view_data, base_data) -> np.ndarray:
+    """For each element of the view, its flat (row-major) index in the base."""
+    base_offsets = _element_offsets(base_data).reshape(-1)
+    shift = (_address(view_data) - _address(base_data)) // base_data.itemsize
+    view_offsets = _element_offsets(view_data) + shift
+    low = int(min(base_offsets.min(initial=0), view_offsets.min(initial=0)))
+    high = int(max(base_offsets.max(initial=0), view_offsets.max(initial=0)))
+    lookup = np.full(high - low + 1, -1, dtype=np.int64)
+    lookup[base_offsets - low] = np.arange(base_offsets.size, dtype=np.int64)
+    return lookup[view_offsets - low]
+
+
+# -- creating views -----------------------------------------------------------------------------------
+def make_view(base: Tensor, data, node_name: str, attrs: dict) -> Tensor:
+    if STATE.grad_enabled and base._requires_grad:
+        out = record(NODES[node_name], data, (base,), attrs)
+    else:
+        # A view made under no_grad of a base that requires grad still reports requires_grad=True
+        # (with no grad_fn), as torch's views do; modifying it in place later is refused.
+        out = make_tensor(data, requires_grad=base._requires_grad and not STATE.inference)
+    creation = "no_grad" if not STATE.grad_enabled and base._requires_grad else None
+    if STATE.inference:
+        creation = "inference"
+    return track_view(out, base, creation)
+
+
+def track_view(view: Tensor, base: Tensor, creation: str | None) -> Tensor:
+    mark_view(view, base, creation)
+    view._meta.view = view._vc[0]  # the version at which the view's grad_fn was set
+    return view
+
+
+def make_views(base: Tensor, datas: list, node_name: str, attrs: dict) -> tuple:
+    """Several views from one op (unbind, split): they may not be modified in place."""
+    if STATE.grad_enabled and base._requires_grad:
+        outs = record(NODES[node_name], tuple(datas), (base,), attrs, outputs=len(datas))
+        if len(datas) == 1:
+            outs = (outs,)
+    else:
+        outs = tuple(make_tensor(d) for d in datas)
+    return tuple(track_view(out, base, "multi_output") for out in outs)
+
+
+def current_view_grad_fn(view: Tensor):
+    """The view's grad_fn, regenerated if its base was modified in place since it was set."""
+    meta = view._meta
+    base = meta.base
+    if base._requires_grad and meta.view != view._vc[0] and meta.creation != "multi_output":
+        regenerate(view, base)
+    return view._grad_fn
+
+
+def regenerate(view: Tensor, base: Tensor) -> None:
+    positions = view_positions(view._data, base._data)
+    node = _new_node(_AS_STRIDED)
+    init_node(node, (gradient_edge(base),), {"positions": positions, "self_sym_sizes": base._data.shape},
+              ((base._data.shape, base._data.dtype),))
+    view._grad_fn = node
+    view._output_nr = 0
+    view._requires_grad = True
+    view._meta.view = view._vc[0]
+
+
+def _new_node(cls):
+    return object.__new__(cls)
+
+
+class CopySlices(Node):
+    """The base's node after an in-place op on one of its views (see module docstring)."""
+
+    __slots__ = ("fn", "positions", "view_shape")
+    _node_name = "torch::autograd::CopySlices"
+
+    def apply(self, grads: list, mode) -> list:
+        grad = grads[0]
+        if grad is None:
+            return [None] * len(self.next_functions)
+        F = mode.F
+        flat = F.reshape(grad, (-1,))
+        region = F.reshape(F.index(flat, self.positions), self.view_shape)
+        inner = self.fn.apply([region], mode)
+        from .._autograd.engine import _validate_outputs
+
+        inner = _validate_outputs(self.fn, inner, mode)
+        shape = mode.shape(grad)
+        mask = np.zeros(int(np.prod(shape)), dtype=bool)
+        mask[self.positions.reshape(-1)] = True
+        mask = mask.reshape(shape)
+        replaced = inner[0]
+        if replaced is None:
+            base_grad = F.where(F.constant(mask, grad) if mode.create_graph else mask, 0, grad)
+        else:
+            values = F.reshape(replaced, (-1,))
+            scattered = F.reshape(F.index_put_zeros((mask.size,), grad, (self.positions.reshape(-1),), values, False),
+                                  shape)
+            base_grad = F.where(F.constant(mask, grad) if mode.create_graph else mask, scattered, grad)
+        return [base_grad, *inner[1:]]
+
+    def release(self) -> None:
+        self.fn.release()
+        super().release()
+
+
+def copy_slices(view: Tensor, base: Tensor, fn: Node) -> None:
+    """Give ``base`` a CopySlices node after ``fn`` was applied in place to ``view``."""
+    node = _new_node(CopySlices)
+    old_edge = gradient_edge(base) if base._requires_grad else NO_EDGE
+    init_node(node, (old_edge, *fn.next_functions[1:]), None,
+              ((base._data.shape, base._data.dtype), *fn._input_meta[1:]))
+    node.fn = fn
+    node.positions = view_positions(view._data, base._data)
+    node.view_shape = view._data.shape
+    base._grad_fn = node
+    base._output_nr = 0
+    base._requires_grad = True
+    regenerate(view, base)
+
+
+# -- the view ops --------------------------------------------------------------------------------------
+def _shape_arg(shape) -> tuple:
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    return tuple(int(n) for n in shape)
+
+
+def _infer_shape(shape: tuple, numel: int) -> tuple:
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = 1
+    for n in shape:
+        if n != -1:
+            if n < 0:
+                raise RuntimeError(f"invalid shape dimension {n}")
+            known *= n
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape = tuple(numel // known if n == -1 else n for n in shape)
+    elif known != numel:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return shape
+
+
+def _try_view(data, shape):
+    try:
+        return np.reshape(data, shape, copy=False)
+    except ValueError:
+        return None
+
+
+@export(function=False)
+def view(self, *shape):
+    if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int)):
+        return self.to(shape[0]) if self.dtype.itemsize == shape[0].itemsize else _bad_view_dtype(self, shape[0])
+    shape = _infer_shape(_shape_arg(shape), self._data.size)
+    data = _try_view(self._data, shape)
+    if data is None:
+        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one dimension "
+                           "spans across two contiguous subspaces). Use .reshape(...) instead.")
+    return make_view(self, data, "ViewBackward0", {"self_sym_sizes": self._data.shape})
+
+
+def _bad_view_dtype(self, dtype):
+    raise RuntimeError(f"self.dim() cannot be 0 to view {self.dtype} as {dtype} (different element sizes)")
+
+
+@method
+def view_as(self, other):
+    return view(self, tuple(other.shape))
+
+
+@export
+def reshape(input, *shape):
+    shape = _infer_shape(_shape_arg(shape), input._data.size)
+    data = _try_view(input._data, shape)
+    if data is not None:
+        return make_view(input, data, "ViewBackward0", {"self_sym_sizes": input._data.shape})
+    from .shape import clone
+
+    copy = clone(input, memory_format="contiguous")
+    out_data = copy._data.reshape(shape)
+    if STATE.grad_enabled and copy._requires_grad:
+        return record(NODES["UnsafeViewBackward0"], out_data, (copy,), {"self_sym_sizes": copy._data.shape})
+    return make_tensor(out_data)
+
+
+@method
+def reshape_as(self, other):
+    return reshape(self, tuple(other.shape))
+
+
+@export
+def flatten(input, start_dim=0, end_dim=-1):
+    ndim = input._data.ndim
+    if ndim == 0:
+        return reshape(input, (1,))
+    start, end = normalize_dim(start_dim, ndim), normalize_dim(end_dim, ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return input
+    shape = input._data.shape
+    return reshape(input, shape[:start] + (-1,) + shape[end + 1:])
+
+
+@export
+def unflatten(input, dim, sizes):
+    dim = normalize_dim(dim, input._data.ndim)
+    shape = input._data.shape
+    return view(input, shape[:dim] + tuple(sizes) + shape[dim + 1:]) if input.is_contiguous() \
+        else reshape(input, shape[:dim] + tuple(sizes) + shape[dim + 1:])
+
+
+@export
+def squeeze(input, dim=None):
+    data = input._data
+    if dim is None:
+        return make_view(input, data.reshape(tuple(n for n in data.shape if n != 1)), "SqueezeBackward0",
+                         {"self_sym_sizes": data.shape})
+    if isinstance(dim, (tuple, list)):
+        dims = normalize_dims(dim, data.ndim)
+        shape = tuple(n for i, n in enumerate(data.shape) if not (i in dims and n == 1))
+        return make_view(input, data.reshape(shape), "SqueezeBackward2", {"dim": tuple(dim), "self_sym_sizes": data.shape})
+    axis = normalize_dim(dim, data.ndim)
+    out = np.squeeze(data, axis) if data.ndim and data.shape[axis] == 1 else data.view()
+    return make_view(input, out, "SqueezeBackward1", {"dim": dim, "self_sym_sizes": data.shape})
+
+
+@export
+def unsqueeze(input, dim):
+    data = input._data
+    axis = normalize_dim(dim, data.ndim + 1)
+    return make_view(input, np.expand_dims(data, axis), "UnsqueezeBackward0", {"dim": axis})
+
+
+@export
+def transpose(input, dim0, dim1):
+    data = input._data
+    a, b = normalize_dim(dim0, data.ndim), normalize_dim(dim1, data.ndim)
+    return make_view(input, np.swapaxes(data, a, b), "TransposeBackward0", {"dim0": dim0, "dim1": dim1})
+
+
+swapaxes = export(transpose, name="swapaxes")
+swapdims = export(transpose, name="swapdims")
+
+
+@export
+def t(input):
+    data = input._data
+    if data.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {data.ndim}D")
+    return make_view(input, data.T, "TBackward0", {})
+
+
+@export
+def permute(input, *dims):
+    dims = _shape_arg(dims)
+    data = input._data
+    if len(dims) != data.ndim:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the length "
+                           f"of the desired ordering of dimensions i.e. input.dim() = {data.ndim} is not equal to "
+                           f"len(dims) = {len(dims)}")
+    axes = normalize_dims(dims, data.ndim)
+    return make_view(input, np.transpose(data, axes), "PermuteBackward0", {"dims": dims})
+
+
+@export
+def movedim(input, source, destination):
+    axes = list(range(input.dim()))
+    src = normalize_dims(source, input.dim())
+    dst = normalize_dims(destination, input.dim())
+    order = [a for a in axes if a not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return permute(input, order)
+
+
+moveaxis = export(movedim, name="moveaxis")
+
+
+def _expand_shape(data_shape: tuple, sizes: tuple) -> tuple:
+    if len(sizes) < len(data_shape):
+        raise RuntimeError(f"expand(torch.FloatTensor{{{list(data_shape)}}}, size={list(sizes)}): the number of sizes "
+                           f"provided ({len(sizes)}) must be greater or equal to the number of dimensions in the "
+                           f"tensor ({len(data_shape)})")
+    lead = len(sizes) - len(data_shape)
+    shape = []
+    for i, size in enumerate(sizes):
+        current = data_shape[i - lead] if i >= lead else None
+        if size == -1:
+            if current is None:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+                                   f"dimension {i}")
+            size = current
+        elif current is not None and current != 1 and current != size:
+            raise RuntimeError(f"The expanded size of the tensor ({size}) must match the existing size ({current}) at "
+                               f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+                               f"{list(data_shape)}")
+        shape.append(size)
+    return tuple(shape)
+
+
+@method
+def expand(self, *sizes):
+    shape = _expand_shape(self._data.shape, _shape_arg(sizes))
+    return make_view(self, np.broadcast_to(self._data, shape), "ExpandBackward0", {"self_sym_sizes": self._data.shape})
+
+
+@method
+def expand_as(self, other):
+    return expand(self, tuple(other.shape))
+
+
+@export(method=False)
+def broadcast_to(input, size):
+    return expand(input, tuple(size))
+
+
+@export
+def select(input, dim, index):
+    data = input._data
+    if data.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    axis = normalize_dim(dim, data.ndim)
+    size = data.shape[axis]
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size {list(data.shape)} at dimension "
+                         f"{axis}")
+    key = (slice(None),) * axis + (index, Ellipsis)
+    return make_view(input, data[key], "SelectBackward0", {"dim": axis, "index": index % size,
+                                                           "self_sym_sizes": data.shape})
+
+
+def slice_dim(input: Tensor, dim: int, start, stop, step) -> Tensor:
+    """``input[..., start:stop:step]`` along ``dim`` (SliceBackward0)."""
+    data = input._data
+    if step is not None and step <= 0:
+        raise ValueError("step must be greater than zero")
+    start, stop, step = slice(start, stop, step).indices(data.shape[dim])
+    stop = max(stop, start)
+    key = (slice(None),) * dim + (slice(start, stop, step),)
+    return make_view(input, data[key], "SliceBackward0", {"dim": dim, "start": start, "end": stop, "step": step,
+                                                          "self_sym_sizes": data.shape})
+
+
+@export
+def narrow(input, dim, start, length):
+    axis = normalize_dim(dim, input._data.ndim)
+    size = input._data.shape[axis]
+    if start < 0:
+        start += size
+    if not 0 <= start <= size or length < 0 or start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return slice_dim(input, axis, start, start + length, 1)
+
+
+@export
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    data = input._data
+    out = np.diagonal(data, offset, normalize_dim(dim1, data.ndim), normalize_dim(dim2, data.ndim))
+    return make_view(input, out, "DiagonalBackward0", {"offset": offset, "dim1": dim1, "dim2": dim2,
+                                                       "self_sym_sizes": data.shape})
+
+
+@export
+def as_strided(input, size, stride, storage_offset=None):
+    data = input._data
+    base = data if data.base is None else data.base
+    offset = storage_offset if storage_offset is not None else 0
+    flat = base.reshape(-1) if base.flags.c_contiguous else data.reshape(-1)
+    out = np.lib.stride_tricks.as_strided(flat[offset:], shape=tuple(size),
+                                          strides=tuple(s * data.itemsize for s in stride))
+    positions = view_positions(out, data) if out.size else np.zeros(tuple(size), np.int64)
+    return make_view(input, out, "AsStridedBackward0", {"positions": positions, "self_sym_sizes": data.shape})
+
+
+@export
+def unbind(input, dim=0):
+    data = input._data
+    axis = normalize_dim(dim, data.ndim)
+    parts = [data[(slice(None),) * axis + (i, Ellipsis)] for i in range(data.shape[axis])]
+    return make_views(input, parts, "UnbindBackward0", {"dim": axis, "result_shapes": [p.shape for p in parts]})
+
+
+@export
+def split(tensor, split_size_or_sections, dim=0):
+    data = tensor._data
+    axis = normalize_dim(dim, data.ndim)
+    size = data.shape[axis]
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        sizes = [min(step, size - start) for start in range(0, size, step)] if step > 0 else [size]
+        node, attrs = "SplitBackward0", {"split_size": step}
+    else:
+        sizes = list(split_size_or_sections)
+        if sum(sizes) != size:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at "
+                               f"dimension {axis}), but got split_sizes={sizes}")
+        node, attrs = "SplitWithSizesBackward0", {"split_sizes": sizes}
+    parts, start = [], 0
+    for n in sizes or [0]:
+        parts.append(data[(slice(None),) * axis + (slice(start, start + n),)])
+        start += n
+    attrs.update({"dim": axis, "result_shapes": [p.shape for p in parts], "self_sym_sizes": data.shape})
+    return make_views(tensor, parts, node, attrs)
+
+
+@export
+def chunk(input, chunks, dim=0):
+    size = input._data.shape[normalize_dim(dim, input._data.ndim)]
+    step = -(-size // chunks) if chunks > 0 else size
+    return split(input, max(step, 1), dim)
+
+
+@export
+def tensor_split(input, indices_or_sections, dim=0):
+    size = input._data.shape[normalize_dim(dim, input._data.ndim)]
+    if isinstance(indices_or_sections, int):
+        count, extra = divmod(size, indices_or_sections)
+        sizes = [count + (1 if i < extra else 0) for i in range(indices_or_sections)]
+    else:
+        bounds = [0, *indices_or_sections, size]
+        sizes = [max(0, b - a) for a, b in zip(bounds, bounds[1:])]
+    return split(input, sizes, dim)
+
+
+@export(function=False)
+def unfold(self, dimension, size, step):
+    """Sliding windows of ``size`` with ``step`` along ``dimension``, as a new last dim."""
+    data = self._data
+    axis = normalize_dim(dimension, data.ndim)
+
+    def windows(array):
+        sliding = np.lib.stride_tricks.sliding_window_view(array, size, axis=axis)
+        return sliding[(slice(None),) * axis + (slice(None, None, step),)]
+
+    positions = windows(np.arange(data.size, dtype=np.int64).reshape(data.shape))
+    return make_view(self, windows(data), "UnfoldBackward0", {"positions": positions, "self_sym_sizes": data.shape})
+
+
+@method(name="T")
+def _transpose_all(self):
+    data = self._data
+    return make_view(self, data.T, "PermuteBackward0", {"dims": tuple(range(data.ndim - 1, -1, -1))})
+
+
+@method(name="mT")
+def _matrix_transpose(self):
+    return transpose(self, -2, -1)
+
+
+@export
+def real(input):
+    if not input.is_complex():
+        return input
+    return make_view(input, input._data.real, "RealBackward0", {})
+
+
+@export
+def imag(input):
+    if not input.is_complex():
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return make_view(input, input._data.imag, "ImagBackward0", {})
+
+
+@export
+def view_as_real(input):
+    data = input._data
+    real_dtype = np.float32 if data.dtype == np.complex64 else np.float64
+    out = data.view(real_dtype).reshape(data.shape + (2,))
+    return make_view(input, out, "ViewAsRealBackward0", {})
+
+
+@export
+def view_as_complex(input):
+    data = input._data
+    complex_dtype = np.complex64 if data.dtype == np.float32 else np.complex128
+    out = np.ascontiguousarray(data).view(complex_dtype).reshape(data.shape[:-1])
+    return make_view(input, out, "ViewAsComplexBackward0", {})
+
+
+def is_view(t: Tensor) -> bool:
+    return t._meta is not None and t._meta.base is not None
+
+
+__all__ = ["meta_of", "make_view", "current_view_grad_fn", "copy_slices", "view_positions"]

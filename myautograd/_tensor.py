@@ -1,0 +1,515 @@
+"""The Tensor: an array plus the autograd state torch keeps for it.
+
+Hot-path fields are slots set by ``make_tensor``: the array (``_data``), ``_requires_grad``,
+``_grad_fn`` with ``_output_nr`` (which output of that node the tensor is), ``_grad`` and the
+version counter ``_vc`` (a one-element list shared by views and by ``detach()``; ``_version``
+reads it).
+Everything rarer (hooks, ``retain_grad``, view bookkeeping, inference flags, the leaf's
+gradient accumulator) lives in a ``TensorMeta`` created on first use.
+
+Math operations are attached as methods by ``myautograd._ops``; this module holds the tensor
+state, its rules and its messages.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+import weakref
+from typing import Any, Callable
+
+import numpy as np
+
+from . import _backend, _dtype
+from ._autograd.graph import AccumulateGrad, add_hook, init_node
+from ._device import as_device
+from ._grad_mode import STATE
+from ._size import Size
+
+NONLEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
+    "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated "
+    "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor "
+    "by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 "
+    "for more information."
+)
+NONLEAF_REQUIRES_GRAD = "you can only change requires_grad flags of leaf variables."
+NONLEAF_REQUIRES_GRAD_OFF = (
+    NONLEAF_REQUIRES_GRAD + " If you want to use a computed variable in a subgraph that doesn't require "
+    "differentiation use var_no_grad = var.detach()."
+)
+SCALAR_CONVERSION_WARNING = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first."
+)
+_warned_once: set[str] = set()
+
+
+def warn_once(message: str, category=UserWarning, stacklevel: int = 3) -> None:
+    """Warnings that torch emits once per process."""
+    if message not in _warned_once:
+        _warned_once.add(message)
+        warnings.warn(message, category, stacklevel=stacklevel)
+
+
+class TensorMeta:
+    """The rarely used autograd state of a tensor."""
+
+    __slots__ = ("accumulator", "hooks", "post_accumulate_hooks", "retains_grad", "base", "view",
+                 "creation", "inference", "grad_dtype")
+
+    def __init__(self) -> None:
+        self.accumulator = None          # weakref to the leaf's AccumulateGrad node
+        self.hooks: dict | None = None   # tensor hooks of a leaf
+        self.post_accumulate_hooks: dict | None = None
+        self.retains_grad = False
+        self.base = None                 # for views: the tensor whose storage they look into
+        self.view = None                 # for views: how to find them in the base (see _ops.views)
+        self.creation = None             # for views: "multi_output", "no_grad", "inference" or None
+        self.inference = False
+        self.grad_dtype = None
+
+
+_new = object.__new__
+
+
+def make_tensor(data, requires_grad: bool = False, grad_fn=None, output_nr: int = 0, cls=None) -> Tensor:
+    if type(data) is not np.ndarray and isinstance(data, np.generic):
+        data = np.asarray(data)  # NumPy gives scalars for 0-d results; a tensor always holds an array
+    t = _new(cls or Tensor)
+    t._data = data
+    t._requires_grad = requires_grad
+    t._grad_fn = grad_fn
+    t._output_nr = output_nr
+    t._grad = None
+    t._vc = [0]
+    t._meta = None
+    if STATE.inference:
+        meta_of(t).inference = True
+    return t
+
+
+def meta_of(t: Tensor) -> TensorMeta:
+    meta = t._meta
+    if meta is None:
+        meta = t._meta = TensorMeta()
+    return meta
+
+
+def grad_accumulator(t: Tensor) -> AccumulateGrad:
+    """The leaf's AccumulateGrad node: reused while any graph holds it, as torch does."""
+    meta = meta_of(t)
+    node = meta.accumulator() if meta.accumulator is not None else None
+    if node is None:
+        node = init_node(_new(AccumulateGrad), (), None, ())
+        node.variable = t
+        meta.accumulator = weakref.ref(node)
+    return node
+
+
+def gradient_edge(t: Tensor) -> tuple:
+    """The (node, input number) that the gradient of ``t`` flows into."""
+    if t._meta is not None and t._meta.base is not None:
+        fn = t.grad_fn
+    else:
+        fn = t._grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    if t._requires_grad:
+        return (grad_accumulator(t), 0)
+    return (None, 0)
+
+
+def is_tensor(value: Any) -> bool:
+    return isinstance(value, Tensor)
+
+
+class Tensor:
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_vc", "_meta",
+                 "__weakref__", "__dict__")
+
+    # -- construction ---------------------------------------------------------------------
+    def __new__(cls, *args, device=None):
+        """The legacy constructor: ``Tensor([1., 2.])`` or ``Tensor(2, 3)`` (uninitialized)."""
+        dev = as_device(device)
+        xp = _backend.array_module(dev)
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            return args[0]
+        if args and all(isinstance(a, int) for a in args):
+            data = xp.empty(args, dtype=_dtype.get_default_dtype().np)
+        elif len(args) == 1 and isinstance(args[0], Size):
+            data = xp.empty(tuple(args[0]), dtype=_dtype.get_default_dtype().np)
+        elif len(args) == 1:
+            data = xp.asarray(np.asarray(args[0], dtype=_dtype.get_default_dtype().np))
+        else:
+            data = xp.empty((0,), dtype=_dtype.get_default_dtype().np)
+        return make_tensor(data, cls=cls)
+
+    # -- basic properties -----------------------------------------------------------------
+    @property
+    def dtype(self) -> _dtype.dtype:
+        return _dtype.BY_NUMPY[self._data.dtype]
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    @property
+    def device(self):
+        return _backend.device_of(self._data)
+
+    @property
+    def is_cuda(self) -> bool:
+        return self.device.type == "cuda"
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndimension = dim
+
+    def size(self, dim: int | None = None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_normalize_dim(dim, self._data.ndim)]
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    def stride(self, dim: int | None = None):
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        if dim is None:
+            return strides
+        return strides[_normalize_dim(dim, self._data.ndim)]
+
+    def is_contiguous(self, memory_format=None) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.category == _dtype.FLOATING
+
+    def is_complex(self) -> bool:
+        return self.dtype.category == _dtype.COMPLEX
+
+    def data_ptr(self) -> int:
+        return int(self._data.__array_interface__["data"][0]) if _backend.is_cpu_array(self._data) \
+            else int(self._data.data.ptr)
+
+    def untyped_storage(self):
+        raise NotImplementedError("untyped_storage")
+
+    def get_device(self) -> int:
+        return -1 if self.device.type == "cpu" else self.device.index
+
+    # -- autograd state -------------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value) -> None:
+        if not isinstance(value, bool):
+            raise RuntimeError("requires_grad must be a bool")
+        if self._grad_fn is not None:
+            raise RuntimeError(NONLEAF_REQUIRES_GRAD if value else NONLEAF_REQUIRES_GRAD_OFF)
+        if value and self.dtype.category < _dtype.FLOATING:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        if value and self.is_inference() and not STATE.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
+        self._requires_grad = value
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if self._grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(NONLEAF_REQUIRES_GRAD_OFF)
+            return self
+        if requires_grad and self.dtype.category < _dtype.FLOATING:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self.is_inference() and not STATE.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
+        self._requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def grad_fn(self):
+        meta = self._meta
+        if meta is not None and meta.base is not None:
+            from ._ops.views import current_view_grad_fn
+
+            return current_view_grad_fn(self)
+        return self._grad_fn
+
+    @property
+    def output_nr(self) -> int:
+        return self._output_nr
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._grad_fn is not None and self._meta is not None and self._meta.retains_grad
+
+    @property
+    def grad(self):
+        if self._grad is None and self._grad_fn is not None and not self.retains_grad:
+            warnings.warn(NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is None:
+            self._grad = None
+            return
+        if not isinstance(value, Tensor):
+            raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+        if value is self:
+            raise RuntimeError("can't assign Variable as its own grad")
+        if value.dtype is not self.dtype:
+            raise RuntimeError(
+                f"attempting to assign a gradient with dtype '{value.dtype.c_name}' to a tensor with grad_dtype "
+                f"'{self.dtype.scalar_type_name}'. The gradient must match the tensor's grad_dtype (defaults to the "
+                "tensor's dtype). You can set the tensor's grad_dtype attribute with a specific dtype, or None to "
+                "allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may "
+                "break downstream systems that assume they match."
+            )
+        if value.device.type != self.device.type:
+            raise RuntimeError(
+                f"attempting to assign a gradient with device type '{value.device.type}' to a tensor with device "
+                f"type '{self.device.type}'. Please ensure that the gradient and the tensor are on the same device"
+            )
+        if value.shape != self.shape:
+            raise RuntimeError(
+                f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
+                f"'{list(self.shape)}'. Please ensure that the gradient and the tensor are the same size"
+            )
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def grad_dtype(self):
+        if self._grad_fn is not None:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        meta = self._meta
+        return meta.grad_dtype if meta is not None and meta.grad_dtype is not None else self.dtype
+
+    @property
+    def _version(self) -> int:
+        if self.is_inference():
+            raise RuntimeError("Inference tensors do not track version counter.")
+        return self._vc[0]
+
+    def retain_grad(self) -> None:
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None:
+            return
+        meta = meta_of(self)
+        if meta.retains_grad:
+            return
+        meta.retains_grad = True
+        target = weakref.ref(self)
+        self._grad_fn.extras.retain_grad[self._output_nr] = target
+
+    def register_hook(self, hook: Callable) -> Any:
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        fn = self.grad_fn
+        if fn is None:
+            meta = meta_of(self)
+            if meta.hooks is None:
+                meta.hooks = {}
+            return add_hook(meta.hooks, hook)
+        return fn._register_tensor_hook(self._output_nr, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable) -> Any:
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        meta = meta_of(self)
+        if meta.post_accumulate_hooks is None:
+            meta.post_accumulate_hooks = {}
+        return add_hook(meta.post_accumulate_hooks, hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
+        from .autograd import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    # -- data, detach ---------------------------------------------------------------------
+    @property
+    def data(self) -> Tensor:
+        return make_tensor(self._data)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        self._data = value._data
+
+    def detach(self) -> Tensor:
+        out = make_tensor(self._data)
+        out._vc = self._vc
+        return out
+
+    def detach_(self) -> Tensor:
+        meta = self._meta
+        if meta is not None and meta.base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+                "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
+                "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
+                "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self._grad_fn = None
+        self._output_nr = 0
+        self._requires_grad = False
+        return self
+
+    def is_inference(self) -> bool:
+        return self._meta is not None and self._meta.inference
+
+    def _is_view(self) -> bool:
+        return self._meta is not None and self._meta.base is not None
+
+    @property
+    def _base(self):
+        return self._meta.base if self._meta is not None else None
+
+    # -- conversion to Python ---------------------------------------------------------------
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
+            )
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return _backend.to_numpy(self._data).tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        if self._requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if not _backend.is_cpu_array(self._data):
+            if not force:
+                raise TypeError(
+                    f"can't convert {self.device.type}:{self.device.index} device type tensor to numpy. "
+                    "Use Tensor.cpu() to copy the tensor to host memory first."
+                )
+            return _backend.to_numpy(self._data)
+        return self._data
+
+    def _scalar(self, kind):
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return kind(self._data.reshape(()).item())
+
+    def __float__(self) -> float:
+        if self._requires_grad:
+            warn_once(SCALAR_CONVERSION_WARNING)
+        return self._scalar(float)
+
+    def __int__(self) -> int:
+        return self._scalar(int)
+
+    def __complex__(self) -> complex:
+        return self._scalar(complex)
+
+    def __index__(self) -> int:
+        if self.dtype.category > _dtype.INTEGER:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return self._scalar(int)
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            if self._data.size == 0:
+                raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()).item())
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    __hash__ = object.__hash__
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype)
+
+    # -- printing -------------------------------------------------------------------------
+    def __repr__(self, *, tensor_contents=None) -> str:
+        from ._printing import format_tensor
+
+        suffixes = []
+        fn = self.grad_fn
+        if fn is not None:
+            suffixes.append(("grad_fn", f"<{type(fn).__name__}>"))
+        elif self._requires_grad:
+            suffixes.append(("requires_grad", "True"))
+        return format_tensor(_backend.to_numpy(self._data), dtype_name=self.dtype.name, device=str(self.device),
+                             suffixes=suffixes, default_float=_dtype.get_default_dtype().name)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    # -- copying --------------------------------------------------------------------------
+    def __deepcopy__(self, memo):
+        if self._grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the "
+                "moment.  If you were attempting to deepcopy a module, this may be because of a "
+                "torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001"
+            )
+        if id(self) in memo:
+            return memo[id(self)]
+        new = make_tensor(self._data.copy(), requires_grad=self._requires_grad, cls=type(self))
+        memo[id(self)] = new
+        if self._grad is not None:
+            new._grad = copy.deepcopy(self._grad, memo)
+        if self.__dict__:
+            new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return new
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (type(self), _backend.to_numpy(self._data), self._requires_grad))
+
+    def __setstate__(self, state) -> None:
+        self.__dict__.update(state)
+
+
+def _rebuild(cls, array, requires_grad):
+    return make_tensor(np.array(array), requires_grad=requires_grad, cls=cls)
+
+
+def _normalize_dim(dim: int, ndim: int) -> int:
+    limit = max(ndim, 1)
+    if not -limit <= dim < limit:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-limit}, {limit - 1}], but got {dim})")
+    return dim % limit
+
+
+Tensor.__module__ = "myautograd"

@@ -1,0 +1,213 @@
+"""``myautograd.autograd``: backward, grad, custom Functions, anomaly detection, graph hooks.
+
+``backward`` and ``grad`` check their arguments and turn them into root gradients the way
+torch's ``torch/autograd/__init__.py`` does (with the same messages), then hand over to the
+engine (``myautograd/_autograd/engine.py``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Sequence
+
+import numpy as np
+
+
+from .._autograd.engine import run_backward
+from .._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .._tensor import Tensor, gradient_edge, make_tensor, warn_once
+from . import anomaly_mode, function, functional, graph
+from .anomaly_mode import detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled, set_detect_anomaly
+from .function import Function, FunctionCtx, once_differentiable
+from .variable import Variable
+
+__all__ = [
+    "Function", "FunctionCtx", "Variable", "backward", "grad", "detect_anomaly", "set_detect_anomaly",
+    "enable_grad", "no_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled", "graph", "functional",
+    "function", "anomaly_mode", "once_differentiable", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
+
+]
+
+REFERENCE_CYCLE_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
+    "which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid this. If you "
+    "have to use this function, make sure to reset the .grad fields of your parameters to None after use to break "
+    "the cycle and avoid the leak."
+)
+
+
+def _as_tuple(value, count: int | None = None) -> tuple:
+    if value is None:
+        return (None,) * (count or 1)
+    if isinstance(value, Tensor):
+        return (value,)
+    return tuple(value)
+
+
+def _make_grads(outputs: Sequence[Tensor], grads: Sequence, is_grads_batched: bool = False) -> list:
+    """Root gradients: checked against the outputs, implicit ones for single-element outputs."""
+    made = []
+    for out, grad in zip(outputs, grads):
+        if isinstance(grad, Tensor):
+            out_shape = out.shape
+            grad_shape = grad.shape
+            if not is_grads_batched and out_shape != grad_shape:
+                index = list(grads).index(grad)
+                raise RuntimeError(f"Mismatch in shape: grad_output[{index}] has a shape of {grad_shape} and "
+                                   f"output[{index}] has a shape of {out_shape}.")
+            if is_grads_batched and tuple(grad_shape[1:]) != tuple(out_shape):
+                index = list(grads).index(grad)
+                raise RuntimeError(
+                    "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch "
+                    "dimension. The sizes of the remaining dimensions are expected to match the shape of "
+                    f"corresponding output, but a mismatch was detected: grad_output[{index}] has a shape of "
+                    f"{grad_shape} and output[{index}] has a shape of {out_shape}. If you only want some tensors in "
+                    "`grad_output` to be considered batched, consider using vmap.")
+            if out.dtype.is_complex != grad.dtype.is_complex:
+                index = list(grads).index(grad)
+                raise RuntimeError(
+                    "For complex Tensors, both grad_output and output are required to have the same dtype. Mismatch "
+                    f"in dtype: grad_output[{index}] has a dtype of {grad.dtype} and output[{index}] has a dtype of "
+                    f"{out.dtype}.")
+            made.append(grad)
+        elif grad is None:
+            if out.requires_grad:
+                if out.numel() != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                if not out.dtype.is_floating_point:
+                    raise RuntimeError(
+                        f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
+                made.append(make_tensor(np.ones_like(out._data)))
+            else:
+                made.append(None)
+        else:
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(grad).__name__}")
+    return made
+
+
+def _roots(tensors: Sequence[Tensor], grads: list, create_graph: bool):
+    """Validated root edges and gradients (arrays for a plain backward, tensors under create_graph)."""
+    roots, root_grads = [], []
+    for index, (tensor, grad) in enumerate(zip(tensors, grads)):
+        edge = gradient_edge(tensor)
+        if edge[0] is None:
+            raise RuntimeError(f"element {index} of tensors does not require grad and does not have a grad_fn")
+        if grad.device != tensor.device:
+            raise RuntimeError(f"invalid gradient at index {index} - expected device {tensor.device} but got "
+                               f"{grad.device}")
+        if grad.dtype is not tensor.dtype:
+            grad = grad.to(tensor.dtype)
+        roots.append(edge)
+        root_grads.append(grad if create_graph else grad._data)
+    return roots, root_grads
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
+    """Accumulate the gradients of ``tensors`` into the ``.grad`` of the leaves (or of ``inputs``)."""
+    if grad_variables is not None:
+        warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.", FutureWarning, stacklevel=2)
+        if grad_tensors is None:
+            grad_tensors = grad_variables
+        else:
+            raise RuntimeError("`grad_tensors` and `grad_variables` (deprecated) arguments both passed to "
+                               "`backward()`. Please only use `grad_tensors`.")
+    if inputs is not None and len(_as_tuple(inputs)) == 0:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    tensors = _as_tuple(tensors)
+    inputs = _inputs_tuple(inputs)
+    grads = _as_tuple(grad_tensors, len(tensors))
+    made = _make_grads(tensors, grads)
+    if len(made) != len(tensors) or len(grads) != len(tensors):
+        raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
+    if retain_graph is None:
+        retain_graph = create_graph
+    if create_graph:
+        warn_once(REFERENCE_CYCLE_WARNING)
+    if inputs is not None:
+        for tensor in inputs:
+            if not tensor.requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    roots, root_grads = _roots(tensors, made, create_graph)
+    run_backward(roots, root_grads, keep_graph=retain_graph, create_graph=create_graph, inputs=inputs,
+                 accumulate=True)
+
+
+def _inputs_tuple(inputs):
+    if inputs is None:
+        return None
+    if isinstance(inputs, Tensor):
+        return (inputs,)
+    if isinstance(inputs, dict):
+        return tuple(inputs.values())
+    return tuple(inputs)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """The gradients of ``outputs`` with respect to ``inputs``, returned (``.grad`` is left alone)."""
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
+                         "allow_unused=False.")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+                      "gradient for other parts of the graph, please use torch.autograd.backward.",
+                      FutureWarning, stacklevel=2)
+    as_dict = isinstance(inputs, dict)
+    keys = list(inputs.keys()) if as_dict else None
+    outputs = _as_tuple(outputs)
+    inputs = _inputs_tuple(inputs)
+    if len(inputs) == 0:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    grad_outputs = _as_tuple(grad_outputs, len(outputs))
+    made = _make_grads(outputs, grad_outputs, is_grads_batched)
+    if len(made) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grad_outputs)} gradients")
+    if retain_graph is None:
+        retain_graph = create_graph
+    if is_grads_batched:
+        result = _batched_grad(outputs, inputs, made, retain_graph, create_graph, allow_unused)
+    else:
+        result = _grad(outputs, inputs, made, retain_graph, create_graph, allow_unused)
+    if materialize_grads:
+        result = tuple(r if r is not None else _zeros_for(x, create_graph) for r, x in zip(result, inputs))
+    return dict(zip(keys, result)) if as_dict else result
+
+
+def _grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused) -> tuple:
+    for tensor in inputs:
+        if not tensor.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    roots, root_grads = _roots(outputs, grads, create_graph)
+    captured = run_backward(roots, root_grads, keep_graph=retain_graph, create_graph=create_graph,
+                            inputs=list(inputs), accumulate=False)
+    result = []
+    for index, (tensor, value) in enumerate(zip(inputs, captured)):
+        if value is None:
+            if not allow_unused:
+                raise RuntimeError(f"The differentiated Tensor at index {index} appears to not have been used in the "
+                                   "graph. Set allow_unused=True if this is the desired behavior.")
+            result.append(None)
+        else:
+            result.append(value if create_graph else make_tensor(value))
+    return tuple(result)
+
+
+def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused) -> tuple:
+    """``is_grads_batched``: one vector-Jacobian product per row of the grad_outputs."""
+    rows = grads[0].shape[0]
+    per_row = []
+    for row in range(rows):
+        row_grads = [g[row] for g in grads]
+        per_row.append(_grad(outputs, inputs, row_grads, True if row < rows - 1 else retain_graph,
+                             create_graph, allow_unused))
+    from .._ops.shape import stack
+
+    return tuple(None if parts[0] is None else stack(list(parts)) for parts in zip(*per_row))
+
+
+def _zeros_for(tensor: Tensor, requires_grad: bool) -> Tensor:
+    return make_tensor(np.zeros_like(tensor._data), requires_grad=requires_grad)
+
+

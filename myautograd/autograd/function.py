@@ -1,0 +1,296 @@
+"""Custom autograd Functions: ``class F(Function)`` with static ``forward``/``backward``.
+
+As in torch, the context object a Function's ``forward`` receives *is* its backward node (so
+``y.grad_fn.saved_tensors`` works), of class ``<Name>Backward``. ``apply`` runs ``forward``
+with grad mode off, then wires the outputs into the graph: outputs marked dirty keep their
+identity and get the node as history, an input returned unchanged comes back as a new view of
+it, outputs marked non-differentiable stay out of the graph. The node's edges are those of the
+tensor arguments; ``backward`` must return one gradient per argument (None for non-tensors).
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .._autograd.engine import unpack_saved_tensor
+from .._autograd.graph import FREED_MESSAGE, Node, SavedTensor, init_node
+from .._grad_mode import STATE
+from .._tensor import Tensor, gradient_edge, make_tensor
+
+LEGACY_MESSAGE = (
+    "Legacy autograd function with non-static forward method is deprecated. Please use new-style autograd function "
+    "with static forward method. (Example: https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)"
+)
+DIRTY_LEAF_MESSAGE = "a leaf Variable that requires grad has been used in an in-place operation."
+DIRTY_NON_INPUT_WARNING = (
+    "ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have been mutated should be "
+    "passed to ctx.mark_dirty()."
+)
+TWICE_MESSAGE = "trying to differentiate twice a function that was marked with @once_differentiable"
+
+
+class FunctionCtx:
+    """What ``forward``/``setup_context`` can record on the context."""
+
+    def save_for_backward(self, *tensors) -> None:
+        for position, tensor in enumerate(tensors):
+            if tensor is not None and not isinstance(tensor, Tensor):
+                raise TypeError(f"save_for_backward can only save variables, but argument {position} is of type "
+                                f"{type(tensor).__name__}")
+        self.to_save = tensors
+
+    def save_for_forward(self, *tensors) -> None:
+        self.saved_for_forward = tensors
+
+    def mark_dirty(self, *tensors) -> None:
+        self.dirty_tensors = tensors
+
+    def mark_non_differentiable(self, *tensors) -> None:
+        self.non_differentiable = tensors
+
+    def set_materialize_grads(self, value: bool) -> None:
+        self.materialize_grads = value
+
+
+class BackwardCFunction(Node, FunctionCtx):
+    """The backward node of a custom Function; also its ``ctx``."""
+
+    _forward_cls: type = None
+
+    def __init__(self) -> None:
+        init_node(self, (), {}, ())
+        self.to_save = ()
+        self.dirty_tensors = ()
+        self.non_differentiable = ()
+        self.materialize_grads = True
+        self.needs_input_grad = ()
+        self._saved_tensors: tuple = ()
+        self._arg_is_tensor: tuple = ()
+        self._output_meta: list = []
+
+    @property
+    def saved_tensors(self) -> tuple:
+        return tuple(None if s is None else unpack_saved_tensor(s, self) if isinstance(s, SavedTensor) else s
+                     for s in self._saved_tensors)
+
+    saved_variables = saved_tensors
+
+    def release(self) -> None:
+        for saved in self._saved_tensors:
+            if isinstance(saved, SavedTensor):
+                saved.free()
+        self._released = True
+
+    def apply(self, grads: list, mode) -> list:
+        if self._released and any(isinstance(s, SavedTensor) for s in self._saved_tensors):
+            raise RuntimeError(FREED_MESSAGE)
+        inputs = []
+        for index, meta in enumerate(self._output_meta):
+            grad = grads[index] if index < len(grads) else None
+            if meta is None:
+                inputs.append(None)
+            elif grad is None and self.materialize_grads:
+                inputs.append(make_tensor(np.zeros(meta[0], dtype=meta[1])))
+            else:
+                inputs.append(None if grad is None else mode.as_tensor(grad))
+        backward = self._forward_cls.backward
+        results = backward(self, *inputs)
+        if not isinstance(results, tuple):
+            results = (results,)
+        expected = len(self._arg_is_tensor)
+        if len(results) != expected:
+            if len(results) > expected and all(r is None for r in results[expected:]):
+                results = results[:expected]
+            else:
+                raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients (expected "
+                                   f"{expected}, got {len(results)})")
+        grads_out = []
+        for position, (result, is_tensor) in enumerate(zip(results, self._arg_is_tensor)):
+            if not is_tensor:
+                if result is not None:
+                    raise RuntimeError(f"function {self.name()} returned a gradient different than None at position "
+                                       f"{position + 1}, but the corresponding forward input was not a Variable")
+                continue
+            if result is not None and not isinstance(result, Tensor):
+                raise TypeError(f"{self.name()}.backward returned {type(result).__name__} instead of a Tensor")
+            grads_out.append(None if result is None else mode.from_tensor(result))
+        return grads_out
+
+    def name(self) -> str:
+        return type(self).__name__
+
+
+class FunctionMeta(type):
+    """Gives every Function subclass its backward node class, ``<Name>Backward``."""
+
+    def __init__(cls, name, bases, attrs):
+        backward_cls = type(f"{name}Backward", (BackwardCFunction,), {"_forward_cls": cls})
+        backward_cls.__module__ = cls.__module__
+        cls._backward_cls = backward_cls
+        super().__init__(name, bases, attrs)
+
+
+class Function(metaclass=FunctionMeta):
+    """Base class of custom autograd operations (see the module docstring)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions are all static, so "
+                      "you should invoke them on the class itself. Instantiating an autograd function will raise an "
+                      "error in a future version of PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(LEGACY_MESSAGE)
+
+    @staticmethod
+    def forward(*args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx: Any, inputs: tuple, output: Any) -> Any:
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                                  "autograd.Function to use it with backward mode AD.")
+
+    vjp = backward
+
+    @staticmethod
+    def jvp(ctx: Any, *grad_inputs: Any) -> Any:
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it with "
+                                  "forward mode AD.")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        ctx = cls._backward_cls()
+        is_tensor = tuple(isinstance(a, Tensor) for a in args)
+        requires = tuple(t and a._requires_grad for t, a in zip(is_tensor, args))
+        executable = STATE.grad_enabled and any(requires)
+        ctx.needs_input_grad = requires if executable else (False,) * len(args)
+        ctx._arg_is_tensor = is_tensor
+        previous = STATE.grad_enabled
+        STATE.grad_enabled = False
+        try:
+            if cls.setup_context is not Function.setup_context:
+                outputs = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, outputs)
+            else:
+                outputs = cls.forward(ctx, *args, **kwargs)
+        finally:
+            STATE.grad_enabled = previous
+        return _wrap_outputs(ctx, args, outputs, executable)
+
+
+def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs, executable: bool):
+    single = not isinstance(outputs, tuple)
+    results = (outputs,) if single else outputs
+    inputs = {id(a): a for a in args if isinstance(a, Tensor)}
+    dirty = {id(t) for t in ctx.dirty_tensors}
+    for tensor in ctx.dirty_tensors:
+        if id(tensor) not in inputs:
+            warnings.warn(DIRTY_NON_INPUT_WARNING, UserWarning, stacklevel=3)
+    non_diff = {id(t) for t in ctx.non_differentiable}
+    if executable:
+        edges, metas = [], []
+        for arg in args:
+            if isinstance(arg, Tensor):
+                edges.append(gradient_edge(arg) if arg._requires_grad else (None, 0))
+                metas.append((arg._data.shape, arg._data.dtype) if arg._requires_grad else None)
+        init_node(ctx, tuple(edges), {}, tuple(metas))
+    wrapped = []
+    for index, out in enumerate(results):
+        if not isinstance(out, Tensor):
+            ctx._output_meta.append(None)
+            wrapped.append(out)
+            continue
+        ctx._output_meta.append((out._data.shape, out._data.dtype))
+        if not executable:
+            wrapped.append(out)
+            continue
+        if id(out) in dirty:
+            if out._requires_grad and out._grad_fn is None and not out._is_view():
+                raise RuntimeError(DIRTY_LEAF_MESSAGE)
+            out._vc[0] += 1
+            result = out
+        elif id(out) in inputs:
+            from .._ops.views import track_view
+
+            result = track_view(make_tensor(out._data), out, "custom_function")
+        else:
+            result = out
+        if id(out) in non_diff:
+            result._requires_grad = False
+        elif result._data.dtype.kind in "fc":
+            result._grad_fn = ctx
+            result._output_nr = index
+            result._requires_grad = True
+        wrapped.append(result)
+    saved = []
+    outputs_by_id = {id(original): (index, new) for index, (original, new) in enumerate(zip(results, wrapped))}
+    for tensor in ctx.to_save:
+        if tensor is None:
+            saved.append(None)
+        elif not executable:
+            saved.append(tensor)
+        elif id(tensor) in outputs_by_id and id(tensor) not in inputs:
+            index, new = outputs_by_id[id(tensor)]
+            saved.append(SavedTensor(new, is_output=True, output_nr=index))
+        else:
+            saved.append(SavedTensor(tensor))
+    ctx._saved_tensors = tuple(saved)
+    return wrapped[0] if single else tuple(wrapped)
+
+
+class DelayedError(Node):
+    """The node ``once_differentiable`` puts on gradients that require grad: it refuses to run."""
+
+    __slots__ = ()
+    _node_name = "torch::autograd::Error"
+
+    def apply(self, grads: list, mode) -> list:
+        raise RuntimeError(TWICE_MESSAGE)
+
+
+def once_differentiable(fn):
+    """Marks a backward that cannot be differentiated: it runs with grad mode off, and its results
+    cannot be backpropagated through again."""
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *grads):
+        previous = STATE.grad_enabled
+        STATE.grad_enabled = False
+        try:
+            outputs = fn(ctx, *grads)
+        finally:
+            STATE.grad_enabled = previous
+        if not (STATE.grad_enabled and any(isinstance(g, Tensor) and g._requires_grad for g in grads)):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        results = (outputs,) if single else outputs
+        error = DelayedError.__new__(DelayedError)
+        tracked = [g for g in grads if isinstance(g, Tensor) and g._requires_grad]
+        init_node(error, tuple(gradient_edge(g) for g in tracked), None,
+                  tuple((g._data.shape, g._data.dtype) for g in tracked))
+        wrapped = tuple(make_tensor(r._data, True, error, 0) if isinstance(r, Tensor) else r for r in results)
+        return wrapped[0] if single else wrapped
+
+    return wrapper
+
+
+class InplaceFunction(Function):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+
+class NestedIOFunction(Function):
+    pass
+
+
+Function.__module__ = "myautograd.autograd.function"
+FunctionCtx.__module__ = "myautograd.autograd.function"
