@@ -1,0 +1,17 @@
+# From seed 002_a5901dade20b64e5.txt, cell In [13] (lines 242-252): backward(create_graph=True), then x.grad.backward().
+# Copied verbatim; run by tests/test_seed_snippets.py with torch and with myautograd as torch.
+# ruff: noqa
+# --- repeated from In [1] of the same document: the names this snippet relies on ---
+import torch
+# --- the snippet, verbatim ---
+# backward() + backward()
+x = torch.tensor(2.).requires_grad_()
+y = torch.tensor(3.).requires_grad_()
+
+z = x * x * y
+
+z.backward(create_graph=True) # x.grad = 12
+x.grad.backward()
+
+print(x.grad)
+# >>>tensor(18., grad_fn=<CopyBackwards>)
