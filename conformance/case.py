@@ -46,14 +46,15 @@ class Case:
     tags: tuple[str, ...] = ()
     tolerances: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     timeout: float | None = None
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.source:  # read once, so later edits of the file cannot shift it
+            object.__setattr__(self, "source", textwrap.dedent(inspect.getsource(self.scenario)))
 
     @property
     def topic(self) -> str:
         return self.id.split(".", 1)[0]
-
-    @property
-    def source(self) -> str:
-        return textwrap.dedent(inspect.getsource(self.scenario))
 
     @property
     def location(self) -> str:

@@ -287,11 +287,11 @@ def describe(value: Any) -> str:
     if isinstance(value, dict):
         tag = value.get("t")
         if tag == "tensor":
-            flags = [f"dtype={value.get('dtype')}", f"shape={value.get('shape')}"]
-            for key in ("requires_grad", "is_leaf", "grad_fn"):
-                if key in value:
-                    flags.append(f"{key}={value[key]}")
-            return f"tensor({preview(value['values']) if isinstance(value.get('values'), list) else describe(value.get('values'))}, {', '.join(flags)})"
+            values = value.get("values")
+            shown = preview(values) if isinstance(values, list) else describe(values)
+            flags = [f"{key}={describe(value[key]) if isinstance(value[key], dict) else value[key]}"
+                     for key in ("dtype", "shape", "device", *TENSOR_FIELDS[3:], "grad") if key in value]
+            return f"tensor({shown}, {', '.join(flags)})"
         if tag in ("float", "complex"):
             return repr(decode_float(value))
         if tag == "node":

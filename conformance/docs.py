@@ -22,13 +22,18 @@ EXTENDING_NOTES = f"{DOCS_ROOT}/notes/extending.html"
 DOCSTRING_PREFIX = "docstring of "
 
 
+PAGE_TITLES = {
+    AUTOGRAD_NOTES: "Autograd mechanics",
+    AUTOGRAD_PAGE: "Automatic differentiation package - torch.autograd",
+    EXTENDING_NOTES: "Extending PyTorch",
+    f"{DOCS_ROOT}/notes/broadcasting.html": "Broadcasting semantics",
+    f"{DOCS_ROOT}/tensor_view.html": "Tensor Views",
+}
+
+
 def note(anchor: str, title: str, page: str = AUTOGRAD_NOTES) -> Doc:
     """A section of a documentation page, by anchor."""
-    page_title = {
-        AUTOGRAD_NOTES: "Autograd mechanics",
-        AUTOGRAD_PAGE: "Automatic differentiation package - torch.autograd",
-        EXTENDING_NOTES: "Extending PyTorch",
-    }.get(page, page)
+    page_title = PAGE_TITLES.get(page) or page.rsplit("/", 1)[-1].removesuffix(".html").replace("_", " ").capitalize()
     return Doc(url=f"{page}#{anchor}", section=f"{page_title} \u203a {title}")
 
 
@@ -100,7 +105,6 @@ FUNCTION_CTX_SAVE_FOR_BACKWARD = docstring("torch.autograd.function.FunctionCtx.
 FUNCTION_CTX_SET_MATERIALIZE_GRADS = docstring(
     "torch.autograd.function.FunctionCtx.set_materialize_grads"
 )
-ONCE_DIFFERENTIABLE = docstring("torch.autograd.function.once_differentiable")
 NO_GRAD = docstring("torch.no_grad")
 ENABLE_GRAD = docstring("torch.enable_grad")
 SET_GRAD_ENABLED = docstring("torch.set_grad_enabled")
@@ -114,7 +118,6 @@ NODE_REGISTER_HOOK = docstring("torch.autograd.graph.Node.register_hook")
 NODE_REGISTER_PREHOOK = docstring("torch.autograd.graph.Node.register_prehook")
 NODE_NAME = docstring("torch.autograd.graph.Node.name")
 NODE_METADATA = docstring("torch.autograd.graph.Node.metadata")
-NODE_NEXT_FUNCTIONS = docstring("torch.autograd.graph.Node.next_functions")
 MULTI_GRAD_HOOK = docstring("torch.autograd.graph.register_multi_grad_hook")
 SAVED_TENSORS_HOOKS = docstring("torch.autograd.graph.saved_tensors_hooks")
 SET_PRINTOPTIONS = docstring("torch.set_printoptions")

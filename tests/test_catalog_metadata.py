@@ -1,0 +1,95 @@
+"""Every catalog case carries complete, checkable metadata (test262-style linting of the catalog)."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import textwrap
+
+import pytest
+
+from conformance import catalog, docs
+from conformance.case import ALL_DEVICES, REGISTRY, Case, Registry, case
+
+FACTORIES = {"tensor", "ones", "zeros", "full", "empty", "arange", "eye", "linspace", "logspace", "rand",
+             "randn", "randint", "ones_like", "zeros_like"}
+TAGS = {"warning", "error", "seed", "hard"}
+CASES = list(catalog.load())
+
+
+def test_the_catalog_is_large_enough():
+    assert len(CASES) >= 150
+
+
+@pytest.mark.parametrize("item", CASES, ids=lambda c: c.id)
+def test_case_metadata_is_complete(item: Case):
+    assert item.id == f"{item.topic}.{item.scenario.__name__}"
+    assert item.title and item.title == item.title.strip() and not item.title.endswith(".")
+    assert item.doc.url.startswith("https://pytorch.org/docs/stable/")
+    assert item.doc.section
+    assert set(item.devices) <= set(ALL_DEVICES) and item.devices
+    assert set(item.tags) <= TAGS, f"unknown tags {set(item.tags) - TAGS}"
+
+
+@pytest.mark.parametrize("path", sorted({docs.docstring_path(c.doc) for c in CASES} - {None}))
+def test_cited_docstrings_exist_in_installed_torch(path: str):
+    torch = importlib.import_module("torch")
+    obj = torch
+    for part in path.split(".")[1:]:
+        obj = getattr(obj, part)
+    assert (getattr(obj, "__doc__", None) or "").strip(), f"{path} has no docstring"
+
+
+def _calls_without_device(source: str) -> list[str]:
+    tree = ast.parse(textwrap.dedent(source))
+    missing = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in FACTORIES
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "torch"
+                and not any(k.arg == "device" for k in node.keywords)
+                and not (node.func.attr.endswith("_like"))):
+            missing.append(ast.unparse(node))
+    return missing
+
+
+@pytest.mark.parametrize("item", [c for c in CASES if "cuda" in c.devices], ids=lambda c: c.id)
+def test_factory_calls_name_the_device(item: Case):
+    assert _calls_without_device(item.source) == []
+
+
+@pytest.mark.parametrize("module", sorted({c.scenario.__module__ for c in CASES}))
+def test_catalog_modules_do_not_import_torch(module: str):
+    tree = ast.parse(open(importlib.import_module(module).__file__, encoding="utf-8").read())
+    for node in ast.walk(tree):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+        assert not any(n == "torch" or n.startswith("torch.") for n in names), \
+            "a scenario must use the namespace it is given, not the real torch"
+
+
+def test_duplicate_ids_are_refused():
+    registry = Registry()
+
+    def scenario(torch, rec):
+        pass
+
+    case("First", doc=docs.TENSOR_GRAD, registry=registry)(scenario)
+    with pytest.raises(ValueError, match="duplicate case id"):
+        case("Again", doc=docs.TENSOR_GRAD, registry=registry)(scenario)
+
+
+def test_unknown_devices_are_refused():
+    def scenario(torch, rec):
+        pass
+
+    with pytest.raises(ValueError, match="unknown devices"):
+        case("Bad", doc=docs.TENSOR_GRAD, devices=("tpu",), registry=Registry())(scenario)
+
+
+def test_lint_catches_a_factory_without_device():
+    assert _calls_without_device("def f(torch, rec):\n    x = torch.ones(2)\n") == ["torch.ones(2)"]
+    assert _calls_without_device("def f(torch, rec):\n    x = torch.ones(2, device=rec.device)\n") == []
+
+
+def test_every_case_is_registered_once():
+    assert len({c.id for c in CASES}) == len(CASES) == len(REGISTRY)
