@@ -1,0 +1,35 @@
+"""Deliberately broken implementations, for the harness's self-tests.
+
+Each module here is an implementation under test (``--impl tests.broken.<name>``) that behaves
+like torch except for ONE injected fault. The worker imports torch and the implementation in
+one process and forks a child per side, so a module must never patch torch when it is
+imported: that would break the reference side too. Instead ``_fault.exports`` gives each module
+a PEP 562 ``__getattr__`` that forwards every name to torch and, on the first access made in a
+process other than the one that imported the module (that is, in the forked child of the side
+under test), installs the fault by monkeypatching torch in that child only. With
+``--isolation none`` there is no child, so no fault is ever installed.
+
+Faults that follow a behaviour (used with the small cases of ``selfcheck``):
+
+* ``drop_warning``: reading ``.grad`` of a non-leaf does not warn;
+* ``message_changed``: the "backward through the graph a second time" error says "twice";
+* ``wrong_exception_type``: that error is a ValueError instead of a RuntimeError;
+* ``no_accumulation``: backward overwrites ``.grad`` of the leaves instead of adding to it;
+* ``perturb_far`` / ``perturb_near``: backward adds 1e-3 (beyond the float32 tolerance) /
+  2e-6 (within it) to every leaf's ``.grad``;
+* ``hang``: backward sleeps forever;
+* ``exit_in_backward`` / ``sigkill_in_backward`` / ``segfault_in_backward``: backward ends
+  its own process with ``os._exit(3)`` / SIGKILL / SIGSEGV;
+* ``no_retain_grad`` / ``no_retains_grad``: ``Tensor.retain_grad`` / ``Tensor.retains_grad``
+  do not exist;
+* ``prints_differently``: tensors print as ``Tensor(...)``.
+
+Faults that follow a case, for runs of the real catalog (the ``BROKEN_CASES`` environment
+variable names the case ids, comma-separated; every other case behaves as on torch):
+
+* ``print_in_case``: prints a line when the scenario first uses the namespace;
+* ``crash_in_case``: dies by SIGSEGV there;
+* ``hang_in_case``: sleeps forever there.
+
+``selfcheck`` is not an implementation: it holds the self-test cases, in their own registry.
+"""

@@ -1,0 +1,55 @@
+"""Shared fixtures of the suite's tests, and the pytest plugin that runs the catalog."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["conformance.pytest_plugin"]
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def reference_impl():
+    """torch, loaded as the runner loads the reference."""
+    from conformance.implementations import REFERENCE, resolve
+
+    return resolve(REFERENCE)
+
+
+@pytest.fixture(scope="session")
+def sides_for(reference_impl):
+    """``sides_for("drop_warning")``: torch against ``tests.broken.drop_warning`` (``"torch"``:
+    torch against itself), as ``conformance.execution.Sides``."""
+    from conformance.execution import Sides
+    from conformance.implementations import resolve
+
+    def make(name: str) -> Sides:
+        return Sides(reference_impl, resolve(name if name == "torch" else f"tests.broken.{name}"))
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def run_cli():
+    """``run_cli("run", "--impl", ..., env={...})``: ``python -m conformance`` from the repository
+    root, in a subprocess; returns the CompletedProcess (text stdout and stderr)."""
+
+    def run(*args: str, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "conformance", *args], cwd=ROOT, capture_output=True,
+                              text=True, timeout=timeout, env={**os.environ, **(env or {})})
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def catalog_registry():
+    """The real catalog, loaded in this process."""
+    from conformance import catalog
+
+    return catalog.load()

@@ -1,0 +1,380 @@
+"""Self-tests of the harness: deliberately broken implementations must be caught, and reported
+at the right step and field with the right texts on both sides.
+
+The broken implementations are in ``tests/broken/`` (one fault each, installed lazily in the
+forked child of the side under test); the small cases they trip over are in
+``tests/broken/selfcheck.py``, in their own registry. Items run in this process with
+``conformance.execution.run_item`` (fork isolation, as the worker does). The end-to-end tests
+run ``python -m conformance`` (and pytest with the plugin) in subprocesses on the real catalog,
+with the broken implementations that misbehave only in the cases named by ``BROKEN_CASES``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import pkgutil
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import tests.broken
+from conformance import cli
+from conformance.execution import run_item
+from tests.broken.selfcheck import SELF_CHECK
+
+ROOT = Path(__file__).resolve().parent.parent
+NOT_IMPLEMENTATIONS = ("selfcheck",)
+BROKEN = sorted(m.name for m in pkgutil.iter_modules(tests.broken.__path__)
+                if not m.name.startswith("_") and m.name not in NOT_IMPLEMENTATIONS)
+NONLEAF_WARNING = "UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor is being accessed."
+SECOND_BACKWARD = "Trying to backward through the graph a second time"
+
+
+def run_self_check(sides_for, impl: str, case_name: str, timeout: float = 20.0) -> dict:
+    return run_item(SELF_CHECK.get(f"selfcheck.{case_name}"), "cpu", sides_for(impl), timeout=timeout,
+                    isolation="fork")
+
+
+def without_durations(observed: dict) -> dict:
+    return {key: value for key, value in observed.items() if key != "duration"}
+
+
+@pytest.fixture(scope="module")
+def torch_observes(sides_for):
+    """What torch observes on each self-check case (torch on both sides), computed once."""
+    cache: dict[str, dict] = {}
+
+    def observe(case_name: str) -> dict:
+        if case_name not in cache:
+            record = run_self_check(sides_for, "torch", case_name)
+            assert record["outcome"] == "pass", record["detail"]
+            cache[case_name] = without_durations(record["reference"])
+        return cache[case_name]
+
+    return observe
+
+
+# -- the broken implementations, one fault each ------------------------------------------------
+# (implementation, case, outcome, first difference's where, text in torch's side, text in the
+# implementation's side, detail)
+DIFFERENCES = [
+    ("drop_warning", "nonleaf_grad_warns", "fail", "step 2: b.grad: warnings",
+     f'["{NONLEAF_WARNING}', "none", 'step 2: b.grad: warnings: torch ["UserWarning'),
+    ("message_changed", "second_backward_raises", "fail", "step 2: y.backward() again: message",
+     f"RuntimeError: {SECOND_BACKWARD}", "RuntimeError: Trying to backward through the graph twice",
+     "step 2: y.backward() again: message: torch RuntimeError: Trying"),
+    ("wrong_exception_type", "second_backward_raises", "fail", "step 2: y.backward() again: exception",
+     f"RuntimeError: {SECOND_BACKWARD}", f"ValueError: {SECOND_BACKWARD}",
+     "step 2: y.backward() again: exception: torch RuntimeError"),
+    ("no_accumulation", "grad_accumulates", "fail", "step 2: x.grad after the second backward: values",
+     "[5.0, 7.0]", "[3.0, 3.0]", "step 2: x.grad after the second backward: values: torch [5.0, 7.0]"),
+    ("perturb_far", "grad_accumulates", "fail", "step 1: x.grad: values",
+     "[2.0, 4.0]", "[2.000999927520752, 4.000999927520752]", "step 1: x.grad: values: torch [2.0, 4.0]"),
+    ("no_retain_grad", "retain_grad_keeps_nonleaf_grad", "unsupported", "step 2",
+     "observed 'y.grad' at line", "raised AttributeError: 'Tensor' object has no attribute 'retain_grad'",
+     "unsupported: retain_grad"),
+    ("no_retains_grad", "retain_grad_keeps_nonleaf_grad", "unsupported", "step 1: y: retains_grad",
+     "False", "unsupported: retains_grad", "unsupported: retains_grad"),
+    ("prints_differently", "print_tensor", "fail", "step 1: x: printed output",
+     "'tensor([1., 2.])\\n'", "'Tensor([1., 2.])\\n'", "step 1: x: printed output: torch 'tensor("),
+]
+
+
+@pytest.mark.parametrize(("impl", "case_name", "outcome", "where", "torch_text", "impl_text", "detail"),
+                         DIFFERENCES, ids=[row[0] for row in DIFFERENCES])
+def test_fault_is_reported_where_it_is(sides_for, torch_observes, impl, case_name, outcome, where, torch_text,
+                                       impl_text, detail):
+    record = run_self_check(sides_for, impl, case_name)
+    assert record["outcome"] == outcome, record["detail"]
+    assert record["detail"].startswith(detail)
+    first = record["diff"][0]
+    assert first["where"] == where
+    assert first["reference"].startswith(torch_text)
+    assert first["implementation"].startswith(impl_text)
+    assert record["implementation"]["status"] in ("completed", "raised")
+    # the fault stayed on its side: the reference observed exactly what torch observes
+    assert without_durations(record["reference"]) == torch_observes(case_name)
+
+
+def test_missing_api_names_the_missing_attribute(sides_for):
+    record = run_self_check(sides_for, "no_retain_grad", "retain_grad_keeps_nonleaf_grad")
+    first = record["diff"][0]
+    assert first["unsupported"] == "retain_grad"
+    assert first["detail"] == "the runs diverge here"
+    assert "at line" in first["implementation"] and "y.retain_grad()" in first["implementation"]
+
+
+def test_perturbation_within_tolerance_passes(sides_for):
+    record = run_self_check(sides_for, "perturb_near", "grad_accumulates")
+    assert record["outcome"] == "pass", record["detail"]
+    assert record["diff"] == []
+    torch_grad = record["reference"]["steps"][0]["value"]["values"]
+    impl_grad = record["implementation"]["steps"][0]["value"]["values"]
+    assert torch_grad == [2.0, 4.0]
+    assert impl_grad != torch_grad  # the fault was there, and stayed within rtol/atol
+    assert all(abs(i - t) < 1e-5 for i, t in zip(impl_grad, torch_grad, strict=True))
+
+
+def test_hang_times_out(sides_for):
+    started = time.monotonic()
+    record = run_self_check(sides_for, "hang", "grad_accumulates", timeout=1.0)
+    assert record["outcome"] == "timeout"
+    assert record["detail"] == "no result within 1 s; the process was killed"
+    assert record["diff"] == []
+    assert record["reference"]["status"] == "completed"
+    assert time.monotonic() - started < 15
+
+
+@pytest.mark.parametrize(("impl", "detail"), [
+    ("exit_in_backward", "the process exited with status 3 before reporting"),
+    ("sigkill_in_backward", "the process was killed by SIGKILL before reporting"),
+    ("segfault_in_backward", "the process was killed by SIGSEGV before reporting"),
+])
+def test_process_death_is_a_crash(sides_for, impl, detail):
+    record = run_self_check(sides_for, impl, "grad_accumulates")
+    assert record["outcome"] == "crash"
+    assert record["detail"] == detail
+    assert record["implementation"] == {"status": "crash", "detail": detail}
+    assert record["reference"]["status"] == "completed"
+
+
+@pytest.mark.parametrize("impl", ["drop_warning", "message_changed", "wrong_exception_type", "no_accumulation",
+                                  "perturb_far", "hang", "segfault_in_backward", "no_retain_grad"])
+def test_broken_implementation_is_torch_elsewhere(sides_for, impl):
+    record = run_self_check(sides_for, impl, "plain_values", timeout=10.0)
+    assert record["outcome"] == "pass", record["detail"]
+
+
+@pytest.mark.parametrize("case_name", [c.id.split(".", 1)[1] for c in SELF_CHECK])
+def test_self_check_cases_pass_on_torch(sides_for, case_name):
+    record = run_self_check(sides_for, "torch", case_name)
+    assert record["outcome"] == "pass", record["detail"]
+
+
+def test_broken_modules_leave_torch_alone_where_imported(sides_for):
+    import torch
+
+    def state():
+        return {name: id(value) for name, value in vars(torch.Tensor).items()}
+
+    before = state()
+    for name in BROKEN:
+        sides = sides_for(name)
+        namespace = sides.implementation.namespace
+        assert sides.implementation.module_name == "torch"  # no "tests" -> "torch" rewriting
+        assert namespace.tensor is torch.tensor  # an access in this process: no fault installed
+        with pytest.raises(AttributeError):
+            namespace.__wrapped__  # noqa: B018 - dunder names are not forwarded to torch
+    assert state() == before
+    assert importlib.import_module("tests.broken.drop_warning").__version__.endswith("(broken)")
+
+
+# -- end to end: the command line ------------------------------------------------------------
+def pick_cases(registry, count: int) -> list[str]:
+    """The first ``count`` CPU cases of the real catalog whose ids select only themselves with -k."""
+    ids = [c.id for c in registry]
+    chosen = [c.id for c in registry
+              if c.runs_on("cpu") and not any(c.id in other for other in ids if other != c.id)][:count]
+    assert len(chosen) == count, "the catalog has too few cases for this test"
+    return chosen
+
+
+def read_journal(path: Path) -> list[dict]:
+    """The complete lines of results.jsonl (a line being written is left out)."""
+    if not path.exists():
+        return []
+    text = path.read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.split("\n")[:-1] if line]
+
+
+def test_torch_against_torch_passes_the_whole_catalog(run_cli, catalog_registry, tmp_path):
+    count = sum(1 for c in catalog_registry if c.runs_on("cpu"))
+    done = run_cli("run", "--impl", "torch", "--device", "cpu", "--report-dir", str(tmp_path), "--no-progress")
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    result = json.loads((tmp_path / "results.json").read_text())
+    assert result["summary"]["pass"] == count
+    assert sum(result["summary"].values()) == result["total"] == count
+    assert f": pass {count}\n" in done.stdout
+    assert len(read_journal(tmp_path / "results.jsonl")) == count + 1  # the run's header, then the items
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--impl", "no_such_implementation_xyz"], "unknown implementation 'no_such_implementation_xyz'"),
+    (["--device", "tpu"], "unknown device tpu"),
+    (["-k", "no_case_is_called_this_xyz"], "-k 'no_case_is_called_this_xyz' matches no case"),
+    (["-k", "leaf and"], "the expression ends too early"),
+    (["--expectations", "{tmp}/missing.toml"], "does not exist"),
+    (["--expectations", "{tmp}/syntax.toml"], "cannot read expectations file"),
+    (["--expectations", "{tmp}/no_reason.toml"], "entry 1 lacks reason"),
+    (["--expectations", "{tmp}/bad_outcome.toml"], "entry 1 has outcome 'xfail'"),
+])
+def test_bad_arguments_exit_2_with_one_line(tmp_path, capsys, argv, message):
+    (tmp_path / "syntax.toml").write_text("[[expected]\ncase = \n")
+    (tmp_path / "no_reason.toml").write_text('[[expected]]\ncase = "leaf.*"\noutcome = "fail"\n')
+    (tmp_path / "bad_outcome.toml").write_text('[[expected]]\ncase = "leaf.*"\noutcome = "xfail"\nreason = "r"\n')
+    argv = [arg.replace("{tmp}", str(tmp_path)) for arg in argv]
+    status = cli.main(["run", "--report-dir", str(tmp_path / "reports"), "--no-progress", *argv])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert out == ""
+    assert err.startswith("conformance: error: ") and err.endswith("\n") and err.count("\n") == 1, err
+    assert message in err
+    assert not (tmp_path / "reports" / "results.jsonl").exists()
+
+
+def test_expectations_end_to_end(run_cli, catalog_registry, tmp_path):
+    xfail, xpass, other_kind = pick_cases(catalog_registry, 3)
+    expectations = tmp_path / "expectations.toml"
+    expectations.write_text(f"""
+[[expected]]
+case = "{xfail}"
+outcome = "fail"
+reason = "prints in this case"
+
+[[expected]]
+case = "{xpass}"
+device = "cpu"
+outcome = "fail"
+reason = "it used to fail"
+
+[[expected]]
+case = "{other_kind}"
+outcome = "crash"
+reason = "it used to crash"
+
+[[expected]]
+case = "no_such_topic.*"
+outcome = "fail"
+reason = "gone"
+""")
+    done = run_cli("run", "--impl", "tests.broken.print_in_case", "-k", f"{xfail} or {xpass} or {other_kind}",
+                   "--device", "cpu", "--expectations", str(expectations), "--report-dir", str(tmp_path),
+                   "--no-progress", "--jobs", "1", env={"BROKEN_CASES": f"{xfail},{other_kind}"})
+    assert done.returncode == 1, done.stdout + done.stderr[-3000:]
+    assert "stale expectation: no_such_topic.* (fail) matches no case" in done.stdout
+    result = json.loads((tmp_path / "results.json").read_text())
+    assert result["expectations"]["file"] == str(expectations)
+    assert [e["case"] for e in result["expectations"]["stale"]] == ["no_such_topic.*"]
+    records = {r["id"]: r for r in result["cases"]}
+    assert records[xfail]["outcome"] == "xfail"
+    assert records[xfail]["expected"] == {"outcome": "fail", "reason": "prints in this case"}
+    assert records[xfail]["diff"][0]["where"].startswith("step 1: ")
+    assert records[xfail]["diff"][0]["where"].endswith(": printed output")
+    assert records[xfail]["diff"][0]["implementation"] == repr("broken: print_in_case\n")
+    assert records[xpass]["outcome"] == "xpass"
+    assert records[xpass]["detail"] == "expected fail (it used to fail) but it passes"
+    assert records[other_kind]["outcome"] == "fail"  # not the expected crash: stays unexpected
+    assert records[other_kind]["expected"]["outcome"] == "crash"
+    assert result["summary"]["xfail"] == 1 and result["summary"]["xpass"] == 1 and result["summary"]["fail"] == 1
+
+
+def test_a_crash_does_not_stop_the_run(run_cli, catalog_registry, tmp_path):
+    crashing, following = pick_cases(catalog_registry, 2)
+    done = run_cli("run", "--impl", "tests.broken.crash_in_case", "-k", f"{crashing} or {following}",
+                   "--device", "cpu", "--report-dir", str(tmp_path), "--no-progress", "--jobs", "1",
+                   env={"BROKEN_CASES": crashing})
+    assert done.returncode == 1, done.stdout + done.stderr[-3000:]
+    order = [(r["id"], r["outcome"], r["detail"]) for r in read_journal(tmp_path / "results.jsonl")[1:]]
+    assert order == [(crashing, "crash", "the process was killed by SIGSEGV before reporting"),
+                     (following, "pass", "")]
+    assert f"CRASH {crashing}[cpu]: the process was killed by SIGSEGV" in done.stderr
+
+
+def test_journal_is_written_as_items_finish(catalog_registry, tmp_path):
+    finishing, hanging = pick_cases(catalog_registry, 2)
+    journal = tmp_path / "results.jsonl"
+    command = [sys.executable, "-m", "conformance", "run", "--impl", "tests.broken.hang_in_case",
+               "-k", f"{finishing} or {hanging}", "--device", "cpu", "--jobs", "1", "--timeout", "4",
+               "--report-dir", str(tmp_path), "--no-progress"]
+    process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "BROKEN_CASES": hanging},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        seen = None
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and process.poll() is None:
+            ids = [r.get("id") for r in read_journal(journal)]
+            if finishing in ids:
+                seen = (ids, process.poll() is None)
+                break
+            time.sleep(0.05)
+        out, err = process.communicate(timeout=240)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert seen is not None, out + err[-3000:]
+    ids, still_running = seen
+    assert still_running and hanging not in ids  # the first item was on disk while the second hung
+    assert process.returncode == 1, out + err[-3000:]
+    records = {r["id"]: r for r in read_journal(journal)[1:]}
+    assert records[finishing]["outcome"] == "pass"
+    assert records[hanging]["outcome"] == "timeout"
+    assert records[hanging]["detail"] == "no result within 4 s; the process was killed"
+
+
+# -- end to end: the pytest plugin -----------------------------------------------------------
+def test_pytest_plugin_reports_outcomes(catalog_registry, tmp_path):
+    xfail, xpass, failing = pick_cases(catalog_registry, 3)
+    expectations = tmp_path / "expectations.toml"
+    expectations.write_text(
+        f'[[expected]]\ncase = "{xfail}"\noutcome = "fail"\nreason = "prints here"\n\n'
+        f'[[expected]]\ncase = "{xpass}"\noutcome = "fail"\nreason = "it used to fail"\n')
+    junit = tmp_path / "junit.xml"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COV_"))}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "tests/test_catalog.py", "-p", "no:cacheprovider", "-p", "no:xdist",
+         "--impl", "tests.broken.print_in_case", "--conformance-expectations", str(expectations),
+         "-k", f"({xfail} or {xpass} or {failing}) and cpu", f"--junitxml={junit}", "-q"],
+        cwd=ROOT, env={**env, "BROKEN_CASES": f"{xfail},{failing}"}, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
+    cases = {tc.get("name"): tc for tc in ET.parse(junit).iter("testcase")}
+    assert set(cases) == {f"test_case[{case_id}-cpu]" for case_id in (xfail, xpass, failing)}
+
+    def failure(case_id):
+        found = cases[f"test_case[{case_id}-cpu]"].find("failure")
+        return None if found is None else found.text
+
+    def properties(case_id):
+        return {p.get("name"): p.get("value") for p in cases[f"test_case[{case_id}-cpu]"].iter("property")}
+
+    assert failure(xfail) is None and properties(xfail)["conformance_outcome"] == "xfail"
+    assert "xpass: expected fail (it used to fail) but it passes; the expectation should go" in failure(xpass)
+    message = failure(failing)
+    assert "fail: 1 difference, the first at step 1: " in message
+    assert "printed output\n  torch:          ''\n  implementation: 'broken: print_in_case\\n'" in message
+    assert "2 failed, 1 passed" in done.stdout
+
+
+def test_pytest_plugin_failure_messages():
+    from conformance.pytest_plugin import failure_message
+
+    base = {"id": "leaf.x", "device": "cpu", "title": "A title", "diff": [],
+            "doc": {"section": "docstring of torch.Tensor.grad", "url": "https://example.org/grad"}}
+    unsupported = failure_message({**base, "outcome": "unsupported", "detail": "unsupported: retain_grad", "diff": [
+        {"where": "step 2", "reference": "observed 'y.grad'", "implementation": "raised AttributeError: ...",
+         "detail": "the runs diverge here", "unsupported": "retain_grad"}]})
+    assert unsupported.splitlines() == [
+        "unsupported: retain_grad",
+        "case: leaf.x on cpu: A title",
+        "checks: docstring of torch.Tensor.grad <https://example.org/grad>",
+        "see: python -m conformance show leaf.x --device cpu",
+        "",
+        "step 2 (the runs diverge here)",
+        "  torch:          observed 'y.grad'",
+        "  implementation: raised AttributeError: ...",
+    ]
+    changed = failure_message({**base, "outcome": "crash", "detail": "the process was killed by SIGSEGV",
+                               "expected": {"outcome": "fail", "reason": "known"}})
+    assert changed.splitlines()[:2] == [
+        "crash: the process was killed by SIGSEGV",
+        "expected fail (known), but the outcome is crash: the way it fails changed"]
+    xpass = failure_message({**base, "outcome": "xpass", "detail": "expected fail (known) but it passes",
+                             "expected": {"outcome": "fail", "reason": "known"}}, "/x/impl.toml")
+    assert xpass.splitlines()[0] == ("xpass: expected fail (known) but it passes; the expectation should go "
+                                     "(remove its entry from /x/impl.toml)")
