@@ -79,7 +79,7 @@ def parse_devices(text: str | None) -> tuple[str, ...]:
 
 def command_run(args: argparse.Namespace) -> int:
     from .reports import write_all
-    from .runner import Run, RunConfig
+    from .runner import Run, RunConfig, WorkerError
 
     devices = parse_devices(args.device)
     cases = select_cases(args.select)
@@ -102,9 +102,9 @@ def command_run(args: argparse.Namespace) -> int:
     )
     try:
         run = Run(config)
-    except UnknownImplementation as exc:
+        result = run.execute()
+    except (UnknownImplementation, WorkerError) as exc:
         raise UsageError(str(exc)) from exc
-    result = run.execute()
     written = write_all(result, args.report_dir)
     print(f"{result['implementation']['name']} {result['implementation']['version']} against torch "
           f"{result['reference']['version']}: " + ", ".join(f"{n} {c}" for n, c in result["summary"].items() if c))

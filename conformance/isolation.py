@@ -53,6 +53,7 @@ def _run_forked(task: Callable[[], dict], timeout: float) -> dict:
     pid = os.fork()
     if pid == 0:  # child
         os.close(read_end)
+        _die_with_parent()
         code = 0
         try:
             payload = json.dumps(_guarded(task)).encode()
@@ -77,6 +78,17 @@ def _run_forked(task: Callable[[], dict], timeout: float) -> dict:
         except ValueError:
             pass
     return {"status": "crash", "detail": describe_exit(status)}
+
+
+def _die_with_parent() -> None:
+    """On Linux, ask the kernel to kill this child when its worker dies (no orphans left behind)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _read_until_eof(fd: int, timeout: float) -> tuple[list[bytes], bool]:

@@ -29,18 +29,19 @@ from .snapshot import Snapshotter, exception_info, qualified_type_name
 
 
 class Recorder:
-    def __init__(self, namespace: Any, device: str, dtype: str, case: Case) -> None:
+    def __init__(self, namespace: Any, device: str, dtype: str, case: Case,
+                 caught: list | None = None, stdout: io.StringIO | None = None) -> None:
         self.device = device
         self.dtype = dtype
         self.steps: list[dict] = []
+        self._warnings: list[warnings.WarningMessage] = caught if caught is not None else []
+        self._stdout = stdout or io.StringIO()
         self._snapshotter = Snapshotter(namespace)
         self._case = case
         code = case.scenario.__code__
         self._filename = code.co_filename
         self._first_line = code.co_firstlineno
         self._last_line = self._first_line + len(case.source.splitlines())
-        self._warnings: list[warnings.WarningMessage] = []
-        self._stdout = io.StringIO()
 
     # -- used by scenarios -----------------------------------------------------------------
     def __call__(self, label: str, value: Any, *, version: bool = False) -> Any:
@@ -122,15 +123,15 @@ def observe(case: Case, namespace: Any, device: str, dtype: str | None = None) -
     once per process shows up exactly once, and one emitted on every call shows up every time.
     Callers isolate this in a fresh process (see ``isolation``).
     """
-    rec = Recorder(namespace, device, dtype or case.dtypes[0], case)
-    seed = getattr(namespace, "manual_seed", None)
     started = time.perf_counter()
     status = "completed"
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        rec._warnings = caught
-        with contextlib.redirect_stdout(rec._stdout):
+        stdout = io.StringIO()
+        with contextlib.redirect_stdout(stdout):
+            rec = Recorder(namespace, device, dtype or case.dtypes[0], case, caught, stdout)
             try:
+                seed = getattr(namespace, "manual_seed", None)
                 if callable(seed):
                     seed(0)
                 case.scenario(namespace, rec)

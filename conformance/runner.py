@@ -37,6 +37,11 @@ class WorkerError(Exception):
     """A worker could not start or stopped answering."""
 
 
+def error_record(case: Case, device: str, detail: str) -> dict:
+    return {**base_record(case, device), "outcome": "error", "duration": 0.0, "detail": detail,
+            "reference": None, "implementation": None, "diff": []}
+
+
 class WorkerProcess:
     def __init__(self, impl: str, timeout: float, isolation: str) -> None:
         self.args = [sys.executable, "-m", "conformance.worker", "--impl", impl,
@@ -202,23 +207,26 @@ class Run:
                 return
 
     def _feed(self, worker: WorkerProcess, pending: queue.Queue, done: queue.Queue) -> None:
+        """Run items on one worker; every item taken gets a record, whatever happens to the worker."""
+        broken: str | None = None
         while True:
             try:
                 case, device = pending.get_nowait()
             except queue.Empty:
                 return
+            if broken is not None:
+                done.put(error_record(case, device, f"worker failure: {broken}"))
+                continue
             try:
                 done.put(worker.run(case.id, device))
-            except WorkerError as exc:
-                done.put({**base_record(case, device), "outcome": "error", "duration": 0.0,
-                          "detail": f"worker failure: {exc}", "reference": None,
-                          "implementation": None, "diff": []})
+            except Exception as exc:  # a dead worker or a garbled answer: report, then restart it
+                done.put(error_record(case, device, f"worker failure: {exc}"))
                 worker.close()
-                worker.start()
                 try:
+                    worker.start()
                     worker.wait_ready()
-                except WorkerError:
-                    return
+                except Exception as restart_error:
+                    broken = f"the worker could not be restarted: {restart_error}"
 
     def metadata(self) -> dict:
         return {

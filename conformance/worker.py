@@ -11,13 +11,14 @@ by the recorder, not written). The first line the worker sends is either
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import platform
 import sys
 
 from . import catalog
-from .execution import DEFAULT_TIMEOUT, Sides, run_item
+from .execution import DEFAULT_TIMEOUT, Sides, base_record, run_item
 from .implementations import REFERENCE, UnknownImplementation, resolve
 from .isolation import MODES, default_mode
 
@@ -32,11 +33,26 @@ def protocol_channel():
     return channel
 
 
+# Modules torch imports lazily on first use (building an optimizer imports dynamo; autograd.grad
+# and backward with an explicit gradient import symbolic_shapes). Imported once here, before any
+# fork, so that each forked child does not import them again (seconds per side, every case).
+REFERENCE_WARMUP = ("torch.optim", "torch._dynamo", "torch.fx.experimental.symbolic_shapes")
+
+
+def warm_up(modules: tuple[str, ...] = REFERENCE_WARMUP) -> None:
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception:  # an optional speed-up: the children import what they need anyway
+            pass
+
+
 def load_sides(impl_name: str) -> Sides:
     sides = Sides(reference=resolve(REFERENCE), implementation=resolve(impl_name))
     set_threads = getattr(sides.reference.namespace, "set_num_threads", None)
     if callable(set_threads):
         set_threads(1)
+    warm_up()
     return sides
 
 
@@ -67,9 +83,23 @@ def main(argv: list[str] | None = None) -> int:
     }})
     for line in sys.stdin:
         request = json.loads(line)
-        case = registry.get(request["id"])
-        send(run_item(case, request["device"], sides, args.timeout, args.isolation))
+        send(answer(request, registry, sides, args))
     return 0
+
+
+def answer(request: dict, registry, sides: Sides, args: argparse.Namespace) -> dict:
+    """The result record for one request; a request the worker cannot serve gets an error record."""
+    if request["id"] not in registry:
+        return {"id": request["id"], "device": request["device"], "topic": request["id"].split(".")[0],
+                "title": "", "outcome": "error", "detail": f"the worker's catalog has no case {request['id']!r}",
+                "duration": 0.0, "reference": None, "implementation": None, "diff": []}
+    case = registry.get(request["id"])
+    try:
+        return run_item(case, request["device"], sides, args.timeout, args.isolation)
+    except Exception as exc:
+        return {**base_record(case, request["device"]), "outcome": "error", "duration": 0.0,
+                "detail": f"harness error: {type(exc).__name__}: {exc}", "reference": None,
+                "implementation": None, "diff": []}
 
 
 if __name__ == "__main__":
