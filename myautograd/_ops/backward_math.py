@@ -140,6 +140,10 @@ class ArrayMath:
         return x[key]
 
     @staticmethod
+    def masked_backward(node_name, grad, forward_input, mask, scale):
+        return np.where(mask, grad, grad * scale)
+
+    @staticmethod
     def array(x):
         return x
 
@@ -329,6 +333,12 @@ class TensorMath:
     @staticmethod
     def index(x, key):
         return x[key]
+
+    @staticmethod
+    def masked_backward(node_name, grad, forward_input, mask, scale):
+        from .pointwise import masked_backward
+
+        return masked_backward(node_name, grad, forward_input, mask, scale)
 
     @staticmethod
     def array(x):

@@ -246,7 +246,7 @@ derivative("Expm1Backward0", "self", self=lambda grad, result: grad * (result + 
 derivative("LogBackward0", "self", self=lambda grad, self, F: grad / F.conj(self))
 derivative("Log2Backward0", "self", self=lambda grad, self: grad / (self * math.log(2.0)))
 derivative("Log10Backward0", "self", self=lambda grad, self: grad / (self * math.log(10.0)))
-derivative("Log1pBackward0", "self", self=lambda grad, self: grad / (self + 1))
+derivative("Log1PBackward0", "self", self=lambda grad, self: grad / (self + 1))
 derivative("SinBackward0", "self", self=lambda grad, self, F: grad * F.cos(self))
 derivative("CosBackward0", "self", self=lambda grad, self, F: grad * -F.sin(self))
 derivative("TanBackward0", "self", self=lambda grad, result: grad * (1 + result * result))
@@ -257,7 +257,8 @@ derivative("AsinBackward0", "self", self=lambda grad, self, F: grad / F.sqrt(1 -
 derivative("AcosBackward0", "self", self=lambda grad, self, F: -grad / F.sqrt(1 - self * self))
 derivative("AtanBackward0", "self", self=lambda grad, self: grad / (self * self + 1))
 derivative("SigmoidBackward0", "self", self=lambda grad, result: grad * (1 - result) * result)
-derivative("ReluBackward0", "self", self=lambda grad, result, F: F.where(result > 0, grad, 0))
+derivative("ReluBackward0", "self",
+           self=lambda grad, result, F: F.masked_backward("ThresholdBackwardBackward0", grad, result, result > 0, 0))
 derivative("AbsBackward0", "self", self=lambda grad, self, F: grad * F.sgn(self))
 derivative("SqrtBackward0", "self", self=lambda grad, result: grad / (2 * result))
 derivative("RsqrtBackward0", "self", self=lambda grad, result: -0.5 * grad * result * result * result)
@@ -286,7 +287,8 @@ derivative("ClampBackward1", "self",
 derivative("ClampMinBackward0", "self", self=lambda grad, self, min, F: F.where(self >= min, grad, 0))
 derivative("ClampMaxBackward0", "self", self=lambda grad, self, max, F: F.where(self <= max, grad, 0))
 derivative("LeakyReluBackward0", "self",
-           self=lambda grad, self, negative_slope, F: F.where(self > 0, grad, grad * negative_slope))
+           self=lambda grad, self, negative_slope, F:
+           F.masked_backward("LeakyReluBackwardBackward0", grad, self, self > 0, negative_slope))
 derivative("SiluBackward0", "self",
            self=lambda grad, self, F: grad * (1 / (1 + F.exp(-self))) * (1 + self * (1 - 1 / (1 + F.exp(-self)))))
 derivative("SoftplusBackward0", "self",
@@ -295,11 +297,20 @@ derivative("SoftplusBackward0", "self",
 derivative("EluBackward0", "self",
            self=lambda grad, self, alpha, F: F.where(self > 0, grad, grad * alpha * F.exp(self)))
 derivative("HardtanhBackward0", "self",
-           self=lambda grad, self, min_val, max_val, F: F.where((self > min_val) & (self < max_val), grad, 0))
+           self=lambda grad, self, min_val, max_val, F:
+           F.masked_backward("HardtanhBackwardBackward0", grad, self, (self > min_val) & (self < max_val), 0))
 derivative("ConjBackward0", "self", self=lambda grad, F: F.conj(grad))
 derivative("RealBackward0", "self", self=lambda grad: grad)
 derivative("ImagBackward0", "self", self=lambda grad, F: F.complex_of(0 * grad, grad))
 derivative("NanToNumBackward0", "self", self=lambda grad, self, F: grad * F.isfinite(self))
+
+# Backward ops that torch records with the forward input as an input too (so, under create_graph,
+# their result requires grad whenever that input does): the gradient kept where ``mask`` holds,
+# scaled by ``scale`` elsewhere.
+for _name in ("ThresholdBackwardBackward0", "LeakyReluBackwardBackward0", "HardtanhBackwardBackward0"):
+    derivative(_name, "grad_output self",
+               grad_output=lambda grad, mask, scale, F: F.where(mask, grad, grad * scale),
+               self=lambda grad, F: F.zeros_like(grad))
 
 # -- pointwise, several inputs ------------------------------------------------------------------
 derivative("AddBackward0", "self other",

@@ -52,8 +52,9 @@ def _normalize_key(key, ndim: int) -> list:
     used = sum(_consumed(item) for item in key)
     if used > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    if Ellipsis in key:
-        position = key.index(Ellipsis)
+    positions = [i for i, item in enumerate(key) if item is Ellipsis]
+    if positions:
+        position = positions[0]
         key[position:position + 1] = [slice(None)] * (ndim - used)
     return key
 

@@ -87,7 +87,7 @@ def apply_inplace(self: Tensor, values, node_name: str | None, inputs: tuple, at
         isinstance(x, Tensor) and x._requires_grad for x in inputs)
     check_inplace(self, recorded)
     _check_cast(self, getattr(values, "dtype", self._data.dtype))
-    original = self._data.copy() if recorded and _reads_original(node_name, inputs) else None
+    original = _original(self) if recorded and _reads_original(node_name, inputs) else None
     write(self, values)
     self._vc[0] += 1
     if recorded:
@@ -97,6 +97,13 @@ def apply_inplace(self: Tensor, values, node_name: str | None, inputs: tuple, at
         if base is not None:
             copy_slices(self, base, node)
     return self
+
+
+def _original(self: Tensor) -> Tensor:
+    """The value before the write, for formulas that read it: a recorded clone, as torch saves."""
+    from .shape import clone
+
+    return clone(self)
 
 
 def _reads_original(node_name: str, inputs: tuple) -> bool:

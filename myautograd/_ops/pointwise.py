@@ -271,7 +271,7 @@ unary("expm1", "Expm1Backward0", np.expm1)
 unary("log", "LogBackward0", np.log)
 unary("log2", "Log2Backward0", np.log2)
 unary("log10", "Log10Backward0", np.log10)
-unary("log1p", "Log1pBackward0", np.log1p)
+unary("log1p", "Log1PBackward0", np.log1p)
 unary("sin", "SinBackward0", np.sin)
 unary("cos", "CosBackward0", np.cos)
 unary("tan", "TanBackward0", np.tan)
@@ -416,6 +416,15 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     out = np.nan_to_num(input._data, nan=nan, posinf=posinf, neginf=neginf)
     if STATE.grad_enabled and input._requires_grad:
         return record(NODES["NanToNumBackward0"], out, (input,))
+    return make_tensor(out)
+
+
+def masked_backward(node_name: str, grad: Tensor, forward_input: Tensor, mask: Tensor, scale) -> Tensor:
+    """A recorded backward op (relu's ``threshold_backward`` and its kin): see derivatives.py."""
+    condition = mask._data
+    out = np.where(condition, grad._data, grad._data * scale).astype(grad._data.dtype)
+    if _any_requires_grad(grad, forward_input):
+        return record(NODES[node_name], out, (grad, forward_input), {"mask": mask, "scale": scale})
     return make_tensor(out)
 
 

@@ -79,7 +79,8 @@ def record_inplace(cls, target: Tensor, inputs, attrs: dict | None, original, re
     """The node of an in-place op already applied to ``target`` (``inputs[0]``).
 
     Edges were those of the inputs before the write (``target`` still has its old history here).
-    A saved ``self`` is a copy of the original values; a saved ``result`` is the modified tensor.
+    A saved ``self`` is ``original``, a clone taken before the write; a saved ``result`` is the
+    modified tensor.
     With ``rebase``, ``target`` gets the node as its new grad_fn.
     """
     edges, metas, needs = [], [], []
@@ -98,7 +99,7 @@ def record_inplace(cls, target: Tensor, inputs, attrs: dict | None, original, re
         if name == "result":
             continue
         if name == "self":
-            saved[name] = _save(make_tensor(original), False, 0)
+            saved[name] = _save(original, False, 0)
         elif name in cls._inputs:
             value = inputs[cls._inputs.index(name)]
             saved[name] = _save(value, False, 0) if isinstance(value, Tensor) else value

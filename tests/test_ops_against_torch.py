@@ -1,0 +1,213 @@
+"""myautograd's operators against torch: values, dtypes, node names, first and second derivatives.
+
+Each op runs on the same inputs on both libraries, in float32 and float64. First derivatives are
+vector-Jacobian products with a fixed random vector; second derivatives differentiate the first
+ones again (create_graph), which exercises the tensor form of every derivative formula.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+import pytest
+
+import myautograd
+
+torch = pytest.importorskip("torch", reason="the reference (torch) is needed to compare against")
+
+TOLERANCE = {"float32": (2e-5, 2e-5), "float64": (1e-7, 1e-7)}
+
+
+@dataclass
+class Op:
+    name: str
+    fn: Callable
+    shapes: tuple
+    low: float = -2.0
+    high: float = 2.0
+    second_order: bool = True
+
+
+OPS = [
+    Op("neg", lambda t, x: -x, ((3, 4),)),
+    Op("exp", lambda t, x: x.exp(), ((3, 4),)),
+    Op("log", lambda t, x: x.log(), ((3, 4),), 0.5, 3.0),
+    Op("log1p", lambda t, x: x.log1p(), ((5,),), 0.1, 2.0),
+    Op("expm1", lambda t, x: x.expm1(), ((5,),)),
+    Op("sin", lambda t, x: x.sin(), ((3, 4),)),
+    Op("cos", lambda t, x: x.cos(), ((3, 4),)),
+    Op("tan", lambda t, x: x.tan(), ((4,),), -1.0, 1.0),
+    Op("tanh", lambda t, x: x.tanh(), ((3, 4),)),
+    Op("sinh", lambda t, x: x.sinh(), ((4,),)),
+    Op("cosh", lambda t, x: x.cosh(), ((4,),)),
+    Op("asin", lambda t, x: x.asin(), ((4,),), -0.9, 0.9),
+    Op("acos", lambda t, x: x.acos(), ((4,),), -0.9, 0.9),
+    Op("atan", lambda t, x: x.atan(), ((4,),)),
+    Op("sigmoid", lambda t, x: x.sigmoid(), ((3, 4),)),
+    Op("relu", lambda t, x: x.relu(), ((3, 4),)),
+    Op("abs", lambda t, x: x.abs(), ((3, 4),)),
+    Op("sqrt", lambda t, x: x.sqrt(), ((3, 4),), 0.5, 3.0),
+    Op("rsqrt", lambda t, x: x.rsqrt(), ((3, 4),), 0.5, 3.0),
+    Op("reciprocal", lambda t, x: x.reciprocal(), ((3, 4),), 0.5, 3.0),
+    Op("erf", lambda t, x: x.erf(), ((5,),)),
+    Op("square", lambda t, x: x.square(), ((3,),)),
+    Op("pow_scalar", lambda t, x: x ** 3, ((3, 4),)),
+    Op("pow_fractional", lambda t, x: x ** 2.5, ((3,),), 0.5, 2.0),
+    Op("pow_tensor", lambda t, x, y: x ** y, ((3,), (3,)), 0.5, 2.0),
+    Op("rpow", lambda t, x: 2 ** x, ((3,),)),
+    Op("add", lambda t, x, y: x + y, ((3, 4), (3, 4))),
+    Op("add_broadcast", lambda t, x, y: x + y, ((3, 1), (1, 4))),
+    Op("add_alpha", lambda t, x, y: t.add(x, y, alpha=2.5), ((3,), (3,))),
+    Op("sub", lambda t, x, y: x - y, ((3, 4), (4,))),
+    Op("rsub", lambda t, x: 2 - x, ((3,),)),
+    Op("mul", lambda t, x, y: x * y, ((3, 4), (3, 4))),
+    Op("mul_scalar", lambda t, x: x * 2.5, ((3, 4),)),
+    Op("div", lambda t, x, y: x / y, ((3, 4), (3, 4)), 0.5, 2.0),
+    Op("rdiv", lambda t, x: 2 / x, ((3,),), 0.5, 2.0),
+    Op("maximum", lambda t, x, y: t.maximum(x, y), ((5,), (5,))),
+    Op("minimum", lambda t, x, y: t.minimum(x, y), ((5,), (5,))),
+    Op("atan2", lambda t, x, y: t.atan2(x, y), ((4,), (4,)), 0.5, 2.0),
+    Op("clamp", lambda t, x: x.clamp(-0.5, 0.5), ((3, 4),)),
+    Op("where", lambda t, x, y: t.where(x > 0, x, y), ((3, 4), (3, 4))),
+    Op("lerp", lambda t, x, y: t.lerp(x, y, 0.3), ((4,), (4,))),
+    Op("addcmul", lambda t, x, y, z: t.addcmul(x, y, z, value=0.5), ((3,), (3,), (3,))),
+    Op("mm", lambda t, x, y: x @ y, ((3, 4), (4, 2))),
+    Op("mv", lambda t, x, y: x @ y, ((3, 4), (4,))),
+    Op("dot", lambda t, x, y: x @ y, ((4,), (4,))),
+    Op("vec_mat", lambda t, x, y: x @ y, ((4,), (4, 2))),
+    Op("bmm", lambda t, x, y: x @ y, ((2, 3, 4), (2, 4, 2))),
+    Op("batched_matrix", lambda t, x, y: x @ y, ((2, 3, 4), (4, 2))),
+    Op("broadcast_batched", lambda t, x, y: x @ y, ((2, 1, 3, 4), (3, 4, 2))),
+    Op("addmm", lambda t, b, x, y: t.addmm(b, x, y), ((2,), (3, 4), (4, 2))),
+    Op("sum", lambda t, x: x.sum(), ((3, 4),)),
+    Op("sum_dim", lambda t, x: x.sum(1), ((3, 4),)),
+    Op("sum_dims_keepdim", lambda t, x: x.sum((0, 2), keepdim=True), ((2, 3, 4),)),
+    Op("mean", lambda t, x: x.mean(), ((3, 4),)),
+    Op("mean_dim", lambda t, x: x.mean(-1), ((3, 4),)),
+    Op("max", lambda t, x: x.max(), ((3, 4),)),
+    Op("max_dim", lambda t, x: x.max(1)[0], ((3, 4),)),
+    Op("min_dim_keepdim", lambda t, x: x.min(0, keepdim=True)[0], ((3, 4),)),
+    Op("amax", lambda t, x: x.amax(1), ((3, 4),)),
+    Op("prod", lambda t, x: x.prod(), ((4,),), 0.5, 2.0),
+    Op("var", lambda t, x: x.var(), ((3, 4),)),
+    Op("var_dim", lambda t, x: x.var(1), ((3, 4),)),
+    Op("std_dim", lambda t, x: x.std(0, keepdim=True), ((3, 4),)),
+    Op("norm", lambda t, x: x.norm(), ((3, 4),)),
+    Op("norm_dim", lambda t, x: x.norm(dim=1), ((3, 4),)),
+    Op("logsumexp", lambda t, x: x.logsumexp(1), ((3, 4),)),
+    Op("softmax", lambda t, x: t.softmax(x, 1), ((3, 4),)),
+    Op("log_softmax", lambda t, x: t.log_softmax(x, -1), ((3, 4),)),
+    Op("cumsum", lambda t, x: x.cumsum(1), ((3, 4),)),
+    Op("view", lambda t, x: x.view(4, 3), ((3, 4),)),
+    Op("reshape_copy", lambda t, x: x.t().reshape(12), ((3, 4),)),
+    Op("transpose", lambda t, x: x.transpose(0, 2), ((2, 3, 4),)),
+    Op("permute", lambda t, x: x.permute(2, 0, 1), ((2, 3, 4),)),
+    Op("t", lambda t, x: x.t(), ((3, 4),)),
+    Op("squeeze", lambda t, x: x.squeeze(1), ((3, 1, 4),)),
+    Op("unsqueeze", lambda t, x: x.unsqueeze(1), ((3, 4),)),
+    Op("expand", lambda t, x: x.expand(2, 3, 4), ((3, 1),)),
+    Op("select", lambda t, x: x[1], ((3, 4),)),
+    Op("slice", lambda t, x: x[:, 1:3], ((3, 4),)),
+    Op("step_slice", lambda t, x: x[::2, ::3], ((5, 7),)),
+    Op("index", lambda t, x: x[[0, 2, 2]], ((3, 4),)),
+    Op("mask_index", lambda t, x: x[x > 0], ((3, 4),)),
+    Op("narrow", lambda t, x: x.narrow(1, 1, 2), ((3, 4),)),
+    Op("diagonal", lambda t, x: x.diagonal(), ((3, 4),)),
+    Op("diagonal_offset", lambda t, x: x.diagonal(1), ((3, 4),)),
+    Op("unbind", lambda t, x: x.unbind(1)[1] * x.unbind(1)[2], ((3, 4),)),
+    Op("split", lambda t, x: x.split(2, 1)[1], ((3, 5),)),
+    Op("chunk", lambda t, x: x.chunk(2)[0], ((4, 2),)),
+    Op("cat", lambda t, x, y: t.cat([x, y], 1), ((3, 2), (3, 4))),
+    Op("stack", lambda t, x, y: t.stack([x, y], 1), ((3, 4), (3, 4))),
+    Op("clone", lambda t, x: x.clone(), ((3, 4),)),
+    Op("repeat", lambda t, x: x.repeat(2, 3), ((2, 2),)),
+    Op("flip", lambda t, x: x.flip(0), ((3, 4),)),
+    Op("tril", lambda t, x: x.tril(), ((3, 3),)),
+    Op("triu", lambda t, x: x.triu(1), ((3, 3),)),
+    Op("index_select", lambda t, x: x.index_select(1, t.tensor([0, 2, 0])), ((3, 4),)),
+    Op("gather", lambda t, x: x.gather(1, t.tensor([[0, 1], [2, 0], [3, 3]])), ((3, 4),)),
+    Op("masked_fill", lambda t, x: x.masked_fill(x > 0, 0.5), ((3, 4),)),
+    Op("to_double", lambda t, x: x.to(t.float64) * x.to(t.float64), ((3,),)),
+    Op("setitem", lambda t, x: _setitem(x), ((4,),)),
+    Op("inplace_exp", lambda t, x: (x * 1).exp_(), ((3,),)),
+    Op("inplace_mul", lambda t, x, y: (x * 1).mul_(y), ((3,), (3,))),
+    Op("mse_loss", lambda t, x, y: t.nn.functional.mse_loss(x, y), ((3, 4), (3, 4))),
+    Op("cross_entropy", lambda t, x: t.nn.functional.cross_entropy(x, t.tensor([0, 3, 1])), ((3, 4),)),
+    Op("bce", lambda t, x, y: t.nn.functional.binary_cross_entropy(x.sigmoid(), y.sigmoid()), ((4,), (4,))),
+    Op("bce_logits", lambda t, x, y: t.nn.functional.binary_cross_entropy_with_logits(x, y.sigmoid()), ((4,), (4,))),
+    Op("gelu", lambda t, x: t.nn.functional.gelu(x), ((5,),)),
+    Op("silu", lambda t, x: t.nn.functional.silu(x), ((5,),)),
+    Op("leaky_relu", lambda t, x: t.nn.functional.leaky_relu(x, 0.1), ((5,),)),
+    Op("elu", lambda t, x: t.nn.functional.elu(x), ((5,),)),
+    Op("softplus", lambda t, x: t.nn.functional.softplus(x), ((5,),)),
+]
+
+
+def _setitem(x):
+    y = x * 1
+    y[1:3] = x[:2] * 2
+    return y
+
+
+def _run(namespace, op: Op, arrays, dtype_name: str):
+    dtype = getattr(namespace, dtype_name)
+    inputs = [namespace.tensor(a, dtype=dtype, requires_grad=True) for a in arrays]
+    out = op.fn(namespace, *inputs)
+    return inputs, out
+
+
+def _close(mine, ref, dtype_name: str, what: str) -> None:
+    rtol, atol = TOLERANCE[dtype_name]
+    np.testing.assert_allclose(np.asarray(mine.tolist()), _values(ref), rtol=rtol, atol=atol, err_msg=what)
+
+
+def _values(ref) -> np.ndarray:
+    """Torch may answer with a ZeroTensor, which has no storage to read."""
+    if ref._is_zerotensor():
+        return np.zeros(tuple(ref.shape))
+    return np.asarray(ref.tolist())
+
+
+def _grads(namespace, out, inputs, v, create_graph):
+    return namespace.autograd.grad(out, inputs, v, create_graph=create_graph, allow_unused=True)
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64"])
+@pytest.mark.parametrize("op", OPS, ids=lambda o: o.name)
+def test_op_matches_torch(op: Op, dtype_name: str):
+    rng = np.random.default_rng(abs(hash(op.name)) % 2**32)
+    arrays = [rng.uniform(op.low, op.high, shape) for shape in op.shapes]
+    mine_inputs, mine_out = _run(myautograd, op, arrays, dtype_name)
+    ref_inputs, ref_out = _run(torch, op, arrays, dtype_name)
+    assert str(mine_out.dtype) == str(ref_out.dtype)
+    assert tuple(mine_out.shape) == tuple(ref_out.shape)
+    assert type(mine_out.grad_fn).__name__ == type(ref_out.grad_fn).__name__
+    _close(mine_out, ref_out, dtype_name, "forward values")
+
+    v = rng.uniform(-1, 1, tuple(ref_out.shape))
+    mine_g = _grads(myautograd, mine_out, mine_inputs, myautograd.tensor(v, dtype=mine_out.dtype), True)
+    ref_g = _grads(torch, ref_out, ref_inputs, torch.tensor(v, dtype=ref_out.dtype), True)
+    for index, (m, r) in enumerate(zip(mine_g, ref_g)):
+        assert (m is None) == (r is None), f"gradient {index}: None on one side only"
+        if r is not None:
+            _close(m, r, dtype_name, f"first derivative of input {index}")
+            assert m.requires_grad == r.requires_grad, f"gradient {index}: requires_grad"
+
+    if not op.second_order:
+        return
+    pairs = [(m, r) for m, r in zip(mine_g, ref_g) if r is not None and r.requires_grad]
+    if not pairs:
+        return
+    weights = [rng.uniform(-1, 1, tuple(r.shape)) for _, r in pairs]
+    mine_total = sum((m * myautograd.tensor(w, dtype=m.dtype)).sum() for (m, _), w in zip(pairs, weights))
+    ref_total = sum((r * torch.tensor(w, dtype=r.dtype)).sum() for (_, r), w in zip(pairs, weights))
+    mine_gg = myautograd.autograd.grad(mine_total, mine_inputs, allow_unused=True)
+    ref_gg = torch.autograd.grad(ref_total, ref_inputs, allow_unused=True)
+    for index, (m, r) in enumerate(zip(mine_gg, ref_gg)):
+        if r is None:
+            assert m is None or not np.any(np.asarray(m.tolist())), f"second derivative {index}: torch has none"
+        else:
+            assert m is not None, f"second derivative {index}: missing"
+            _close(m, r, dtype_name, f"second derivative of input {index}")
