@@ -53,10 +53,10 @@ class ArrayMode:
 
     @staticmethod
     def unpack(saved: SavedTensor, owner: Node):
-        if saved.packed is not None:
-            return unpack_saved_tensor(saved, owner)._data
-        saved.check(owner)
-        return saved.data
+        data = saved.data
+        if data is None or saved.counter[0] != saved.version:
+            return unpack_saved_tensor(saved, owner)._data  # hooks, or the error to raise
+        return data
 
     @staticmethod
     def as_tensor(grad):
@@ -130,18 +130,21 @@ def unpack_saved_tensor(saved: SavedTensor, owner: Node):
 
 # -- graph traversal ---------------------------------------------------------------------------
 def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
+    """How many edges lead to each node reachable from the roots."""
     dependencies: dict[Node, int] = {}
-    seen = set(roots)
-    stack = list(roots)
+    stack = list(set(roots))
+    get = dependencies.get
     while stack:
         node = stack.pop()
         for child, _ in node.next_functions:
-            if child is None:
-                continue
-            dependencies[child] = dependencies.get(child, 0) + 1
-            if child not in seen:
-                seen.add(child)
-                stack.append(child)
+            if child is not None:
+                count = get(child)
+                if count is None:
+                    dependencies[child] = 1
+                    if child not in roots:
+                        stack.append(child)
+                else:
+                    dependencies[child] = count + 1
     return dependencies
 
 
@@ -251,31 +254,63 @@ def run_backward(roots: list[tuple[Node, int]], root_grads: list, *, keep_graph:
     for node in root_nodes:
         if node not in queued and dependencies.get(node, 0) == 0 and (active is None or node in active):
             queued.add(node)
-            heapq.heappush(heap, (-node._priority(), -node._seq, id(node), node))
+            heapq.heappush(heap, (_key(node), node))
 
     previous_mode = GRAD_MODE.grad_enabled
     GRAD_MODE.grad_enabled = create_graph
     _TASKS.append(task)
+    plain = not (task.captures or task.retain_targets or needed is not None or ANOMALY.enabled)
+    keep_graph = task.keep_graph
     try:
-        while heap:
-            node = heapq.heappop(heap)[3]
-            grads = buffers.pop(node, None) or [None]
-            outputs = _evaluate(node, grads, mode, task)
-            if outputs is None:
-                continue
-            for (child, nr), grad in zip(node.next_functions, outputs):
-                if child is None or (active is not None and child not in active):
-                    continue
-                if grad is not None:
-                    _deliver(buffers, child, nr, grad)
-                left = dependencies[child] - 1
-                dependencies[child] = left
-                if left == 0:
-                    heapq.heappush(heap, (-child._priority(), -child._seq, id(child), child))
+        node = heapq.heappop(heap)[1] if heap else None
+        grads = buffers.pop(node, None) or [None]
+        while node is not None:
+            if plain and node._extras is None and node.__class__ is not AccumulateGrad:
+                outputs = node.apply(grads, mode)  # the common case, inlined
+                if node._input_meta is not None:
+                    outputs = _validate_outputs(node, outputs, mode)
+                if not keep_graph and node._released is False:
+                    node.release()
+            else:
+                outputs = _evaluate(node, grads, mode, task)
+            ready = ready_grads = None
+            if outputs is not None:
+                for (child, nr), grad in zip(node.next_functions, outputs):
+                    if child is None or (active is not None and child not in active):
+                        continue
+                    left = dependencies[child] - 1
+                    dependencies[child] = left
+                    if left == 0 and nr == 0 and child not in buffers:
+                        child_grads = [grad]  # its only producer: no buffer needed
+                    else:
+                        if grad is not None:
+                            _deliver(buffers, child, nr, grad)
+                        if left:
+                            continue
+                        child_grads = buffers.pop(child, None) or [None]
+                    if ready is not None:
+                        heapq.heappush(heap, (_key(ready), ready))
+                        buffers[ready] = ready_grads
+                    ready, ready_grads = child, child_grads
+            # The child that just became ready runs next when it would come first off the heap
+            # anyway: a chain then never touches the heap.
+            if ready is not None and (not heap or _key(ready) < heap[0][0]):
+                node, grads = ready, ready_grads
+            else:
+                if ready is not None:
+                    heapq.heappush(heap, (_key(ready), ready))
+                    buffers[ready] = ready_grads
+                node = heapq.heappop(heap)[1] if heap else None
+                grads = buffers.pop(node, None) or [None]
     finally:
         _TASKS.pop()
         GRAD_MODE.grad_enabled = previous_mode
     return task.captured
+
+
+def _key(node: Node) -> int:
+    """Heap order: gradient accumulators first, then the most recently created node."""
+    return -node._seq - (1 << 62 if node.__class__ is AccumulateGrad else 0)
 
 
 def _deliver(buffers: dict, node: Node, nr: int, grad) -> None:
@@ -359,6 +394,8 @@ def call_node(node: Node, grads: tuple) -> tuple:
 # -- validation of what a node returns ---------------------------------------------------------
 def _validate_outputs(node: Node, outputs: list, mode: ArrayMode) -> list:
     metas = node._input_meta
+    if metas is None:
+        return outputs
     if len(outputs) != len(node.next_functions):
         raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
                            f"(expected {len(node.next_functions)}, got {len(outputs)})")

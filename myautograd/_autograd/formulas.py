@@ -16,7 +16,6 @@ code does; saved values are readable as ``_saved_<name>`` (a freed saved tensor 
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from .graph import FREED_MESSAGE, Node, SavedTensor
@@ -25,16 +24,34 @@ NODES: dict[str, type] = {}
 _SPECIAL = ("grad", "grads", "F", "input_index")
 
 
-@dataclass(frozen=True)
 class Formula:
-    fn: Callable
-    params: tuple[str, ...]
+    """One derivative formula, with a caller that fetches its arguments directly.
+
+    The caller is generated once per formula from the parameter names (``grad``, ``F``, saved
+    names, ...), so evaluating a formula costs one call, not a lookup per parameter.
+    """
+
+    __slots__ = ("fn", "params", "call")
+
+    def __init__(self, fn: Callable) -> None:
+        self.fn = fn
+        self.params = tuple(inspect.signature(fn).parameters)
+        arguments = []
+        for param in self.params:
+            if param in ("grad", "grads"):
+                arguments.append(param)
+            elif param == "F":
+                arguments.append("mode.F")
+            elif param == "input_index":
+                arguments.append("index")
+            else:  # a saved value: unpacked for the mode when it is a saved tensor
+                arguments.append(f"(v if (v := stash[{param!r}]).__class__ is not Saved else mode.unpack(v, node))")
+        source = f"lambda grad, grads, stash, mode, node, index: fn({', '.join(arguments)})"
+        self.call = eval(source, {"fn": fn, "Saved": SavedTensor})  # noqa: S307 - built from parameter names only
 
 
 def _formula(fn: Callable | None) -> Formula | None:
-    if fn is None:
-        return None
-    return Formula(fn, tuple(inspect.signature(fn).parameters))
+    return None if fn is None else Formula(fn)
 
 
 class FormulaNode(Node):
@@ -49,6 +66,27 @@ class FormulaNode(Node):
     @classmethod
     def formula_for(cls, index: int) -> Formula | None:
         return cls._each if cls._each is not None else cls._formulas[index]
+
+    @classmethod
+    def save_plan(cls, needs: tuple[bool, ...]) -> tuple[tuple[str, str, int], ...]:
+        """What to save when ``needs`` says which inputs need a gradient: (name, kind, position)
+        with kind "input", "output" or "attr"."""
+        plans = cls.__dict__.get("_plans")
+        if plans is None:
+            plans = {}
+            type.__setattr__(cls, "_plans", plans)
+        plan = plans.get(needs)
+        if plan is None:
+            entries = []
+            for name in cls.saved_names(needs):
+                if name == "result" or (name.startswith("result") and name[6:].isdigit()):
+                    entries.append((name, "output", int(name[6:] or 0)))
+                elif name in cls._inputs:
+                    entries.append((name, "input", cls._inputs.index(name)))
+                else:
+                    entries.append((name, "attr", 0))
+            plan = plans[needs] = tuple(entries)
+        return plan
 
     @classmethod
     def saved_names(cls, needs: tuple[bool, ...]) -> tuple[str, ...]:
@@ -71,38 +109,69 @@ class FormulaNode(Node):
         return names
 
     def apply(self, grads: list, mode) -> list:
-        if not self._multi_output:
+        if self._multi_output:
+            if all(g is None for g in grads):
+                return [None] * len(self.next_functions)
+            grad = None
+        else:
             grad = grads[0]
             if grad is None:
                 return [None] * len(self.next_functions)
-        elif all(g is None for g in grads):
-            return [None] * len(self.next_functions)
-        else:
-            grad = None
-        saved = self._stash
-        if self._released and any(isinstance(v, SavedTensor) for v in saved.values()):
+        stash = self._stash
+        if self._released:
             raise RuntimeError(FREED_MESSAGE)
+        visited = mode.visited
+        each = self._each
         results = []
         for index, (node, _) in enumerate(self.next_functions):
-            formula = self.formula_for(index)
-            if node is None or formula is None or not mode.wants(node):
+            formula = each or self._formulas[index]
+            if node is None or formula is None or (visited is not None and node not in visited):
                 results.append(None)
-                continue
-            args = []
-            for param in formula.params:
-                if param == "grad":
-                    args.append(grad)
-                elif param == "grads":
-                    args.append(grads)
-                elif param == "F":
-                    args.append(mode.F)
-                elif param == "input_index":
-                    args.append(index)
-                else:
-                    value = saved[param]
-                    args.append(mode.unpack(value, self) if type(value) is SavedTensor else value)
-            results.append(formula.fn(*args))
+            else:
+                results.append(formula.call(grad, grads, stash, mode, self, index))
         return results
+
+    def release(self) -> None:
+        if self._released is None:
+            return
+        for value in self._stash.values():
+            if value.__class__ is SavedTensor:
+                value.data = value.tensor = value.packed = value.hooks = None
+        self._released = True
+
+
+def _apply_one(self: FormulaNode, grads: list, mode) -> list:
+    """``FormulaNode.apply`` for nodes of one input (most of them), without the general loop."""
+    grad = grads[0]
+    if grad is None:
+        return [None]
+    if self._released:
+        raise RuntimeError(FREED_MESSAGE)
+    node = self.next_functions[0][0]
+    visited = mode.visited
+    if node is None or (visited is not None and node not in visited):
+        return [None]
+    return [self._formulas[0].call(grad, grads, self._stash, mode, self, 0)]
+
+
+def _apply_two(self: FormulaNode, grads: list, mode) -> list:
+    """``FormulaNode.apply`` for nodes of two inputs."""
+    grad = grads[0]
+    if grad is None:
+        return [None, None]
+    if self._released:
+        raise RuntimeError(FREED_MESSAGE)
+    (first, _), (second, _) = self.next_functions
+    visited = mode.visited
+    formulas = self._formulas
+    stash = self._stash
+    if first is None or formulas[0] is None or (visited is not None and first not in visited):
+        result0 = None
+    else:
+        result0 = formulas[0].call(grad, grads, stash, mode, self, 0)
+    if second is None or formulas[1] is None or (visited is not None and second not in visited):
+        return [result0, None]
+    return [result0, formulas[1].call(grad, grads, stash, mode, self, 1)]
 
 
 def _saved_property(name: str) -> property:
@@ -190,6 +259,8 @@ def derivative(name: str, inputs: tuple[str, ...] | str, *, multi_output: bool =
         "_each": _formula(each),
         "_multi_output": multi_output,
     }
+    if not multi_output and each is None and len(inputs) in (1, 2):
+        namespace["apply"] = _apply_one if len(inputs) == 1 else _apply_two
     cls = type(name, (FormulaNode,), namespace)
     every = [f for f in (*cls._formulas, cls._each) if f is not None]
     names = {p for f in every for p in f.params if p not in _SPECIAL} | set(saved_attrs)
@@ -197,5 +268,8 @@ def derivative(name: str, inputs: tuple[str, ...] | str, *, multi_output: bool =
         setattr(cls, f"_saved_{saved_name}", _saved_property(saved_name))
         setattr(cls, f"_raw_saved_{saved_name}", _raw_saved_property(saved_name))
     cls.__module__ = "myautograd.autograd.generated"
+    # The plans the fast recording paths use: only the first input needs a gradient (x * 2,
+    # unary ops), or every input does.
+    cls._plan_first = cls.save_plan((True,) + (False,) * (len(inputs) - 1)) if inputs else ()
     NODES[name] = cls
     return cls

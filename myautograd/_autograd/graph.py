@@ -85,6 +85,8 @@ class NodeExtras:
 class Node:
     """One operation of the backward graph (see the module docstring)."""
 
+    # _released: None when the node saved no tensor (it can run again), False until a backward
+    # without retain_graph frees what it saved, then True (running it again raises).
     __slots__ = ("next_functions", "_seq", "_stash", "_input_meta", "_extras", "_released", "__weakref__")
     _node_name = "Node"
 
@@ -150,7 +152,7 @@ def init_node(node: Node, next_functions: tuple, saved: dict | None, input_meta:
     node._stash = saved
     node._input_meta = input_meta
     node._extras = None
-    node._released = False
+    node._released = False if saved and any(v.__class__ is SavedTensor for v in saved.values()) else None
     return node
 
 
@@ -167,6 +169,21 @@ class AccumulateGrad(Node):
 AccumulateGrad.__module__ = "myautograd.autograd.graph"
 
 
+_new_object = object.__new__
+
+
+def save(tensor, output_nr: int = -1) -> SavedTensor:
+    """A SavedTensor of an input (``output_nr`` -1) or of output ``output_nr``, built on the fast path."""
+    saved = _new_object(SavedTensor)
+    saved.data = tensor._data
+    counter = saved.counter = tensor._vc
+    saved.version = counter[0]
+    saved.tensor = tensor if output_nr < 0 else None
+    saved.output_nr = output_nr
+    saved.packed = saved.hooks = None
+    return saved
+
+
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved.
 
@@ -175,7 +192,7 @@ class SavedTensor:
     ``grad_fn`` is the node, as torch does.
     """
 
-    __slots__ = ("data", "version", "counter", "tensor", "output_nr", "freed", "packed", "hooks")
+    __slots__ = ("data", "version", "counter", "tensor", "output_nr", "packed", "hooks")
 
     def __init__(self, tensor, is_output: bool = False, output_nr: int = 0) -> None:
         self.data = tensor._data
@@ -183,7 +200,6 @@ class SavedTensor:
         self.version = self.counter[0]
         self.tensor = None if is_output else tensor
         self.output_nr = output_nr if is_output else -1
-        self.freed = False
         self.packed = None
         self.hooks = None
 
@@ -191,14 +207,18 @@ class SavedTensor:
     def is_output(self) -> bool:
         return self.output_nr >= 0
 
+    @property
+    def freed(self) -> bool:
+        return self.data is None and self.packed is None
+
     def free(self) -> None:
         self.data = None
         self.tensor = None
         self.packed = None
-        self.freed = True
+        self.hooks = None
 
     def check(self, owner: Node) -> None:
-        if self.freed:
+        if self.data is None and self.packed is None:
             raise RuntimeError(FREED_MESSAGE)
         if self.counter[0] != self.version:
             raise RuntimeError(self._version_message(owner))

@@ -183,7 +183,9 @@ class ArrayMath:
 
     @staticmethod
     def conj(x):
-        return x.conj() if np.iscomplexobj(x) else x
+        if x.__class__ is float or x.__class__ is int:
+            return x
+        return x.conj() if x.dtype.kind == "c" else x
 
     @staticmethod
     def real(x):

@@ -227,6 +227,28 @@ def _bce_logits_backward(F, grad, self, target, weight, pos_weight, reduction):
     return out / _numel(self.shape) if reduction == 1 else out
 
 
+def _weighted_mean(grad_values, self, weight, reduction):
+    out = grad_values if weight is None else grad_values * weight
+    return out / _numel(self.shape) if reduction == 1 else out
+
+
+def _bce_target_backward(F, grad, self, weight, reduction):
+    """d/dy of -(y log x + (1-y) log(1-x)), with torch's clamping of the logs at -100."""
+    log_x = F.clamp_min(F.log(self), -100)
+    log_1mx = F.clamp_min(F.log(1 - self), -100)
+    return _weighted_mean(grad * (log_1mx - log_x), self, weight, reduction)
+
+
+def _bce_logits_target_backward(F, grad, self, weight, pos_weight, reduction):
+    """d/dy of (1-y)x + (1 + (p-1)y) softplus(-x)."""
+    if pos_weight is None:
+        values = -self
+    else:
+        softplus_neg = F.log(1 + F.exp(-self))
+        values = (pos_weight - 1) * softplus_neg - self
+    return _weighted_mean(grad * values, self, weight, reduction)
+
+
 def _gelu_backward(F, grad, self, approximate):
     if approximate == "tanh":
         k = math.sqrt(2.0 / math.pi)
@@ -482,10 +504,13 @@ derivative("NllLossBackward0", "self",
            self=lambda grad, self, target, weight, reduction, ignore_index, total_weight, F:
            _nll_backward(F, grad, self, target, weight, reduction, ignore_index, total_weight))
 derivative("BinaryCrossEntropyBackward0", "self target",
-           self=lambda grad, self, target, weight, reduction, F: _bce_backward(F, grad, self, target, weight, reduction))
+           self=lambda grad, self, target, weight, reduction, F: _bce_backward(F, grad, self, target, weight, reduction),
+           target=lambda grad, self, weight, reduction, F: _bce_target_backward(F, grad, self, weight, reduction))
 derivative("BinaryCrossEntropyWithLogitsBackward0", "self target",
            self=lambda grad, self, target, weight, pos_weight, reduction, F:
-           _bce_logits_backward(F, grad, self, target, weight, pos_weight, reduction))
+           _bce_logits_backward(F, grad, self, target, weight, pos_weight, reduction),
+           target=lambda grad, self, weight, pos_weight, reduction, F:
+           _bce_logits_target_backward(F, grad, self, weight, pos_weight, reduction))
 derivative("NativeDropoutBackward0", "self", self=lambda grad, mask, scale: grad * mask * scale)
 derivative("BernoulliBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("GeluBackward0", "self", self=lambda grad, self, approximate, F: _gelu_backward(F, grad, self, approximate))

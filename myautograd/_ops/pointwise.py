@@ -18,7 +18,7 @@ from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import PY_NUMBERS, broadcast_error, check_tensor, default_float_for, device_error
 from .derivatives import NODES
-from .record import record
+from .record import record, record1
 from .registry import export, method
 
 UNARY: dict[str, tuple] = {}
@@ -53,17 +53,38 @@ def _compute(compute, ad, bd):
     try:
         return compute(ad, bd)
     except ValueError as exc:
-        if "broadcast" in str(exc):
-            raise broadcast_error(ad.shape, getattr(bd, "shape", ())) from None
-        raise RuntimeError(str(exc)) from None
+        raise _compute_error(exc, ad, bd) from None
+
+
+_FLOATING = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.complex64, np.complex128))
 
 
 def binary(node, compute, a: Tensor, b, attrs: dict | None = None) -> Tensor:
-    ad, bd = operands(a, b)
-    out = _compute(compute, ad, bd)
-    if STATE.grad_enabled and (a._requires_grad or (isinstance(b, Tensor) and b._requires_grad)):
+    ad = a._data
+    number = b.__class__ is float or b.__class__ is int
+    if number and ad.dtype in _FLOATING:
+        bd = b  # the common case: NumPy keeps the tensor's float type, as torch does
+    else:
+        ad, bd = operands(a, b)
+    try:
+        out = compute(ad, bd)
+    except ValueError as exc:
+        raise _compute_error(exc, ad, bd) from None
+    if not STATE.grad_enabled:
+        return make_tensor(out)
+    if number:
+        if a._requires_grad:
+            return record1(node, out, a, node._plan_first, attrs, True, (b,))
+    elif a._requires_grad or (isinstance(b, Tensor) and b._requires_grad):
         return record(node, out, (a, b), attrs)
     return make_tensor(out)
+
+
+
+def _compute_error(exc: ValueError, ad, bd) -> RuntimeError:
+    if "broadcast" in str(exc):
+        return broadcast_error(ad.shape, getattr(bd, "shape", ()))
+    return RuntimeError(str(exc))
 
 
 # -- arithmetic ---------------------------------------------------------------------------------------
@@ -219,22 +240,33 @@ def _any_requires_grad(*inputs) -> bool:
 
 
 # -- unary math -----------------------------------------------------------------------------------------
+_INTEGRAL = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16, np.int32, np.int64))
+
+
 def _apply_unary(node, compute, input: Tensor, keep_int: bool = False) -> Tensor:
     data = input._data
-    if not keep_int and data.dtype.kind in "biu":
+    if not keep_int and data.dtype in _INTEGRAL:
         data = data.astype(default_float_for(data))
     out = compute(data)
-    if STATE.grad_enabled and input._requires_grad:
-        return record(node, out, (input,))
+    if input._requires_grad and STATE.grad_enabled:
+        return record1(node, out, input, node.save_plan((True,)), same_layout=True)
     return make_tensor(out)
 
 
 def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=()) -> None:
     node = NODES[node_name]
+    plan = node._plan_first
 
     def op(input):
-        check_tensor(input, name)
-        return _apply_unary(node, compute, input, keep_int)
+        if input.__class__ is not Tensor and not isinstance(input, Tensor):
+            check_tensor(input, name)
+        data = input._data
+        if not keep_int and data.dtype in _INTEGRAL:
+            data = data.astype(default_float_for(data))
+        out = compute(data)
+        if input._requires_grad and STATE.grad_enabled:
+            return record1(node, out, input, plan, same_layout=True)
+        return make_tensor(out)
 
     op.__name__ = op.__qualname__ = name
     UNARY[name] = (node, compute, keep_int)
@@ -507,9 +539,20 @@ def _compare(fn):
     return compare
 
 
+def _arithmetic(node, compute, attrs=None):
+    """A Python operator bound straight to ``binary`` (the hot path: ``y * 2``, ``a + b``)."""
+
+    def operator(self, other):
+        return binary(node, compute, self, other, attrs)
+
+    return operator
+
+
 OPERATORS = {
-    "__add__": add, "__radd__": _reflect(add), "__sub__": sub, "__rsub__": rsub,
-    "__mul__": mul, "__rmul__": _reflect(mul), "__truediv__": div,
+    "__add__": _arithmetic(_ADD, np.add, _ONE), "__radd__": _arithmetic(_ADD, np.add, _ONE),
+    "__sub__": sub, "__rsub__": rsub,
+    "__mul__": _arithmetic(_MUL, np.multiply), "__rmul__": _arithmetic(_MUL, np.multiply),
+    "__truediv__": div,
     "__rtruediv__": lambda self, other: reciprocal(self) * other,
     "__floordiv__": floor_divide, "__rfloordiv__": lambda self, other: floor_divide(_scalar_like(other, self), self),
     "__mod__": remainder, "__rmod__": lambda self, other: remainder(_scalar_like(other, self), self),

@@ -243,6 +243,7 @@ def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs, executable: bool
         else:
             saved.append(SavedTensor(tensor))
     ctx._saved_tensors = tuple(saved)
+    ctx._released = False  # a custom Function is released after each backward without retain_graph
     return wrapped[0] if single else tuple(wrapped)
 
 
