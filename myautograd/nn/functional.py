@@ -1,0 +1,247 @@
+"""``myautograd.nn.functional``: activations, dropout, ``linear`` and the losses, as functions.
+
+Most functions hand over to the engine's ops (``myautograd._ops.nn_ops`` and friends), which
+record torch's nodes. A few parts are composed here from tensor ops, following torch's formulas:
+the in-place variants the engine lacks (the result is copied back into the input), the weights of
+``mse_loss``/``l1_loss``, cross-entropy with probability targets, and label smoothing.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from .._ops import linalg as _linalg
+from .._ops import nn_ops as _nn
+from .._ops import reduction as _reduction
+from .._tensor import Tensor
+
+# -- reductions -------------------------------------------------------------------------------------------
+def _legacy_reduction(size_average, reduce, stacklevel: int = 3) -> str:
+    """The reduction the deprecated ``size_average``/``reduce`` pair asks for, with torch's warning."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    result = "mean" if size_average and reduce else "sum" if reduce else "none"
+    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{result}' instead.",
+                  UserWarning, stacklevel=stacklevel)
+    return result
+
+
+def _reduction_of(reduction: str, size_average, reduce) -> str:
+    if size_average is not None or reduce is not None:
+        return _legacy_reduction(size_average, reduce, stacklevel=4)
+    return reduction
+
+
+def _check_reduction(reduction: str) -> None:
+    _nn.reduction_code(reduction)
+
+
+def _reduce(losses: Tensor, reduction: str) -> Tensor:
+    if reduction == "mean":
+        return losses.mean()
+    if reduction == "sum":
+        return losses.sum()
+    return losses
+
+
+# -- linear and activations -------------------------------------------------------------------------------
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    return _linalg.linear(input, weight, bias)
+
+
+def _inplace(op, input: Tensor, *args) -> Tensor:
+    """An in-place variant the engine has no op for: ``op`` on a copy of ``input`` (so that what
+    ``op`` saves for backward is not overwritten), written back into ``input``."""
+    return input.copy_(op(input.clone(), *args))
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    return input.relu_() if inplace else input.relu()
+
+
+def relu_(input: Tensor) -> Tensor:
+    return input.relu_()
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return input.sigmoid()
+
+
+def tanh(input: Tensor) -> Tensor:
+    return input.tanh()
+
+
+def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as "
+                  "an argument.", UserWarning, stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    if dim is None:
+        dim = _softmax_dim("softmax", input.dim(), _stacklevel)
+    return _reduction.softmax(input, dim, dtype)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return _reduction.log_softmax(input, dim, dtype)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    if inplace:
+        return _inplace(_nn.leaky_relu, input, negative_slope)
+    return _nn.leaky_relu(input, negative_slope)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    return _nn.gelu(input, approximate)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    return _inplace(_nn.silu, input) if inplace else _nn.silu(input)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    return _inplace(_nn.elu, input, alpha) if inplace else _nn.elu(input, alpha)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    return _nn.softplus(input, beta, threshold)
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    if inplace:
+        return _inplace(_nn.hardtanh, input, min_val, max_val)
+    return _nn.hardtanh(input, min_val, max_val)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    if inplace and training and p > 0:
+        return _inplace(_nn.dropout, input, p, training)
+    return _nn.dropout(input, p, training)
+
+
+# -- losses -----------------------------------------------------------------------------------------------
+def _weighted(losses: Tensor, weight: Tensor | None, input: Tensor, reduction: str) -> Tensor:
+    """``mse_loss``/``l1_loss`` with ``weight``: elementwise product; the mean is weighted."""
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    losses = losses * weight
+    if reduction == "mean":
+        return losses.sum() / weight.sum()
+    return _reduce(losses, reduction)
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+             weight: Tensor | None = None) -> Tensor:
+    reduction = _reduction_of(reduction, size_average, reduce)
+    if weight is None:
+        return _nn.mse_loss(input, target, reduction=reduction)
+    _check_reduction(reduction)
+    return _weighted((input - target) ** 2, weight, input, reduction)
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+            weight: Tensor | None = None) -> Tensor:
+    reduction = _reduction_of(reduction, size_average, reduce)
+    if weight is None:
+        return _nn.l1_loss(input, target, reduction=reduction)
+    _check_reduction(reduction)
+    return _weighted((input - target).abs(), weight, input, reduction)
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None, ignore_index: int = -100,
+             reduce=None, reduction: str = "mean") -> Tensor:
+    reduction = _reduction_of(reduction, size_average, reduce)
+    return _nn.nll_loss(input, target, weight, ignore_index=ignore_index, reduction=reduction)
+
+
+def _class_weights(weight: Tensor, ndim: int, class_dim: int) -> Tensor:
+    """``weight`` shaped to broadcast along the class dimension of an ``ndim``-dimensional input."""
+    shape = [1] * ndim
+    shape[class_dim] = weight.shape[0]
+    return weight.view(*shape)
+
+
+def _soft_cross_entropy(input: Tensor, target: Tensor, weight, reduction: str, smoothing: float) -> Tensor:
+    """Cross-entropy against class probabilities, as torch composes it."""
+    class_dim = 1 if input.dim() >= 2 else 0
+    classes = input.shape[class_dim]
+    if smoothing > 0:
+        target = target * (1 - smoothing) + smoothing / classes
+    products = _reduction.log_softmax(input, class_dim) * target
+    if weight is not None:
+        products = products * _class_weights(weight, input.dim(), class_dim)
+    if reduction == "none":
+        return -products.sum(class_dim)
+    if reduction == "sum":
+        return -products.sum()
+    return -products.sum() / (input.numel() // classes)
+
+
+def _smoothed_cross_entropy(input: Tensor, target: Tensor, weight, ignore_index: int, reduction: str,
+                            smoothing: float) -> Tensor:
+    """Cross-entropy against class indices with label smoothing: a blend of the NLL loss and the
+    loss against the uniform distribution."""
+    class_dim = 1 if input.dim() >= 2 else 0
+    classes = input.shape[class_dim]
+    log_probs = _reduction.log_softmax(input, class_dim)
+    nll = _nn.nll_loss(log_probs, target, weight, ignore_index=ignore_index, reduction=reduction)
+    ignored = target == target.new_tensor(ignore_index)
+    if weight is not None:
+        uniform = -(log_probs * _class_weights(weight, input.dim(), class_dim)).sum(class_dim)
+    else:
+        uniform = -log_probs.sum(class_dim)
+    uniform = uniform.masked_fill(ignored, 0.0)
+    if reduction == "mean":
+        kept = ~ignored
+        if weight is not None:
+            uniform = uniform.sum() / weight.gather(0, target.masked_select(kept).flatten()).sum()
+        else:
+            uniform = uniform.sum() / kept.sum()
+    elif reduction == "sum":
+        uniform = uniform.sum()
+    return (1 - smoothing) * nll + uniform * (smoothing / classes)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+                  ignore_index: int = -100, reduce=None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    reduction = _reduction_of(reduction, size_average, reduce)
+    _check_reduction(reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    if input.shape == target.shape:
+        if not target.is_floating_point():
+            raise RuntimeError("Expected floating point type for target with class probabilities, got "
+                               f"{target.dtype.scalar_type_name}")
+        return _soft_cross_entropy(input, target, weight, reduction, label_smoothing)
+    _nn.check_class_targets(target)
+    if label_smoothing > 0:
+        return _smoothed_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)
+    return _nn.cross_entropy(input, target, weight, ignore_index=ignore_index, reduction=reduction)
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+                         reduce=None, reduction: str = "mean") -> Tensor:
+    reduction = _reduction_of(reduction, size_average, reduce)
+    return _nn.binary_cross_entropy(input, target, weight, reduction=reduction)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+                                     reduce=None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    reduction = _reduction_of(reduction, size_average, reduce)
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    return _nn.binary_cross_entropy_with_logits(input, target, weight, reduction=reduction, pos_weight=pos_weight)
+
+
+__all__ = [
+    "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout", "elu", "gelu",
+    "hardtanh", "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "relu", "relu_",
+    "sigmoid", "silu", "softmax", "softplus", "tanh",
+]

@@ -1,0 +1,16 @@
+"""The layers of ``myautograd.nn``: the Module base class, containers, linear, activation,
+dropout, flatten and loss modules."""
+
+from .activation import ELU, GELU, Hardtanh, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
+from .container import ModuleList, Sequential
+from .dropout import Dropout
+from .flatten import Flatten
+from .linear import Identity, Linear
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .module import Module
+
+__all__ = [
+    "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "ELU", "Flatten", "GELU", "Hardtanh", "Identity",
+    "L1Loss", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleList", "NLLLoss", "ReLU", "Sequential",
+    "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh",
+]

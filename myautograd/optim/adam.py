@@ -1,0 +1,108 @@
+"""``Adam`` and ``AdamW``: adaptive moment estimation, with L2 (Adam) or decoupled (AdamW) weight
+decay, AMSGrad and maximization.
+
+Per parameter with a gradient ``g`` (negated when maximizing), at step ``t``::
+
+    p = p * (1 - lr * weight_decay)                        (decoupled: AdamW)
+    g = g + weight_decay * p                               (otherwise, if weight_decay != 0)
+    m = lerp(m, g, 1 - beta1);  v = beta2 * v + (1 - beta2) * g * g
+    v_max = max(v_max, v)                                  (amsgrad; used instead of v below)
+    p = p - lr / (1 - beta1**t) * m / (sqrt(v) / sqrt(1 - beta2**t) + eps)
+
+State per parameter: ``step`` (a float tensor), ``exp_avg``, ``exp_avg_sq`` and, with amsgrad,
+``max_exp_avg_sq``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import _dtype
+from .._ops.creation import zeros, zeros_like
+from .._ops.pointwise import maximum
+from .optimizer import Optimizer, check_fused, no_grad_step
+
+
+class Adam(Optimizer):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
+                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
+                 decoupled_weight_decay=False) -> None:
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "amsgrad": amsgrad,
+                    "maximize": maximize, "foreach": foreach, "capturable": capturable,
+                    "differentiable": differentiable, "fused": fused, "decoupled_weight_decay": decoupled_weight_decay}
+        super().__init__(params, defaults)
+        check_fused(fused, foreach, differentiable)
+
+    def _state_of(self, param, amsgrad: bool) -> dict:
+        state = self.state[param]
+        if not state:
+            scalar = _dtype.float64 if _dtype.get_default_dtype() is _dtype.float64 else _dtype.float32
+            state["step"] = zeros((), dtype=scalar)
+            state["exp_avg"] = zeros_like(param)
+            state["exp_avg_sq"] = zeros_like(param)
+            if amsgrad:
+                state["max_exp_avg_sq"] = zeros_like(param)
+        return state
+
+    @no_grad_step
+    def step(self, closure=None):
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            for param in group["params"]:
+                if param.grad is not None:
+                    self._update(param, group)
+        return loss
+
+    def _update(self, param, group) -> None:
+        grad = param.grad
+        if grad.is_complex() or param.is_complex():
+            raise NotImplementedError("complex parameters are not supported by myautograd's Adam")
+        state = self._state_of(param, group["amsgrad"])
+        lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
+        beta1, beta2 = group["betas"]
+        if group["maximize"]:
+            grad = -grad
+        if weight_decay != 0:
+            if group["decoupled_weight_decay"]:
+                param.mul_(1 - lr * weight_decay)
+            else:
+                grad = grad.add(param, alpha=weight_decay)
+        step_t = state["step"]
+        step_t.add_(1)
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        step = step_t.item()
+        step_size = lr / (1 - beta1**step)
+        correction2_sqrt = math.sqrt(1 - beta2**step)
+        if group["amsgrad"]:
+            largest = state["max_exp_avg_sq"]
+            largest.copy_(maximum(largest, exp_avg_sq))
+            second = largest
+        else:
+            second = exp_avg_sq
+        denom = (second.sqrt() / correction2_sqrt).add_(eps)
+        param.addcdiv_(exp_avg, denom, value=-step_size)
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (default ``weight_decay=1e-2``)."""
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
+                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None) -> None:
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
+                         capturable=capturable, differentiable=differentiable, fused=fused,
+                         decoupled_weight_decay=True)
+
+
+__all__ = ["Adam", "AdamW"]
