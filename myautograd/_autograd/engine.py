@@ -292,6 +292,9 @@ def run_backward(roots: list[tuple[Node, int]], root_grads: list, *, keep_graph:
                         heapq.heappush(heap, (_key(ready), ready))
                         buffers[ready] = ready_grads
                     ready, ready_grads = child, child_grads
+                # Drop this loop's references to the gradients, so that an accumulator can tell
+                # from reference counts alone whether it may adopt an array (see _owned_with_layout).
+                outputs = grad = child_grads = None
             # The child that just became ready runs next when it would come first off the heap
             # anyway: a chain then never touches the heap.
             if ready is not None and (not heap or _key(ready) < heap[0][0]):
@@ -556,7 +559,10 @@ def _empty_with_layout(param: np.ndarray) -> np.ndarray:
     return np.empty_like(param, order="K")
 
 
-_STEAL_REFCOUNT = 4  # references held by the engine while a gradient is being accumulated
+# References to a gradient array held by the engine while it is accumulated: the caller's
+# argument, the node's input list and this check's own. More means someone else holds it too.
+_STEAL_REFCOUNT = 4
+_BASE_REFCOUNT = 3  # a base referenced only by the view being stored
 
 
 def _owned_with_layout(grad, param):
@@ -564,8 +570,14 @@ def _owned_with_layout(grad, param):
     and its layout is right (as torch steals it), otherwise a copy with the parameter's layout."""
     target_c = param.flags.c_contiguous or 0 in param.strides
     layout_ok = grad.flags.c_contiguous if target_c else grad.strides == param.strides
-    if layout_ok and grad.flags.writeable and grad.base is None and sys.getrefcount(grad) <= _STEAL_REFCOUNT:
-        return grad
+    if layout_ok and grad.flags.writeable and sys.getrefcount(grad) <= _STEAL_REFCOUNT:
+        base = grad.base
+        if base is None:
+            return grad
+        # A view covering all of a base nobody else holds (a transposed product): adopt it.
+        if (base.base is None and base.size == grad.size and base.flags.c_contiguous
+                and sys.getrefcount(base) <= _BASE_REFCOUNT):
+            return grad
     out = _empty_with_layout(param)
     out[...] = grad
     return out

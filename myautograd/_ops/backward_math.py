@@ -141,7 +141,7 @@ class ArrayMath:
 
     @staticmethod
     def masked_backward(node_name, grad, forward_input, mask, scale):
-        return np.where(mask, grad, grad * scale)
+        return np.where(mask, grad, grad * scale if scale else 0)
 
     @staticmethod
     def array(x):
@@ -397,7 +397,7 @@ class TensorMath:
 
     @staticmethod
     def complex_of(real, imag):
-        from .pointwise import complex as make_complex
+        from .pointwise import make_complex
 
         return make_complex(real, imag)
 

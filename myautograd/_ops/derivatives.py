@@ -389,8 +389,10 @@ derivative("AddmmBackward0", "self mat1 mat2",
            self=lambda grad, beta: grad if beta == 1 else grad * beta,
            mat1=lambda grad, mat2, alpha, F: F.matmul(grad, F.mT(mat2)) * alpha if alpha != 1
            else F.matmul(grad, F.mT(mat2)),
-           mat2=lambda grad, mat1, alpha, F: F.matmul(F.mT(mat1), grad) * alpha if alpha != 1
-           else F.matmul(F.mT(mat1), grad))
+           # (grad^T mat1)^T rather than mat1^T grad: the same product, laid out so that for
+           # linear (mat2 = weight.t()) the weight's gradient comes out row-major, as the weight is.
+           mat2=lambda grad, mat1, alpha, F: F.mT(F.matmul(F.mT(grad), mat1)) * alpha if alpha != 1
+           else F.mT(F.matmul(F.mT(grad), mat1)))
 
 # -- reductions ------------------------------------------------------------------------------------
 derivative("SumBackward0", "self", self=lambda grad, self_sym_sizes, F: F.expand(grad, self_sym_sizes))

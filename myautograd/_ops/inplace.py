@@ -78,7 +78,10 @@ def write(self: Tensor, values) -> None:
     if not data.flags.writeable:
         raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
                            "memory location. Please clone() the tensor before performing the operation.")
-    np.copyto(data, values, casting="unsafe")
+    try:
+        np.copyto(data, values, casting="unsafe")
+    except ValueError as exc:
+        raise _inplace_error(exc, data, values) from None
 
 
 def apply_inplace(self: Tensor, values, node_name: str | None, inputs: tuple, attrs: dict | None = None) -> Tensor:
@@ -137,10 +140,45 @@ def neg_(self):
     return apply_inplace(self, np.negative(self._data), "NegBackward0", (self,))
 
 
+def _records(self: Tensor, other) -> bool:
+    return STATE.grad_enabled and (self._requires_grad or (isinstance(other, Tensor) and other._requires_grad))
+
+
+def _inplace_error(exc: ValueError, ad, bd) -> RuntimeError:
+    """torch's message for an in-place op whose operand does not fit the tensor's shape."""
+    from .common import broadcast_error
+
+    shape = getattr(bd, "shape", ())
+    if _broadcastable(ad.shape, shape):
+        return RuntimeError(f"output with shape {list(ad.shape)} doesn't match the broadcast shape "
+                            f"{list(np.broadcast_shapes(ad.shape, shape))}")
+    if "broadcast" in str(exc):
+        return broadcast_error(ad.shape, shape)
+    return RuntimeError(str(exc))
+
+
+def _broadcastable(a: tuple, b: tuple) -> bool:
+    try:
+        np.broadcast_shapes(a, b)
+        return True
+    except ValueError:
+        return False
+
+
 def _binary_inplace(name: str, node_name: str, compute, with_alpha: bool = False):
     def op(self, other, *, alpha=1):
         ad, bd = operands(self, other)
-        out = compute(ad, bd) if alpha == 1 else compute(ad, bd * alpha)
+        if alpha != 1:
+            bd = bd * alpha
+        if ad is self._data and not _records(self, other) and (self._meta is None or not self._meta.inference):
+            # Nothing to record and no cast (an optimizer's update): compute straight into the tensor.
+            try:
+                compute(ad, bd, out=ad)
+            except ValueError as exc:
+                raise _inplace_error(exc, ad, bd) from None
+            self._vc[0] += 1
+            return self
+        out = compute(ad, bd)
         attrs = {"alpha": alpha} if with_alpha else None
         return apply_inplace(self, np.asarray(out), node_name, (self, other), attrs)
 

@@ -2,7 +2,9 @@
 
 Each records the node torch records (``MseLossBackward0``, ``NllLossBackward0`` after
 ``LogSoftmaxBackward0`` for cross-entropy, ...), with the formulas in ``derivatives.py``.
-Reductions are coded as torch codes them: 0 none, 1 mean, 2 sum.
+These take a checked ``reduction`` ("none", "mean" or "sum"); ``nn.functional`` is the one layer
+that reads the user's arguments (deprecated ``size_average``/``reduce``, probability targets,
+label smoothing, weights) and calls them.
 """
 
 from __future__ import annotations
@@ -23,16 +25,16 @@ from .reduction import log_softmax
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
 
-def reduction_code(reduction: str, size_average=None, reduce=None) -> int:
-    if size_average is not None or reduce is not None:
-        warnings.warn("size_average and reduce args will be deprecated, please use reduction='mean' instead.",
-                      UserWarning, stacklevel=3)
-        reduce = True if reduce is None else reduce
-        size_average = True if size_average is None else size_average
-        reduction = "none" if not reduce else ("mean" if size_average else "sum")
+def reduction_code(reduction: str) -> int:
+    """torch's code for a reduction: 0 none, 1 mean, 2 sum."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
     return REDUCTIONS[reduction]
+
+
+def check_class_targets(target: Tensor) -> None:
+    if target.dtype.scalar_type_name not in ("Long", "Byte"):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype.scalar_type_name}")
 
 
 def _reduce(values, code: int):
@@ -56,9 +58,9 @@ def _size_warning(input: Tensor, target: Tensor, name: str) -> None:
                       "same size.", UserWarning, stacklevel=3)
 
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+def mse_loss(input, target, reduction="mean"):
     _size_warning(input, target, "mse_loss")
-    code = reduction_code(reduction, size_average, reduce)
+    code = reduction_code(reduction)
     a, b = np.broadcast_arrays(input._data, target._data)
     if a.shape != input._data.shape:
         return ((input - target) ** 2).mean() if code == 1 else ((input - target) ** 2).sum() if code == 2 \
@@ -67,20 +69,19 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     return _recorded("MseLossBackward0", _reduce(diff * diff, code), (input, target), {"reduction": code})
 
 
-def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+def l1_loss(input, target, reduction="mean"):
     _size_warning(input, target, "l1_loss")
-    code = reduction_code(reduction, size_average, reduce)
+    code = reduction_code(reduction)
     difference = input - target
     absolute = difference.abs()
     return absolute.mean() if code == 1 else absolute.sum() if code == 2 else absolute
 
 
-def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
-    code = reduction_code(reduction, size_average, reduce)
+def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+    code = reduction_code(reduction)
+    check_class_targets(target)
     data = input._data
     classes = target._data
-    if classes.dtype.kind not in "iu":
-        raise RuntimeError(f"expected scalar type Long but found {target.dtype.scalar_type_name}")
     batched = data.ndim >= 2
     keep = classes != ignore_index
     safe = np.where(keep, classes, 0)
@@ -107,18 +108,13 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
                       "total_weight": make_tensor(total)})
 
 
-def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
-                  label_smoothing=0.0):
-    if target.dtype.is_floating_point:
-        code = reduction_code(reduction, size_average, reduce)
-        losses = -(target * log_softmax(input, 1 if input.dim() >= 2 else 0)).sum(1 if input.dim() >= 2 else 0)
-        return losses.mean() if code == 1 else losses.sum() if code == 2 else losses
-    return nll_loss(log_softmax(input, 1 if input.dim() >= 2 else 0), target, weight, size_average, ignore_index,
-                    reduce, reduction)
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean"):
+    """Cross-entropy against class indices: ``nll_loss(log_softmax(input))``, as torch composes it."""
+    return nll_loss(log_softmax(input, 1 if input.dim() >= 2 else 0), target, weight, ignore_index, reduction)
 
 
-def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
-    code = reduction_code(reduction, size_average, reduce)
+def binary_cross_entropy(input, target, weight=None, reduction="mean"):
+    code = reduction_code(reduction)
     if input.shape != target.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) "
                          "is deprecated. Please ensure they have the same size.")
@@ -132,9 +128,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                      {"weight": weight, "reduction": code})
 
 
-def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
-                                     pos_weight=None):
-    code = reduction_code(reduction, size_average, reduce)
+def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean", pos_weight=None):
+    code = reduction_code(reduction)
     x, y = input._data, target._data
     softplus_neg = np.logaddexp(0, -x)
     if pos_weight is None:

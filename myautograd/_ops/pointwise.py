@@ -434,8 +434,9 @@ def where(condition, input=None, other=None):
     return make_tensor(out)
 
 
-@export(method=False)
-def complex(real, imag):
+@export(method=False, name="complex")
+def make_complex(real, imag):
+    """``torch.complex(real, imag)`` (named so as not to hide Python's ``complex``)."""
     out = real._data + 1j * imag._data
     out = out.astype(np.complex64 if real._data.dtype == np.float32 else np.complex128)
     if _any_requires_grad(real, imag):
