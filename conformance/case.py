@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import inspect
 import textwrap
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
 
 ALL_DEVICES = ("cpu", "cuda")
 

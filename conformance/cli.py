@@ -33,14 +33,19 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     run = commands.add_parser("run", help="run the catalog and write reports")
-    run.add_argument("--impl", default="myautograd", help="implementation under test: a module name (default: myautograd)")
+    run.add_argument("--impl", default="myautograd",
+                     help="implementation under test: a module name (default: myautograd)")
     run.add_argument("-k", dest="select", metavar="EXPR", help="select cases by id, topic and tags (and/or/not)")
-    run.add_argument("--device", default=None, help="comma-separated devices (default: cpu,cuda; unavailable ones are skipped)")
+    run.add_argument("--device", default=None,
+                     help="comma-separated devices (default: cpu,cuda; unavailable ones are skipped)")
     run.add_argument("--report-dir", type=Path, default=Path("reports"), help="where reports go (default: reports/)")
     run.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: one per core)")
-    run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=f"seconds per case and side (default: {DEFAULT_TIMEOUT:g})")
-    run.add_argument("--expectations", type=Path, default=None, help="expectations file (default: the built-in one for the implementation, if any)")
-    run.add_argument("--isolation", choices=MODES, default=default_mode(), help="fork: a fresh process per case and side (default); none: in the worker")
+    run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+                     help=f"seconds per case and side (default: {DEFAULT_TIMEOUT:g})")
+    run.add_argument("--expectations", type=Path, default=None,
+                     help="expectations file (default: the built-in one for the implementation, if any)")
+    run.add_argument("--isolation", choices=MODES, default=default_mode(),
+                     help="fork: a fresh process per case and side (default); none: in the worker")
     run.add_argument("--no-progress", action="store_true", help="no live progress line, even on a terminal")
 
     listing = commands.add_parser("list", help="list the catalog's cases")
@@ -73,7 +78,8 @@ def parse_devices(text: str | None) -> tuple[str, ...]:
     devices = tuple(d.strip() for d in text.split(",") if d.strip())
     unknown = [d for d in devices if d not in ALL_DEVICES]
     if unknown or not devices:
-        raise UsageError(f"unknown device {', '.join(unknown) or repr(text)}; expected a comma-separated list of {', '.join(ALL_DEVICES)}")
+        raise UsageError(f"unknown device {', '.join(unknown) or repr(text)}; "
+                         f"expected a comma-separated list of {', '.join(ALL_DEVICES)}")
     return devices
 
 

@@ -16,8 +16,9 @@ Each difference names where it is, e.g. ``step 3: x.grad: values``, and shows bo
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -324,7 +325,8 @@ def describe_step(step: dict | None) -> str:
         return "no such step (the run ended before)"
     where = f" at line {step['line']}: {step['source']}" if step.get("line") else ""
     if "error" in step:
-        return f"{'raised' if step['label'] == 'raised' else step['label'] + ' raised'} {step['error']['type']}: {step['error']['message']}{where}"
+        what = "raised" if step["label"] == "raised" else f"{step['label']} raised"
+        return f"{what} {step['error']['type']}: {step['error']['message']}{where}"
     return f"observed {step['label']!r}{where}"
 
 

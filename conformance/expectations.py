@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import fnmatch
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 EXPECTABLE = ("fail", "unsupported", "error", "timeout", "crash")
 BUILTIN_DIR = Path(__file__).with_name("expectations")

@@ -24,7 +24,7 @@ import os
 import select
 import signal
 import time
-from typing import Callable
+from collections.abc import Callable
 
 MODES = ("fork", "none")
 

@@ -47,5 +47,6 @@ class Progress:
     def close(self) -> None:
         if self.live:
             self.stream.write("\n")
-        self.stream.write(f"{self.done} items in {time.monotonic() - self.started:.1f} s: {self._counts() or 'nothing run'}\n")
+        elapsed = time.monotonic() - self.started
+        self.stream.write(f"{self.done} items in {elapsed:.1f} s: {self._counts() or 'nothing run'}\n")
         self.stream.flush()

@@ -17,10 +17,10 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterable
 
 from . import expectations as expectations_module
 from .case import ALL_DEVICES, Case
@@ -125,7 +125,7 @@ class Run:
         self.config = config
         self.records: list[dict] = []
         self.interrupted = False
-        self.started = datetime.now(timezone.utc)
+        self.started = datetime.now(UTC)
         self.reference = resolve(REFERENCE)
         self.implementation = resolve(config.impl)
         self.device_status = check_devices(self.implementation.namespace, self.reference.namespace,

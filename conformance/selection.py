@@ -8,7 +8,7 @@ its tags. ``-k "hooks and not post_accumulate"``, ``-k "retain_graph or create_g
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from .case import Case
 

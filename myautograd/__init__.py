@@ -11,6 +11,7 @@ operation; all derivative formulas are in ``_ops/derivatives.py``), ``autograd``
 
 from __future__ import annotations
 
+import builtins as _builtins
 import sys as _sys
 
 import numpy as _np
@@ -55,14 +56,13 @@ int8 = _dtype.int8
 uint8 = _dtype.uint8
 bool = _dtype.bool_  # noqa: A001
 
-FloatTensor = DoubleTensor = LongTensor = None  # replaced below by legacy constructors
-
-
 def _legacy_constructor(target: _dtype.dtype):
-    def construct(*args, device=None):
-        if len(args) == 1 and not isinstance(args[0], (type(1), Size)):
-            return tensor(args[0], dtype=target, device=device)
-        return zeros(*args, dtype=target, device=device)
+    """``torch.FloatTensor([1., 2.])`` or ``torch.FloatTensor(2, 3)``."""
+
+    def construct(*args, **kwargs):
+        if len(args) == 1 and not isinstance(args[0], (_builtins.int, Size)):
+            return _FUNCTIONS["tensor"](args[0], dtype=target, **kwargs)
+        return _FUNCTIONS["zeros"](*args, dtype=target, **kwargs)
 
     return construct
 
@@ -76,19 +76,19 @@ BoolTensor = _legacy_constructor(bool)
 ByteTensor = _legacy_constructor(uint8)
 
 
-def is_tensor(obj) -> type(True):
+def is_tensor(obj) -> bool:
     return isinstance(obj, Tensor)
 
 
-def is_floating_point(input) -> type(True):
+def is_floating_point(input) -> bool:
     return input.is_floating_point()
 
 
-def is_complex(input) -> type(True):
+def is_complex(input) -> bool:
     return input.is_complex()
 
 
-def numel(input) -> type(1):
+def numel(input) -> int:
     return input.numel()
 
 
@@ -100,7 +100,7 @@ def set_num_threads(count) -> None:
     """NumPy's BLAS thread count is set by environment variables; kept for API compatibility."""
 
 
-def get_num_threads() -> type(1):
+def get_num_threads() -> int:
     return 1
 
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 import copy
 import warnings
 import weakref
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

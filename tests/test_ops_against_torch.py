@@ -7,8 +7,8 @@ ones again (create_graph), which exercises the tensor form of every derivative f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import pytest

@@ -531,7 +531,7 @@ def saved_tensors_after_free_raises(torch, rec):
     y = Square.apply(x)
     y.sum().backward()
     rec("x.grad", x.grad)
-    y.grad_fn.saved_tensors
+    rec("y.grad_fn.saved_tensors after backward", y.grad_fn.saved_tensors)
 
 
 @case("A tensor saved with save_for_backward and then modified in place makes backward raise the version error",

@@ -131,7 +131,7 @@ def inference_tensor_version_raises(torch, rec):
     with torch.inference_mode():
         t = torch.ones(2, device=rec.device)
     rec("t.is_inference()", t.is_inference())
-    t._version
+    rec("t._version", t._version)
 
 
 @case("A clone of an inference tensor made outside inference mode is a normal tensor usable in autograd",

@@ -3,7 +3,6 @@
 from .. import docs
 from ..case import case
 
-
 # -- tensor hooks ------------------------------------------------------------------------------
 
 @case("A tensor hook's return value replaces the gradient; after handle.remove() it no longer runs",

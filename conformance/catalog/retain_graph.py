@@ -43,7 +43,7 @@ def saved_tensor_access_after_free_raises(torch, rec):
     y = x.pow(2)
     rec("y.grad_fn._saved_self before backward", y.grad_fn._saved_self)
     y.sum().backward()
-    y.grad_fn._saved_self
+    rec("y.grad_fn._saved_self after backward", y.grad_fn._saved_self)
 
 
 @case("A new output built on an intermediate of a graph already backpropagated fails on its backward",

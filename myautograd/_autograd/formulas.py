@@ -16,7 +16,8 @@ code does; saved values are readable as ``_saved_<name>`` (a freed saved tensor 
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .graph import FREED_MESSAGE, Node, SavedTensor
 

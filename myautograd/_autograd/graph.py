@@ -15,7 +15,8 @@ and a graph is freed as soon as its output tensors are.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 # A node executes before the nodes it feeds; among ready nodes, later-created ones run first.
 _sequence = itertools.count()
@@ -227,8 +228,8 @@ class SavedTensor:
         from .anomaly import STATE as ANOMALY
 
         shape = ", ".join(str(n) for n in self.data.shape)
-        from .._dtype import from_numpy
         from .._backend import device_of
+        from .._dtype import from_numpy
 
         type_name = from_numpy(self.data.dtype).legacy_type_name(device_of(self.data).type)
         producer = ""

@@ -20,6 +20,7 @@ from .record import record
 from .registry import export, method
 from .views import make_view, select, slice_dim, unsqueeze
 
+
 def _as_index(item, size: int | None = None):
     """A tensor/list index as a NumPy index array."""
     if isinstance(item, Tensor):

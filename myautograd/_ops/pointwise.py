@@ -253,7 +253,7 @@ def _apply_unary(node, compute, input: Tensor, keep_int: bool = False) -> Tensor
     return make_tensor(out)
 
 
-def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=()) -> None:
+def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=()):
     node = NODES[node_name]
     plan = node._plan_first
 
@@ -273,7 +273,7 @@ def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=()
     export(op)
     for alias in aliases:
         export(op, name=alias)
-    globals()[name] = op
+    return op
 
 
 def _sigmoid(x):
@@ -297,37 +297,37 @@ def _erf(x):
     return np.frompyfunc(math.erf, 1, 1)(x).astype(x.dtype)
 
 
-unary("exp", "ExpBackward0", np.exp)
-unary("exp2", "Exp2Backward0", np.exp2)
-unary("expm1", "Expm1Backward0", np.expm1)
-unary("log", "LogBackward0", np.log)
-unary("log2", "Log2Backward0", np.log2)
-unary("log10", "Log10Backward0", np.log10)
-unary("log1p", "Log1PBackward0", np.log1p)
-unary("sin", "SinBackward0", np.sin)
-unary("cos", "CosBackward0", np.cos)
-unary("tan", "TanBackward0", np.tan)
-unary("sinh", "SinhBackward0", np.sinh)
-unary("cosh", "CoshBackward0", np.cosh)
-unary("tanh", "TanhBackward0", np.tanh)
-unary("asin", "AsinBackward0", np.arcsin, aliases=("arcsin",))
-unary("acos", "AcosBackward0", np.arccos, aliases=("arccos",))
-unary("atan", "AtanBackward0", np.arctan, aliases=("arctan",))
-unary("sigmoid", "SigmoidBackward0", _sigmoid)
-unary("relu", "ReluBackward0", _relu, keep_int=True)
-unary("abs", "AbsBackward0", np.abs, keep_int=True, aliases=("absolute",))
-unary("sqrt", "SqrtBackward0", np.sqrt)
-unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x))
-unary("reciprocal", "ReciprocalBackward0", lambda x: 1 / x)
-unary("sign", "SignBackward0", np.sign, keep_int=True)
-unary("sgn", "SgnBackward0", _sgn, keep_int=True)
-unary("round", "RoundBackward0", np.round, keep_int=True)
-unary("floor", "FloorBackward0", np.floor, keep_int=True)
-unary("ceil", "CeilBackward0", np.ceil, keep_int=True)
-unary("trunc", "TruncBackward0", np.trunc, keep_int=True, aliases=("fix",))
-unary("frac", "FracBackward0", lambda x: x - np.trunc(x))
-unary("erf", "ErfBackward0", _erf)
-unary("conj_physical", "ConjBackward0", np.conj, keep_int=True)
+exp = unary("exp", "ExpBackward0", np.exp)
+exp2 = unary("exp2", "Exp2Backward0", np.exp2)
+expm1 = unary("expm1", "Expm1Backward0", np.expm1)
+log = unary("log", "LogBackward0", np.log)
+log2 = unary("log2", "Log2Backward0", np.log2)
+log10 = unary("log10", "Log10Backward0", np.log10)
+log1p = unary("log1p", "Log1PBackward0", np.log1p)
+sin = unary("sin", "SinBackward0", np.sin)
+cos = unary("cos", "CosBackward0", np.cos)
+tan = unary("tan", "TanBackward0", np.tan)
+sinh = unary("sinh", "SinhBackward0", np.sinh)
+cosh = unary("cosh", "CoshBackward0", np.cosh)
+tanh = unary("tanh", "TanhBackward0", np.tanh)
+asin = unary("asin", "AsinBackward0", np.arcsin, aliases=("arcsin",))
+acos = unary("acos", "AcosBackward0", np.arccos, aliases=("arccos",))
+atan = unary("atan", "AtanBackward0", np.arctan, aliases=("arctan",))
+sigmoid = unary("sigmoid", "SigmoidBackward0", _sigmoid)
+relu = unary("relu", "ReluBackward0", _relu, keep_int=True)
+abs = unary("abs", "AbsBackward0", np.abs, keep_int=True, aliases=("absolute",))
+sqrt = unary("sqrt", "SqrtBackward0", np.sqrt)
+rsqrt = unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x))
+reciprocal = unary("reciprocal", "ReciprocalBackward0", lambda x: 1 / x)
+sign = unary("sign", "SignBackward0", np.sign, keep_int=True)
+sgn = unary("sgn", "SgnBackward0", _sgn, keep_int=True)
+round = unary("round", "RoundBackward0", np.round, keep_int=True)
+floor = unary("floor", "FloorBackward0", np.floor, keep_int=True)
+ceil = unary("ceil", "CeilBackward0", np.ceil, keep_int=True)
+trunc = unary("trunc", "TruncBackward0", np.trunc, keep_int=True, aliases=("fix",))
+frac = unary("frac", "FracBackward0", lambda x: x - np.trunc(x))
+erf = unary("erf", "ErfBackward0", _erf)
+conj_physical = unary("conj_physical", "ConjBackward0", np.conj, keep_int=True)
 
 
 @export
@@ -462,45 +462,53 @@ def masked_backward(node_name: str, grad: Tensor, forward_input: Tensor, mask: T
 
 
 # -- not differentiable: comparisons, logic, tests ---------------------------------------------------------
-def _no_grad_binary(compute):
+def _no_grad_binary(name: str, compute, aliases=()):
+    """A binary op whose result is never differentiable (comparisons, logic, integer division)."""
+
     def op(input, other):
         ad, bd = operands(input, other)
         return make_tensor(_compute(compute, ad, bd))
 
+    op.__name__ = name
+    for exported in (name, *aliases):
+        export(op, name=exported)
     return op
 
 
-for _name, _fn in {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
-                   "ge": np.greater_equal, "logical_and": np.logical_and, "logical_or": np.logical_or,
-                   "logical_xor": np.logical_xor, "bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or,
-                   "bitwise_xor": np.bitwise_xor, "fmod": np.fmod, "remainder": np.remainder,
-                   "floor_divide": np.floor_divide}.items():
-    _op = _no_grad_binary(_fn)
-    _op.__name__ = _name
-    export(_op, name=_name)
-    globals()[_name] = _op
-for _alias, _name in {"greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
-                      "not_equal": "ne"}.items():
-    export(globals()[_name], name=_alias)
+eq = _no_grad_binary("eq", np.equal)
+ne = _no_grad_binary("ne", np.not_equal, ("not_equal",))
+lt = _no_grad_binary("lt", np.less, ("less",))
+le = _no_grad_binary("le", np.less_equal, ("less_equal",))
+gt = _no_grad_binary("gt", np.greater, ("greater",))
+ge = _no_grad_binary("ge", np.greater_equal, ("greater_equal",))
+logical_and = _no_grad_binary("logical_and", np.logical_and)
+logical_or = _no_grad_binary("logical_or", np.logical_or)
+logical_xor = _no_grad_binary("logical_xor", np.logical_xor)
+bitwise_and = _no_grad_binary("bitwise_and", np.bitwise_and)
+bitwise_or = _no_grad_binary("bitwise_or", np.bitwise_or)
+bitwise_xor = _no_grad_binary("bitwise_xor", np.bitwise_xor)
+fmod = _no_grad_binary("fmod", np.fmod)
+remainder = _no_grad_binary("remainder", np.remainder)
+floor_divide = _no_grad_binary("floor_divide", np.floor_divide)
 
 
-def _no_grad_unary(name: str, compute) -> None:
+def _no_grad_unary(name: str, compute):
     def op(input):
         return make_tensor(compute(input._data))
 
     op.__name__ = name
     export(op, name=name)
-    globals()[name] = op
+    return op
 
 
-_no_grad_unary("logical_not", np.logical_not)
-_no_grad_unary("bitwise_not", np.invert)
-_no_grad_unary("isnan", np.isnan)
-_no_grad_unary("isinf", np.isinf)
-_no_grad_unary("isfinite", np.isfinite)
-_no_grad_unary("isposinf", np.isposinf)
-_no_grad_unary("isneginf", np.isneginf)
-_no_grad_unary("signbit", np.signbit)
+logical_not = _no_grad_unary("logical_not", np.logical_not)
+bitwise_not = _no_grad_unary("bitwise_not", np.invert)
+isnan = _no_grad_unary("isnan", np.isnan)
+isinf = _no_grad_unary("isinf", np.isinf)
+isfinite = _no_grad_unary("isfinite", np.isfinite)
+isposinf = _no_grad_unary("isposinf", np.isposinf)
+isneginf = _no_grad_unary("isneginf", np.isneginf)
+signbit = _no_grad_unary("signbit", np.signbit)
 
 
 @export

@@ -6,7 +6,7 @@ Op modules decorate their functions with ``@export`` (both), ``@export(method=Fa
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 FUNCTIONS: dict[str, Callable] = {}
 METHODS: dict[str, Callable] = {}

@@ -8,10 +8,9 @@ engine (``myautograd/_autograd/engine.py``).
 from __future__ import annotations
 
 import warnings
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
-
 
 from .._autograd.engine import run_backward
 from .._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
@@ -183,7 +182,7 @@ def _grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused) -> t
     captured = run_backward(roots, root_grads, keep_graph=retain_graph, create_graph=create_graph,
                             inputs=list(inputs), accumulate=False)
     result = []
-    for index, (tensor, value) in enumerate(zip(inputs, captured)):
+    for index, value in enumerate(captured):
         if value is None:
             if not allow_unused:
                 raise RuntimeError(f"The differentiated Tensor at index {index} appears to not have been used in the "

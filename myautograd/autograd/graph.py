@@ -8,7 +8,7 @@ calls a function once per backward with the gradients of several tensors.
 from __future__ import annotations
 
 import threading
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from .._autograd.engine import current_task, will_execute
 from .._autograd.graph import AccumulateGrad, Node, RemovableHandle

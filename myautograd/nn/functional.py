@@ -15,6 +15,7 @@ from .._ops import nn_ops as _nn
 from .._ops import reduction as _reduction
 from .._tensor import Tensor
 
+
 # -- reductions -------------------------------------------------------------------------------------------
 def _legacy_reduction(size_average, reduce, stacklevel: int = 3) -> str:
     """The reduction the deprecated ``size_average``/``reduce`` pair asks for, with torch's warning."""
