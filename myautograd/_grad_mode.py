@@ -69,32 +69,32 @@ class _DecoratorContextManager:
         return self.__class__()
 
 
-class no_grad(_DecoratorContextManager):
+class _GradModeBlock(_DecoratorContextManager):
+    """Sets grad mode to ``enabled`` for a block, then restores it."""
+
+    enabled = True
+
+    def __init__(self) -> None:
+        self.prev = False
+
+    def __enter__(self) -> None:
+        self.prev = STATE.grad_enabled
+        STATE.grad_enabled = self.enabled
+
+    def __exit__(self, *exc) -> None:
+        STATE.grad_enabled = self.prev
+
+
+class no_grad(_GradModeBlock):
     """Context manager and decorator that disables recording operations for backward."""
 
-    def __init__(self) -> None:
-        self.prev = False
-
-    def __enter__(self) -> None:
-        self.prev = STATE.grad_enabled
-        STATE.grad_enabled = False
-
-    def __exit__(self, *exc) -> None:
-        STATE.grad_enabled = self.prev
+    enabled = False
 
 
-class enable_grad(_DecoratorContextManager):
+class enable_grad(_GradModeBlock):
     """Context manager and decorator that enables recording, e.g. inside ``no_grad``."""
 
-    def __init__(self) -> None:
-        self.prev = False
-
-    def __enter__(self) -> None:
-        self.prev = STATE.grad_enabled
-        STATE.grad_enabled = True
-
-    def __exit__(self, *exc) -> None:
-        STATE.grad_enabled = self.prev
+    enabled = True
 
 
 class set_grad_enabled(_DecoratorContextManager):

@@ -13,6 +13,7 @@ Only primitives live here; composite backward helpers are written once, over ``F
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as np
 
@@ -429,41 +430,10 @@ class TensorMath:
     def erf(x):
         return x.erf()
 
-    @staticmethod
-    def exp(x):
-        return x.exp()
-
-    @staticmethod
-    def log(x):
-        return x.log()
-
-    @staticmethod
-    def sin(x):
-        return x.sin()
-
-    @staticmethod
-    def cos(x):
-        return x.cos()
-
-    @staticmethod
-    def sinh(x):
-        return x.sinh()
-
-    @staticmethod
-    def cosh(x):
-        return x.cosh()
-
-    @staticmethod
-    def tanh(x):
-        return x.tanh()
-
-    @staticmethod
-    def sqrt(x):
-        return x.sqrt()
-
-    @staticmethod
-    def abs(x):
-        return x.abs()
+    # Elementwise functions: the tensor method of the same name.
+    exp, log, sin, cos, sinh, cosh, tanh, sqrt, abs = (
+        staticmethod(operator.methodcaller(name)) for name in
+        ("exp", "log", "sin", "cos", "sinh", "cosh", "tanh", "sqrt", "abs"))
 
 
 ARRAY_MATH = ArrayMath

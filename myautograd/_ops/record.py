@@ -71,17 +71,7 @@ def record(cls, data, inputs, attrs: dict | None = None, *, outputs: int = 1):
             edges.append(NO_EDGE)
             needs.append(False)
     if single:
-        if type(data) is not _ndarray:
-            data = _as_array(data)
-        out = _new(Tensor)
-        out._data = data
-        out._requires_grad = True
-        out._grad_fn = node
-        out._output_nr = 0
-        out._grad = None
-        out._vc = [0]
-        out._meta = None
-        results = (out,)
+        results = (make_tensor(data, True, node, 0),)
     else:
         results = tuple(make_tensor(d, True, node, i) for i, d in enumerate(data))
     plan = cls.save_plan(tuple(needs))
