@@ -39,14 +39,16 @@ def finish(data, dtype, device, requires_grad: bool, cls=None) -> Tensor:
     return make_tensor(data, requires_grad=requires_grad, cls=cls)
 
 
-def _size(size) -> tuple:
+def _size(size, op: str = "empty") -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list, Size)):
         size = tuple(size[0])
-    for n in size:
+    for position, n in enumerate(size):
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
-            raise TypeError(f"empty(): argument 'size' must be tuple of ints, but found element of type "
-                            f"{type(n).__name__} at pos 0")
+            raise TypeError(f"{op}(): argument 'size' must be tuple of ints, but found element of type "
+                            f"{type(n).__name__} at pos {position}")
         if n < 0:
+            if op == "zeros":
+                raise RuntimeError("zeros: Dimension size must be non-negative.")
             raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {list(size)}")
     return tuple(int(n) for n in size)
 
@@ -60,7 +62,22 @@ def _plain(value):
     return value
 
 
+def _check_nesting(values, dim: int = 0) -> None:
+    """torch's check of nested sequences: equal lengths per dimension, numbers at the bottom."""
+    if not isinstance(values, (list, tuple)) or not values:
+        return
+    first = values[0]
+    nested = isinstance(first, (list, tuple))
+    for item in values:
+        if isinstance(item, (list, tuple)) != nested:
+            raise TypeError("not a sequence" if nested else "must be real number, not list")
+        if nested and len(item) != len(first):
+            raise ValueError(f"expected sequence of length {len(first)} at dim {dim + 1} (got {len(item)})")
+        _check_nesting(item, dim + 1)
+
+
 def _inferred(values) -> np.ndarray:
+    _check_nesting(values)
     try:
         array = np.array(values)
     except ValueError as exc:
@@ -114,15 +131,15 @@ def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False):
     return finish(np.asarray(s, dtype=(to_dtype(dtype) or _dtype.get_default_dtype()).np), None, device, requires_grad)
 
 
-def _filled(fill, size, dtype, device, requires_grad):
+def _filled(fill, size, dtype, device, requires_grad, op: str = "empty"):
     target = to_dtype(dtype) or _dtype.get_default_dtype()
-    return finish(fill(_size(size), target.np), None, device, requires_grad)
+    return finish(fill(_size(size, op), target.np), None, device, requires_grad)
 
 
 def _factory(name: str, fill):
     def op(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
            memory_format=None):
-        return _filled(fill, size, dtype, device, requires_grad)
+        return _filled(fill, size, dtype, device, requires_grad, name)
 
     op.__name__ = name
     return function(op)

@@ -70,8 +70,8 @@ def _check_bounds(index: np.ndarray, size: int, dim: int) -> None:
 @method(name="__getitem__")
 def getitem(self, key):
     items = _normalize_key(key, self._data.ndim)
-    result, dim, applied, advanced = self, 0, False, []
-    for item in items:
+    result, dim, applied, advanced = self, 0, False, []  # dim: in the partly indexed result
+    for position, item in enumerate(items):
         if item is None:
             result, dim, applied = unsqueeze(result, dim), dim + 1, True
         elif isinstance(item, slice):
@@ -79,6 +79,9 @@ def getitem(self, key):
                 result, applied = slice_dim(result, dim, item.start, item.stop, item.step), True
             dim += 1
         elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            size = result._data.shape[dim]
+            if not -size <= item < size:  # torch names the position of the index in the key
+                raise IndexError(f"index {item} is out of bounds for dimension {position} with size {size}")
             result, applied = select(result, dim, int(item)), True
         else:
             advanced.append((dim, item))
