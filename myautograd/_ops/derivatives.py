@@ -185,28 +185,38 @@ def _l1_backward(F, grad, self, target, reduction):
     return out / _numel(self.shape) if reduction == 1 else out
 
 
-def _nll_backward(F, grad, self, target, weight, reduction, ignore_index, total_weight):
+def nll_selection(shape: tuple, classes, ignore_index: int, weight):
+    """What the NLL loss picks from an input of ``shape``: the index of each picked element,
+    the classes with ignored ones replaced by 0, and each pick's weight (None: all weights 1)."""
     import numpy as np
 
-    target = F.array(target)
-    batched = self.ndim >= 2
-    classes = target if batched else target.reshape(())
     keep = classes != ignore_index
-    safe = np.where(keep, classes, 0)
-    picked_weight = np.where(keep, 1.0, 0.0) if weight is None else np.where(keep, F.array(weight)[safe], 0.0)
-    if reduction == 1:
-        picked_weight = picked_weight / F.item(total_weight)
-    scale = -F.constant(picked_weight, grad)
-    if reduction == 0:
-        values = grad * scale
+    if keep.all():
+        safe, keep = classes, None
     else:
-        values = F.expand(grad, scale.shape) * scale
-    if batched:
-        rows = np.indices(safe.shape, sparse=True)
-        key = (rows[0], safe) + tuple(rows[1:])
+        safe = np.where(keep, classes, 0)
+    if len(shape) == 2:
+        key = (np.arange(shape[0]), safe)
+    elif len(shape) > 2:
+        grid = np.indices(safe.shape, sparse=True)
+        key = (grid[0], safe) + tuple(grid[1:])
     else:
         key = (safe,)
-    return F.index_put_zeros(self.shape, grad, key, values, True)
+    if weight is not None:
+        weights = weight[safe] if keep is None else np.where(keep, weight[safe], 0)
+    else:
+        weights = None if keep is None else keep.astype(float)
+    return key, safe, weights
+
+
+def _nll_backward(F, grad, self, target, weight, reduction, ignore_index, total_weight):
+    key, safe, weights = nll_selection(tuple(self.shape), F.array(target), ignore_index,
+                                       None if weight is None else F.array(weight))
+    scale = -1.0 if weights is None else -F.constant(weights, grad)
+    if reduction == 1:
+        scale = scale / F.item(total_weight)
+    values = grad * scale if reduction == 0 else F.expand(grad, safe.shape) * scale
+    return F.index_put_zeros(self.shape, grad, key, values, False)  # one element per row: no repeats
 
 
 def _bce_backward(F, grad, self, target, weight, reduction):

@@ -17,7 +17,7 @@ import numpy as np
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .creation import default_generator
-from .derivatives import NODES
+from .derivatives import NODES, nll_selection
 from .pointwise import _erf
 from .record import record
 from .reduction import log_softmax
@@ -81,22 +81,19 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     code = reduction_code(reduction)
     check_class_targets(target)
     data = input._data
-    classes = target._data
-    batched = data.ndim >= 2
-    keep = classes != ignore_index
-    safe = np.where(keep, classes, 0)
-    if np.any((safe < 0) | (safe >= data.shape[1 if batched else 0])):
-        bad = int(safe[(safe < 0) | (safe >= data.shape[1 if batched else 0])].reshape(-1)[0])
+    key, safe, weights = nll_selection(data.shape, target._data, ignore_index,
+                                       None if weight is None else weight._data)
+    classes = data.shape[1 if data.ndim >= 2 else 0]
+    if safe.size and (safe.min() < 0 or safe.max() >= classes):
+        bad = int(safe[(safe < 0) | (safe >= classes)].reshape(-1)[0])
         raise IndexError(f"Target {bad} is out of bounds.")
-    if batched:
-        grid = np.indices(safe.shape, sparse=True)
-        picked = data[(grid[0], safe) + tuple(grid[1:])]
+    picked = data[key]
+    if weights is None:
+        losses = -picked
+        total = np.asarray(picked.size, dtype=data.dtype)
     else:
-        picked = data[safe]
-    weights = np.where(keep, 1.0, 0.0).astype(data.dtype) if weight is None else \
-        np.where(keep, weight._data[safe], 0.0).astype(data.dtype)
-    losses = -picked * weights
-    total = np.asarray(weights.sum(), dtype=data.dtype)
+        losses = -picked * weights.astype(data.dtype)
+        total = np.asarray(weights.sum(), dtype=data.dtype)
     if code == 1:
         out = np.asarray(losses.sum() / total, dtype=data.dtype)
     elif code == 2:
