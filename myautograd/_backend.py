@@ -8,6 +8,8 @@ device, and that is done here.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._device import CPU, device
@@ -57,6 +59,18 @@ def to_device(array, dev: device):
     xp = array_module(dev)
     with _cupy.cuda.Device(dev.index or 0):
         return xp.asarray(array)
+
+
+_scalar_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def erf(array):
+    """The error function: NumPy has none, so math.erf per element on the CPU; CuPy's on CUDA."""
+    if type(array) is np.ndarray or _cupy is None:
+        return _scalar_erf(array).astype(array.dtype)
+    import cupyx.scipy.special
+
+    return cupyx.scipy.special.erf(array)
 
 
 def to_numpy(array) -> np.ndarray:

@@ -106,7 +106,7 @@ def bool_arithmetic_raises(torch, rec):
     with rec.attempt("bool - bool"):
         t - t
     with rec.attempt("-bool"):
-        -t
+        _ = -t
     rec("~bool", ~t)
 
 

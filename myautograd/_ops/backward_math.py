@@ -12,12 +12,11 @@ Only primitives live here; composite backward helpers are written once, over ``F
 
 from __future__ import annotations
 
-import math
 import operator
 
 import numpy as np
 
-_erf = np.frompyfunc(math.erf, 1, 1)
+from .. import _backend
 
 
 def _reduced_axes(shape: tuple, target: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -154,8 +153,10 @@ class ArrayMath:
 
     @staticmethod
     def constant(values, like):
+        """Host values (a mask, weights) as an array on ``like``'s device."""
         values = np.asarray(values)
-        return values if values.dtype == np.bool_ else values.astype(like.dtype)
+        values = values if values.dtype == np.bool_ else values.astype(like.dtype)
+        return values if type(like) is np.ndarray else _backend.to_device(values, _backend.device_of(like))
 
     # -- math --------------------------------------------------------------------------------------
     @staticmethod
@@ -229,7 +230,7 @@ class ArrayMath:
 
     @staticmethod
     def erf(x):
-        return _erf(x).astype(x.dtype)
+        return _backend.erf(x)
 
     exp = staticmethod(np.exp)
     log = staticmethod(np.log)
