@@ -15,10 +15,11 @@ import pytest
 for _variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
-torch = pytest.importorskip("torch", reason="the benchmarks compare against torch")
-torch.set_num_threads(1)
+import torch  # noqa: E402 - after the thread settings, which BLAS reads when it loads
 
 import myautograd  # noqa: E402
+
+torch.set_num_threads(1)
 
 LIBRARIES = {"torch": torch, "myautograd": myautograd}
 GOALS = {"chain_1000_ops": 0.5, "mlp_training_step": 0.8}

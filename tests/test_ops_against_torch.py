@@ -12,10 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+import torch
 
 import myautograd
-
-torch = pytest.importorskip("torch", reason="the reference (torch) is needed to compare against")
 
 TOLERANCE = {"float32": (2e-5, 2e-5), "float64": (1e-7, 1e-7)}
 

@@ -6,10 +6,9 @@ import itertools
 
 import numpy as np
 import pytest
+import torch
 
 import myautograd
-
-torch = pytest.importorskip("torch", reason="the reference (torch) is needed to compare against")
 
 DTYPES = ["bool", "uint8", "int32", "int64", "float16", "float32", "float64", "complex64"]
 NUMBERS = [True, 3, 2.5, 1j]

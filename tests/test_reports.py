@@ -382,7 +382,6 @@ def test_html_scales_to_a_large_catalog(result: dict) -> None:
 
 # -- the whole pipeline ----------------------------------------------------------------------------
 def test_cli_run_writes_all_reports(tmp_path: Path) -> None:
-    pytest.importorskip("torch")
     out = tmp_path / "reports"
     done = subprocess.run(
         [sys.executable, "-m", "conformance", "run", "--impl", "torch", "-k", "user_created_is_leaf",
