@@ -16,8 +16,10 @@ from ._device import CPU, device
 
 try:  # CuPy is optional: without it, CUDA is unavailable.
     import cupy as _cupy
+    import cupyx as _cupyx
+    import cupyx.scipy.special  # noqa: F401 - erf
 except Exception:  # ImportError, or a CuPy build that finds no CUDA driver
-    _cupy = None
+    _cupy = _cupyx = None
 
 
 def cuda_available() -> bool:
@@ -52,6 +54,45 @@ def is_cpu_array(array) -> bool:
     return type(array) is np.ndarray
 
 
+def as_array(value, dtype=None):
+    """``value`` (an array, or the scalar a NumPy reduction returns) as an array on the device it
+    is on, of ``dtype`` when given. CuPy reductions give 0-d device arrays already; NumPy gives
+    scalars, which a tensor never holds."""
+    if type(value) is np.ndarray or _cupy is None or not isinstance(value, _cupy.ndarray):
+        return np.asarray(value, dtype=dtype)
+    return value if dtype is None or value.dtype == dtype else value.astype(dtype)
+
+
+def host_value(value, like, dtype=None):
+    """A host value (a Python number or sequence, or a NumPy array) as an array on ``like``'s device."""
+    if type(like) is np.ndarray or _cupy is None:
+        return np.asarray(value, dtype=dtype)
+    return _cupy.asarray(value, dtype=dtype)
+
+
+def is_writeable(array) -> bool:
+    """Whether writing into ``array`` is allowed and reaches each element once. CuPy has no
+    ``writeable`` flag; its broadcast views show as zero strides on dimensions longer than one."""
+    if type(array) is np.ndarray:
+        return array.flags.writeable
+    return all(stride or size == 1 for stride, size in zip(array.strides, array.shape))
+
+
+def scatter_add(target, index, values) -> None:
+    """``target[index] += values``, adding repeated indices once each (``np.add.at``)."""
+    if type(target) is np.ndarray:
+        np.add.at(target, index, values)
+    else:
+        _cupyx.scatter_add(target, index, values)
+
+
+def as_strided(array, shape, strides):
+    """A view of ``array``'s memory with ``shape`` and ``strides`` (in bytes)."""
+    if type(array) is np.ndarray:
+        return np.lib.stride_tricks.as_strided(array, shape=shape, strides=strides)
+    return _cupy.lib.stride_tricks.as_strided(array, shape=shape, strides=strides)
+
+
 def to_device(array, dev: device):
     """Copy ``array`` to ``dev`` (no copy when it is there already)."""
     if dev.type == "cpu":
@@ -68,9 +109,7 @@ def erf(array):
     """The error function: NumPy has none, so math.erf per element on the CPU; CuPy's on CUDA."""
     if type(array) is np.ndarray or _cupy is None:
         return _scalar_erf(array).astype(array.dtype)
-    import cupyx.scipy.special
-
-    return cupyx.scipy.special.erf(array)
+    return _cupyx.scipy.special.erf(array)
 
 
 def to_numpy(array) -> np.ndarray:

@@ -53,3 +53,21 @@ def catalog_registry():
     from conformance import catalog
 
     return catalog.load()
+
+
+@pytest.fixture(params=["cpu", "cuda", "standin-cuda"])
+def mydevice(request):
+    """The device a myautograd test runs on: the CPU; CUDA where a GPU is present (skipped
+    elsewhere); and ``standin-cuda``, "cuda" backed by the strict CuPy stand-in
+    (``tests.support.strict_cupy``), which checks myautograd's CUDA code path on every machine."""
+    import myautograd
+    from myautograd import _backend
+    from tests.support import strict_cupy
+
+    if request.param == "standin-cuda":
+        with strict_cupy.installed(_backend):
+            yield "cuda"
+        return
+    if request.param == "cuda" and not myautograd.cuda.is_available():
+        pytest.skip("CUDA not available")
+    yield request.param

@@ -40,7 +40,7 @@ def close(ours, theirs, rtol=RTOL, atol=ATOL):
     assert type(ours).__name__ == type(theirs).__name__ or isinstance(ours, mt.Tensor)
     assert tuple(ours.shape) == tuple(theirs.shape)
     assert str(ours.dtype) == str(theirs.dtype)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=rtol, atol=atol)
+    np.testing.assert_allclose(ours.detach().cpu().numpy(), theirs.detach().numpy(), rtol=rtol, atol=atol)
 
 
 def copy_weights(theirs, ours):
@@ -99,17 +99,18 @@ OPTIMIZERS = [
 ]
 
 
-def train_step(lib, nn, net, opt, x, y):
+def train_step(lib, nn, net, opt, x, y, device="cpu"):
     opt.zero_grad()
-    loss = nn.CrossEntropyLoss()(net(lib.tensor(x)), lib.tensor(y))
+    loss = nn.CrossEntropyLoss()(net(lib.tensor(x, device=device)), lib.tensor(y, device=device))
     loss.backward()
     opt.step()
     return loss
 
 
 @pytest.mark.parametrize(("name", "options"), OPTIMIZERS, ids=[f"{n}-{o}" for n, o in OPTIMIZERS])
-def test_training_matches_torch(name, options):
+def test_training_matches_torch(name, options, mydevice):
     theirs, ours = paired()
+    ours.to(mydevice)
     t_opt = getattr(torch.optim, name)(theirs.parameters(), **options)
     m_opt = getattr(moptim, name)(ours.parameters(), **options)
     x, y = data(1, (16, 5)), np.random.default_rng(2).integers(0, 3, 16)
@@ -117,7 +118,7 @@ def test_training_matches_torch(name, options):
     m_versions = [p._version for p in ours.parameters()]
     for step in range(8):
         t_loss = train_step(torch, torch.nn, theirs, t_opt, x, y)
-        m_loss = train_step(mt, mnn, ours, m_opt, x, y)
+        m_loss = train_step(mt, mnn, ours, m_opt, x, y, mydevice)
         rtol, atol = (RTOL, ATOL) if step == 0 else (STEP_RTOL, STEP_ATOL)
         close(m_loss, t_loss, rtol, atol)
         for tp, mp in zip(theirs.parameters(), ours.parameters(), strict=True):
@@ -131,7 +132,7 @@ def test_training_matches_torch(name, options):
     assert [p._version - v for p, v in zip(ours.parameters(), m_versions, strict=True)] == \
         [p._version - v for p, v in zip(theirs.parameters(), t_versions, strict=True)]
     for p in ours.parameters():
-        assert p.is_leaf and p.requires_grad and type(p) is mnn.Parameter
+        assert p.is_leaf and p.requires_grad and type(p) is mnn.Parameter and p.device.type == mydevice
 
 
 def test_identical_gradients_give_the_same_updates():

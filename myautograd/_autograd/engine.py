@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _dtype
+from .. import _backend, _dtype
 from .._grad_mode import STATE as GRAD_MODE
 from .anomaly import STATE as ANOMALY
 from .graph import AccumulateGrad, Node, SavedTensor
@@ -532,7 +532,7 @@ def _accumulate(node: AccumulateGrad, grad, mode: ArrayMode) -> None:
         variable._grad = make_tensor(_owned_with_layout(grad, variable._data))
     else:
         data = existing._data
-        if data.flags.writeable and data.shape == grad.shape:
+        if data.shape == grad.shape and _backend.is_writeable(data):
             np.add(data, grad, out=data, casting="unsafe")
             existing._vc[0] += 1
         else:
@@ -555,7 +555,7 @@ def _empty_with_layout(param: np.ndarray) -> np.ndarray:
     overlapping (the gradient layout contract), else row-major."""
     if param.flags.c_contiguous or 0 in param.strides or param.size == 0:
         return np.empty(param.shape, dtype=param.dtype) if type(param) is np.ndarray \
-            else type(param)(param.shape, dtype=param.dtype)
+            else np.empty_like(param, order="C")
     return np.empty_like(param, order="K")
 
 
@@ -570,7 +570,7 @@ def _owned_with_layout(grad, param):
     and its layout is right (as torch steals it), otherwise a copy with the parameter's layout."""
     target_c = param.flags.c_contiguous or 0 in param.strides
     layout_ok = grad.flags.c_contiguous if target_c else grad.strides == param.strides
-    if layout_ok and grad.flags.writeable and sys.getrefcount(grad) <= _STEAL_REFCOUNT:
+    if layout_ok and _backend.is_writeable(grad) and sys.getrefcount(grad) <= _STEAL_REFCOUNT:
         base = grad.base
         if base is None:
             return grad

@@ -130,7 +130,7 @@ class ArrayMath:
         """Zeros of ``shape`` with ``values`` written (or added, with repeats) at ``key``."""
         out = _zeros(shape, like)
         if accumulate:
-            np.add.at(out, key, values)
+            _backend.scatter_add(out, key, values)
         else:
             out[key] = values
         return out
@@ -356,7 +356,7 @@ class TensorMath:
     def constant(values, like):
         from .._tensor import make_tensor
 
-        values = np.asarray(values)
+        values = _backend.host_value(values, like._data)
         return make_tensor(values if values.dtype == np.bool_ else values.astype(like._data.dtype))
 
     @staticmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
-from .._backend import device_of
+from .._backend import device_of, host_value
 from .._tensor import Tensor, make_tensor
 
 PY_NUMBERS = (bool, int, float, complex)
@@ -66,7 +66,7 @@ def as_tensor_like(value, like: Tensor) -> Tensor:
         return value
     dtype = _dtype.result_type(like, value) if like.dtype.category < _dtype._python_scalar_dtype(value).category \
         else like.dtype
-    return make_tensor(np.asarray(value, dtype=dtype.np))
+    return make_tensor(host_value(value, like._data, dtype.np))
 
 
 def to_dtype(value) -> _dtype.dtype | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _backend
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import normalize_dim
@@ -153,7 +154,7 @@ def index_put_(self, indices, values, accumulate=False):
     new = self._data.copy()
     source = values._data if isinstance(values, Tensor) else values
     if accumulate:
-        np.add.at(new, key, source)
+        _backend.scatter_add(new, key, source)
     else:
         new[key] = source
     inputs = (self, values) if isinstance(values, Tensor) else (self, None)
@@ -167,10 +168,10 @@ def index_put(input, indices, values, accumulate=False):
 
 def index_put_into_zeros(shape: tuple, like: Tensor, key, values: Tensor, accumulate: bool) -> Tensor:
     """Zeros with ``values`` written at ``key``, recorded (used by formulas under create_graph)."""
-    zeros = np.zeros(shape, dtype=like._data.dtype)
+    zeros = np.zeros_like(like._data, shape=shape)
     out = zeros.copy()
     if accumulate:
-        np.add.at(out, key, values._data)
+        _backend.scatter_add(out, key, values._data)
     else:
         out[key] = values._data
     if STATE.grad_enabled and values._requires_grad:

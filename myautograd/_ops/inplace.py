@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype
+from .. import _backend, _dtype
 from .._autograd.graph import forward_name
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
@@ -75,7 +75,7 @@ def _check_cast(self: Tensor, result_dtype) -> None:
 
 def write(self: Tensor, values) -> None:
     data = self._data
-    if not data.flags.writeable:
+    if not _backend.is_writeable(data):
         raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
                            "memory location. Please clone() the tensor before performing the operation.")
     try:
@@ -180,7 +180,7 @@ def _binary_inplace(name: str, node_name: str, compute, with_alpha: bool = False
             return self
         out = compute(ad, bd)
         attrs = {"alpha": alpha} if with_alpha else None
-        return apply_inplace(self, np.asarray(out), node_name, (self, other), attrs)
+        return apply_inplace(self, _backend.as_array(out), node_name, (self, other), attrs)
 
     op.__name__ = f"{name}_"
     method(op, name=f"{name}_")
@@ -240,9 +240,7 @@ def fill_(self, value):
 @method
 def copy_(self, src, non_blocking=False):
     """Copy ``src`` (broadcast and cast) into ``self``: CopyBackwards."""
-    from .._backend import to_device
-
-    data = to_device(src._data, self.device) if isinstance(src, Tensor) else np.asarray(src)
+    data = _backend.to_device(src._data, self.device) if isinstance(src, Tensor) else _backend.host_value(src, self._data)
     try:
         values = np.broadcast_to(data, self._data.shape)
     except ValueError:

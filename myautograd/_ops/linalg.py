@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _backend
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import check_tensor, device_error
@@ -43,7 +44,7 @@ def dot(input, tensor):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number of "
                            f"elements, but got {n} and {m} elements respectively")
     _same_dtype(input, tensor, "dot")
-    return _recorded("DotBackward0", np.asarray(np.dot(input._data, tensor._data)), (input, tensor))
+    return _recorded("DotBackward0", _backend.as_array(np.dot(input._data, tensor._data)), (input, tensor))
 
 
 @export

@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 
+from .. import _backend
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .creation import default_generator
@@ -39,9 +40,9 @@ def check_class_targets(target: Tensor) -> None:
 
 def _reduce(values, code: int):
     if code == 1:
-        return np.asarray(values.mean(), dtype=values.dtype)
+        return _backend.as_array(values.mean(), dtype=values.dtype)
     if code == 2:
-        return np.asarray(values.sum(), dtype=values.dtype)
+        return _backend.as_array(values.sum(), dtype=values.dtype)
     return values
 
 
@@ -90,14 +91,14 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     picked = data[key]
     if weights is None:
         losses = -picked
-        total = np.asarray(picked.size, dtype=data.dtype)
+        total = _backend.host_value(picked.size, data, data.dtype)
     else:
         losses = -picked * weights.astype(data.dtype)
-        total = np.asarray(weights.sum(), dtype=data.dtype)
+        total = _backend.as_array(weights.sum(), dtype=data.dtype)
     if code == 1:
-        out = np.asarray(losses.sum() / total, dtype=data.dtype)
+        out = _backend.as_array(losses.sum() / total, dtype=data.dtype)
     elif code == 2:
-        out = np.asarray(losses.sum(), dtype=data.dtype)
+        out = _backend.as_array(losses.sum(), dtype=data.dtype)
     else:
         out = losses
     return _recorded("NllLossBackward0", out, (input,),

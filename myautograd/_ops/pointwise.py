@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype
+from .. import _backend, _dtype
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import PY_NUMBERS, broadcast_error, check_tensor, default_float_for, device_error
@@ -227,7 +227,7 @@ def pow(input, exponent):
 def _scalar_pow(base, exponent: Tensor) -> Tensor:
     """``2 ** x``: PowBackward2."""
     target = _dtype.result_type(exponent, base)
-    out = np.power(np.asarray(base, dtype=target.np), exponent._data.astype(target.np, copy=False))
+    out = np.power(target.np.type(base), exponent._data.astype(target.np, copy=False))
     if STATE.grad_enabled and exponent._requires_grad:
         return record(NODES["PowBackward2"], out, (exponent,), {"self": base})
     return make_tensor(out)
@@ -590,7 +590,7 @@ OPERATORS = {
 
 def _scalar_like(value, like: Tensor) -> Tensor:
     target = _dtype.result_type(like, value)
-    return make_tensor(np.asarray(value, dtype=target.np))
+    return make_tensor(_backend.host_value(value, like._data, target.np))
 
 
 def _bitwise_or_logical(logical, bitwise):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype, return_types
+from .. import _backend, _dtype, return_types
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import check_tensor, normalize_dim, normalize_dims, to_dtype
@@ -45,7 +45,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     check_tensor(input, "sum")
     data = input._data
     axes = _dims_arg(dim, data.ndim)
-    out = np.asarray(data.sum(axis=axes, keepdims=keepdim if axes is not None else False,
+    out = _backend.as_array(data.sum(axis=axes, keepdims=keepdim if axes is not None else False,
                               dtype=_sum_dtype(data, dtype)))
     if not (STATE.grad_enabled and input._requires_grad):
         return make_tensor(out)
@@ -78,7 +78,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     _require_float(input, "mean")
     data = input._data
     axes = _dims_arg(dim, data.ndim)
-    out = np.asarray(data.mean(axis=axes, keepdims=keepdim if axes is not None else False), dtype=data.dtype)
+    out = _backend.as_array(data.mean(axis=axes, keepdims=keepdim if axes is not None else False), dtype=data.dtype)
     if not (STATE.grad_enabled and input._requires_grad):
         return make_tensor(out)
     if dim is None:
@@ -99,7 +99,7 @@ def _extreme(name: str, reduce_all, arg_reduce, result_type, full_node: str, dim
             if data.size == 0:
                 raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                                    "Specify the reduction dim with the 'dim' argument.")
-            values = np.asarray(reduce_all(data))
+            values = _backend.as_array(reduce_all(data))
             if STATE.grad_enabled and input._requires_grad:
                 return record(NODES[full_node], values, (input,))
             return make_tensor(values)
@@ -112,7 +112,7 @@ def _extreme(name: str, reduce_all, arg_reduce, result_type, full_node: str, dim
             values = np.take_along_axis(data, indices, axis=axis)
             if not keepdim:
                 indices, values = indices.squeeze(axis), values.squeeze(axis)
-        index_tensor = make_tensor(np.asarray(indices, dtype=np.int64))
+        index_tensor = make_tensor(_backend.as_array(indices, dtype=np.int64))
         if STATE.grad_enabled and input._requires_grad:
             value_tensor = record(NODES[dim_node], values, (input,),
                                   {"dim": dim, "keepdim": keepdim, "indices": index_tensor, "self_sym_sizes": data.shape})
@@ -132,7 +132,7 @@ def _amax_like(name: str, reduce, node: str):
     def op(input, dim=(), keepdim=False):
         data = input._data
         axes = _dims_arg(dim, data.ndim)
-        out = np.asarray(reduce(data, axis=axes, keepdims=keepdim))
+        out = _backend.as_array(reduce(data, axis=axes, keepdims=keepdim))
         if STATE.grad_enabled and input._requires_grad:
             return record(NODES[node], out, (input,),
                           {"dim": _saved_dims(dim) if axes is not None else tuple(range(data.ndim)), "keepdim": keepdim})
@@ -150,8 +150,9 @@ def _arg(name: str, reduce):
     def op(input, dim=None, keepdim=False):
         data = input._data
         if dim is None:
-            return make_tensor(np.asarray(reduce(data), dtype=np.int64))
-        return make_tensor(np.asarray(reduce(data, axis=normalize_dim(dim, data.ndim), keepdims=keepdim), dtype=np.int64))
+            return make_tensor(_backend.as_array(reduce(data), dtype=np.int64))
+        reduced = reduce(data, axis=normalize_dim(dim, data.ndim), keepdims=keepdim)
+        return make_tensor(_backend.as_array(reduced, dtype=np.int64))
 
     op.__name__ = name
     return export(op)
@@ -173,7 +174,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
         for part in parts[1:]:
             result = result * part
         return result.unsqueeze(axis) if keepdim else result if parts else stack([], axis)
-    out = np.asarray(data.prod(dtype=_sum_dtype(data, dtype)))
+    out = _backend.as_array(data.prod(dtype=_sum_dtype(data, dtype)))
     if STATE.grad_enabled and input._requires_grad:
         return record(NODES["ProdBackward0"], out, (input,))
     return make_tensor(out)
@@ -193,7 +194,7 @@ def _var_like(name: str, node: str, finish):
         data = input._data
         axes = _dims_arg(dim, data.ndim)
         ddof = _correction(unbiased, correction)
-        out = np.asarray(finish(data.var(axis=axes, ddof=ddof, keepdims=keepdim if axes is not None else False)),
+        out = _backend.as_array(finish(data.var(axis=axes, ddof=ddof, keepdims=keepdim if axes is not None else False)),
                          dtype=data.dtype)
         if STATE.grad_enabled and input._requires_grad:
             return record(NODES[node], out, (input,),
@@ -222,7 +223,7 @@ def _vector_norm(input: Tensor, ord, dim, keepdim: bool) -> Tensor:
         out = (magnitude != 0).sum(axis=axes, keepdims=keepdim).astype(magnitude.dtype)
     else:
         out = (magnitude ** ord).sum(axis=axes, keepdims=keepdim) ** (1.0 / ord)
-    out = np.asarray(out, dtype=magnitude.dtype)
+    out = _backend.as_array(out, dtype=magnitude.dtype)
     if STATE.grad_enabled and input._requires_grad:
         return record(NODES["LinalgVectorNormBackward0"], out, (input,),
                       {"ord": ord, "dim": None if axes is None else _saved_dims(dim), "keepdim": keepdim})
@@ -249,7 +250,7 @@ def logsumexp(input, dim, keepdim=False):
     out = np.log(np.exp(data - peak).sum(axis=axes, keepdims=True)) + peak
     if not keepdim:
         out = out.squeeze(axes)
-    out = np.asarray(out, dtype=data.dtype)
+    out = _backend.as_array(out, dtype=data.dtype)
     if STATE.grad_enabled and input._requires_grad:
         return record(NODES["LogsumexpBackward0"], out, (input,), {"dim": _saved_dims(dim), "keepdim": keepdim})
     return make_tensor(out)
@@ -299,16 +300,16 @@ def cumsum(input, dim, *, dtype=None):
 @export
 def all(input, dim=None, keepdim=False):
     axes = _dims_arg(dim, input._data.ndim)
-    return make_tensor(np.asarray(np.all(input._data, axis=axes, keepdims=keepdim if axes else False)))
+    return make_tensor(_backend.as_array(np.all(input._data, axis=axes, keepdims=keepdim if axes else False)))
 
 
 @export
 def any(input, dim=None, keepdim=False):
     axes = _dims_arg(dim, input._data.ndim)
-    return make_tensor(np.asarray(np.any(input._data, axis=axes, keepdims=keepdim if axes else False)))
+    return make_tensor(_backend.as_array(np.any(input._data, axis=axes, keepdims=keepdim if axes else False)))
 
 
 @export
 def count_nonzero(input, dim=None):
     axes = _dims_arg(dim, input._data.ndim)
-    return make_tensor(np.asarray(np.count_nonzero(input._data, axis=axes), dtype=np.int64))
+    return make_tensor(_backend.as_array(np.count_nonzero(input._data, axis=axes), dtype=np.int64))

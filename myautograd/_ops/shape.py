@@ -82,7 +82,7 @@ def vstack(tensors):
 @export
 def clone(input, *, memory_format=None):
     data = input._data
-    out = np.array(data, order="C" if memory_format == "contiguous" or not _dense(data) else "K", copy=True)
+    out = data.copy(order="C" if memory_format == "contiguous" or not _dense(data) else "K")
     if STATE.grad_enabled and input._requires_grad:
         return record(NODES["CloneBackward0"], out, (input,))
     result = make_tensor(out)

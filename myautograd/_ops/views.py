@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _backend
 from .._autograd.graph import Node, init_node
 from .._grad_mode import STATE
 from .._tensor import Tensor, gradient_edge, make_tensor, meta_of
@@ -134,12 +135,12 @@ class CopySlices(Node):
         mask = mask.reshape(shape)
         replaced = inner[0]
         if replaced is None:
-            base_grad = F.where(F.constant(mask, grad) if mode.create_graph else mask, 0, grad)
+            base_grad = F.where(F.constant(mask, grad), 0, grad)
         else:
             values = F.reshape(replaced, (-1,))
             scattered = F.reshape(F.index_put_zeros((mask.size,), grad, (self.positions.reshape(-1),), values, False),
                                   shape)
-            base_grad = F.where(F.constant(mask, grad) if mode.create_graph else mask, scattered, grad)
+            base_grad = F.where(F.constant(mask, grad), scattered, grad)
         return [base_grad, *inner[1:]]
 
     def release(self) -> None:
@@ -414,8 +415,7 @@ def as_strided(input, size, stride, storage_offset=None):
     base = data if data.base is None else data.base
     offset = storage_offset if storage_offset is not None else 0
     flat = base.reshape(-1) if base.flags.c_contiguous else data.reshape(-1)
-    out = np.lib.stride_tricks.as_strided(flat[offset:], shape=tuple(size),
-                                          strides=tuple(s * data.itemsize for s in stride))
+    out = _backend.as_strided(flat[offset:], tuple(size), tuple(s * data.itemsize for s in stride))
     positions = view_positions(out, data) if out.size else np.zeros(tuple(size), np.int64)
     return make_view(input, out, "AsStridedBackward0", {"positions": positions, "self_sym_sizes": data.shape})
 
@@ -521,7 +521,8 @@ def view_as_real(input):
 def view_as_complex(input):
     data = input._data
     complex_dtype = np.complex64 if data.dtype == np.float32 else np.complex128
-    out = np.ascontiguousarray(data).view(complex_dtype).reshape(data.shape[:-1])
+    contiguous = data if data.flags.c_contiguous else data.copy()
+    out = contiguous.view(complex_dtype).reshape(data.shape[:-1])
     return make_view(input, out, "ViewAsComplexBackward0", {})
 
 

@@ -14,8 +14,7 @@ import functools
 import warnings
 from typing import Any
 
-import numpy as np
-
+from .. import _backend
 from .._autograd.engine import unpack_saved_tensor
 from .._autograd.graph import FREED_MESSAGE, Node, SavedTensor, init_node
 from .._grad_mode import STATE
@@ -94,7 +93,8 @@ class BackwardCFunction(Node, FunctionCtx):
             if meta is None:
                 inputs.append(None)
             elif grad is None and self.materialize_grads:
-                inputs.append(make_tensor(np.zeros(meta[0], dtype=meta[1])))
+                shape, dtype, device = meta
+                inputs.append(make_tensor(_backend.array_module(device).zeros(shape, dtype=dtype)))
             else:
                 inputs.append(None if grad is None else mode.as_tensor(grad))
         backward = self._forward_cls.backward
@@ -208,7 +208,7 @@ def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs, executable: bool
             ctx._output_meta.append(None)
             wrapped.append(out)
             continue
-        ctx._output_meta.append((out._data.shape, out._data.dtype))
+        ctx._output_meta.append((out._data.shape, out._data.dtype, _backend.device_of(out._data)))
         if not executable:
             wrapped.append(out)
             continue

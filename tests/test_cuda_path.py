@@ -1,0 +1,94 @@
+"""myautograd's CUDA code path, checked on every machine, GPU or not.
+
+On a GPU the catalog compares myautograd on CUDA with torch on CUDA (``tests/test_catalog.py``,
+``python -m conformance run``). Without one, those items skip, and code that is right on NumPy
+but breaks on CuPy would go unnoticed. Here every catalog case that runs on CUDA runs twice on
+myautograd, each side in a forked child: on the CPU, and on "cuda" backed by
+``tests.support.strict_cupy``, a stand-in that enforces the rules by which CuPy differs from
+NumPy. The two must observe the same thing, apart from the device itself.
+
+What is allowed to differ, and nothing else: the device's name in observations and messages
+(``cuda:0`` for ``cpu``, ``torch.cuda.FloatTensor`` for ``torch.FloatTensor``), the
+``device='cuda:0'`` part of a tensor's repr, and the line breaks that longer repr causes.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import myautograd
+from conformance import catalog
+from conformance.compare import Comparison, judge
+from conformance.isolation import run as run_isolated
+from conformance.normalize import Normalizer
+from conformance.recorder import observe
+from myautograd import _backend
+from tests.support import strict_cupy
+
+CUDA_CASES = [case for case in catalog.load() if "cuda" in case.devices]
+TIMEOUT = 30.0
+_DEVICE_IN_REPR = re.compile(r",\s*device='cuda:0'")
+_WHITESPACE = re.compile(r"\s+")
+
+
+def device_blind(text: str) -> str:
+    """A text observed on CUDA, as the CPU run would show it (see the module docstring)."""
+    text = _DEVICE_IN_REPR.sub("", text).replace("torch.cuda.", "torch.").replace("cuda:0", "cpu")
+    return _WHITESPACE.sub(" ", text)
+
+
+def observed_on_cpu(case) -> dict:
+    return run_isolated(lambda: observe(case, myautograd, "cpu"), TIMEOUT)
+
+
+def observed_on_standin_cuda(case) -> dict:
+    def task() -> dict:
+        with strict_cupy.installed(_backend):
+            return observe(case, myautograd, "cuda")
+
+    return run_isolated(task, TIMEOUT)
+
+
+def blind_values(value):
+    """Device fields of recorded tensors read as the CPU's."""
+    if isinstance(value, dict):
+        return {k: ("cpu" if k == "device" and v == "cuda:0" else blind_values(v)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [blind_values(v) for v in value]
+    return value
+
+
+def test_device_blind_rules():
+    assert device_blind("tensor([1., 2.], device='cuda:0',\n       grad_fn=<MulBackward0>)") == \
+        device_blind("tensor([1., 2.], grad_fn=<MulBackward0>)")
+    assert device_blind("[torch.cuda.FloatTensor [2]] on cuda:0") == "[torch.FloatTensor [2]] on cpu"
+
+
+def test_standin_refuses_what_cupy_refuses():
+    import numpy as np
+
+    cupy = strict_cupy.module()
+    a = cupy.asarray([1.0, 2.0])
+    with pytest.raises(TypeError, match="Implicit conversion to a NumPy array is not allowed"):
+        np.asarray(a)
+    with pytest.raises(TypeError, match="Unsupported type <class 'numpy.ndarray'>"):
+        a + np.asarray(1.0)
+    with pytest.raises(TypeError):
+        np.add.at(a, [0], 1.0)
+    assert not hasattr(a.flags, "writeable")
+    assert isinstance(a.sum(), cupy.ndarray) and a.sum().shape == ()
+    assert (a + np.float64(1.0)).tolist() == [2.0, 3.0]
+
+
+@pytest.mark.parametrize("case", CUDA_CASES, ids=lambda case: case.id)
+def test_case_on_standin_cuda_matches_cpu(case):
+    cpu = observed_on_cpu(case)
+    cuda = blind_values(observed_on_standin_cuda(case))
+    normalize = Normalizer("myautograd")
+    comparison = Comparison(lambda text: device_blind(normalize(text)), lambda text: device_blind(normalize(text)),
+                            case.tolerances)
+    outcome, detail, diffs = judge(cpu, cuda, comparison)
+    shown = "\n".join(f"{d.where}\n  cpu:  {d.reference}\n  cuda: {d.implementation}" for d in diffs[:3])
+    assert outcome == "pass", f"{detail}\n{shown}"
