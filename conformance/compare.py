@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from .normalize import is_ignored_warning
 from .snapshot import decode_float
 
 DEFAULT_TOLERANCES: dict[str, tuple[float, float]] = {
@@ -54,6 +55,11 @@ class Difference:
     def summary(self) -> str:
         text = f"{self.where}: torch {self.reference} / implementation {self.implementation}"
         return text if not self.detail else f"{text} ({self.detail})"
+
+
+def compared_warnings(step: dict) -> list[dict]:
+    """The warnings of a step that take part in the comparison (see ``normalize.IGNORED_WARNINGS``)."""
+    return [w for w in step.get("warnings", []) if not is_ignored_warning(w["category"], w["message"])]
 
 
 class Comparison:
@@ -94,8 +100,8 @@ class Comparison:
 
     def _step(self, number: int, ref: dict, impl: dict) -> None:
         where = f"step {number}: {ref['label']}"
-        ref_warnings = [self._warning(w, self.norm_ref) for w in ref.get("warnings", [])]
-        impl_warnings = [self._warning(w, self.norm_impl) for w in impl.get("warnings", [])]
+        ref_warnings = [self._warning(w, self.norm_ref) for w in compared_warnings(ref)]
+        impl_warnings = [self._warning(w, self.norm_impl) for w in compared_warnings(impl)]
         if ref_warnings != impl_warnings:
             self.diffs.append(
                 Difference(f"{where}: warnings", show_list(ref_warnings), show_list(impl_warnings),

@@ -21,6 +21,16 @@ Rules applied to both sides:
     ``Error detected in DivBackward0. Traceback of forward call that caused the error:\\n  File ...``
     becomes ``Error detected in DivBackward0. Traceback of forward call that caused the error:``
 
+Warnings dropped from both sides (``IGNORED_WARNINGS``), because whether they fire depends on
+the process a case runs in, not on autograd:
+
+``cuda_context``
+    torch's CUDA runtime warns when cuBLAS first runs on a thread that has no current CUDA
+    context. Each case runs in a fresh process and torch runs backward on a per-device thread,
+    so the warning fires or not depending on which thread touched cuBLAS first.
+    ``UserWarning: Attempting to run cuBLAS, but there was no current CUDA context! Attempting
+    to set the primary context...`` is left out of the comparison.
+
 Rule applied to the implementation under test only:
 
 ``module_name``
@@ -70,6 +80,32 @@ COMMON_RULES = (
         "Error detected in DivBackward0. Traceback of forward call that caused the error:",
     ),
 )
+
+
+@dataclass(frozen=True)
+class IgnoredWarning:
+    name: str
+    category: str
+    message_prefix: str
+    example: str  # "Category: message", as a step records it
+
+    def matches(self, category: str, message: str) -> bool:
+        return category == self.category and message.startswith(self.message_prefix)
+
+
+IGNORED_WARNINGS = (
+    IgnoredWarning(
+        "cuda_context",
+        "UserWarning",
+        "Attempting to run cuBLAS, but there was no current CUDA context!",
+        "UserWarning: Attempting to run cuBLAS, but there was no current CUDA context! "
+        "Attempting to set the primary context...",
+    ),
+)
+
+
+def is_ignored_warning(category: str, message: str) -> bool:
+    return any(rule.matches(category, message) for rule in IGNORED_WARNINGS)
 
 
 def module_name_rule(implementation_module: str) -> Rule:

@@ -155,7 +155,7 @@ class ConformanceSession:
         reason = self.device_reason(item.device)
         if reason is not None:
             pytest.skip(reason)
-        record = expectations_module.apply(self.run(item), self.expectations)
+        record = expectations_module.apply(self.run(item), self.expectations, self.reference.version)
         if node is not None:
             node.user_properties.append(("conformance_outcome", record["outcome"]))
             if record.get("detail"):

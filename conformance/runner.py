@@ -163,7 +163,7 @@ class Run:
         return self.result(time.monotonic() - began)
 
     def _keep(self, record: dict, journal, progress: Progress) -> None:
-        record = expectations_module.apply(record, self.config.expectations)
+        record = expectations_module.apply(record, self.config.expectations, self.reference.version)
         self.records.append(record)
         journal.write(json.dumps(record) + "\n")
         journal.flush()

@@ -83,7 +83,7 @@ def scatter_add(target, index, values) -> None:
     if type(target) is np.ndarray:
         np.add.at(target, index, values)
     else:
-        _cupyx.scatter_add(target, index, values)
+        _cupy.add.at(target, index, values)
 
 
 def as_strided(array, shape, strides):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.normalize import COMMON_RULES, Normalizer, module_name_rule
+import conformance.normalize as normalize_module
+from conformance.compare import compared_warnings
+from conformance.normalize import COMMON_RULES, IGNORED_WARNINGS, Normalizer, is_ignored_warning, module_name_rule
 
 
 @pytest.mark.parametrize("rule", [*COMMON_RULES, module_name_rule("myautograd")], ids=lambda r: r.name)
@@ -41,3 +43,18 @@ def test_messages_without_variable_parts_are_untouched():
 def test_only_the_trailing_triggered_suffix_goes():
     text = "first (Triggered internally at a.cpp:1.) middle"
     assert Normalizer()(text) == text
+
+
+@pytest.mark.parametrize("rule", IGNORED_WARNINGS, ids=lambda r: r.name)
+def test_ignored_warning_example_is_dropped_from_the_comparison(rule):
+    category, message = rule.example.split(": ", 1)
+    assert is_ignored_warning(category, message)
+    assert f"``{rule.name}``" in normalize_module.__doc__
+    step = {"label": "y.backward()", "warnings": [{"category": category, "message": message}]}
+    assert compared_warnings(step) == []
+
+
+def test_other_warnings_stay_in_the_comparison():
+    kept = {"category": "UserWarning", "message": "Attempting to run cuBLAS later"}
+    other_category = {"category": "RuntimeWarning", "message": IGNORED_WARNINGS[0].message_prefix}
+    assert compared_warnings({"warnings": [kept, other_category]}) == [kept, other_category]

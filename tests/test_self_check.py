@@ -213,11 +213,14 @@ def test_torch_against_torch_passes_the_whole_catalog(run_cli, catalog_registry,
     (["--expectations", "{tmp}/syntax.toml"], "cannot read expectations file"),
     (["--expectations", "{tmp}/no_reason.toml"], "entry 1 lacks reason"),
     (["--expectations", "{tmp}/bad_outcome.toml"], "entry 1 has outcome 'xfail'"),
+    (["--expectations", "{tmp}/bad_reference.toml"], "entry 1 has reference '2.13': '2.13' is not a comparison"),
 ])
 def test_bad_arguments_exit_2_with_one_line(tmp_path, capsys, argv, message):
     (tmp_path / "syntax.toml").write_text("[[expected]\ncase = \n")
     (tmp_path / "no_reason.toml").write_text('[[expected]]\ncase = "leaf.*"\noutcome = "fail"\n')
     (tmp_path / "bad_outcome.toml").write_text('[[expected]]\ncase = "leaf.*"\noutcome = "xfail"\nreason = "r"\n')
+    (tmp_path / "bad_reference.toml").write_text(
+        '[[expected]]\ncase = "leaf.*"\noutcome = "fail"\nreason = "r"\nreference = "2.13"\n')
     argv = [arg.replace("{tmp}", str(tmp_path)) for arg in argv]
     status = cli.main(["run", "--report-dir", str(tmp_path / "reports"), "--no-progress", *argv])
     out, err = capsys.readouterr()

@@ -28,7 +28,8 @@ def _recorded(node_name: str, out, inputs, attrs=None):
 
 def _same_dtype(a: Tensor, b: Tensor, op: str) -> None:
     if a._data.dtype != b._data.dtype:
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {a.dtype.c_name} != {b.dtype.c_name}"
+        operands = "m1 and m2" if a.device.type == "cpu" else "mat1 and mat2"  # torch's CPU and CUDA kernels
+        raise RuntimeError(f"expected {operands} to have the same dtype, but got: {a.dtype.c_name} != {b.dtype.c_name}"
                            if op == "mm" else
                            f"expected scalar type {a.dtype.scalar_type_name} but found {b.dtype.scalar_type_name}")
     if type(a._data) is not type(b._data):

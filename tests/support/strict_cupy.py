@@ -11,7 +11,7 @@ an NVIDIA H100 (see ``docs/myautograd.md``, "CUDA"):
 * no ``numpy.ndarray`` operands, not even 0-d ones, in ufuncs, ``np.stack`` or
   ``np.concatenate`` (``TypeError: Unsupported type <class 'numpy.ndarray'>``); Python numbers
   and NumPy scalars are fine;
-* no ``ufunc.at`` (``cupyx.scatter_add`` instead) and no ``np.frompyfunc`` ufuncs;
+* no ``np.add.at`` (``cupy.add.at`` instead) and no ``np.frompyfunc`` ufuncs;
 * ``flags`` has ``c_contiguous``, ``f_contiguous`` and ``owndata``, not ``writeable``;
 * reductions and other scalar results are 0-d device arrays, not NumPy scalars;
 * assigning a non-scalar NumPy array into a slice raises ``ValueError``;
@@ -310,6 +310,7 @@ def module() -> types.ModuleType:
     for name in ("empty", "zeros", "ones", "full", "arange", "eye", "linspace", "logspace", "empty_like",
                  "zeros_like", "ones_like", "full_like", "concatenate", "stack", "where", "tril", "triu"):
         setattr(mod, name, _creation(name))
+    mod.add = types.SimpleNamespace(at=_scatter_add)
     mod.lib = types.SimpleNamespace(stride_tricks=types.SimpleNamespace(as_strided=_as_strided))
     mod.cuda = types.SimpleNamespace(
         runtime=types.SimpleNamespace(getDeviceCount=lambda: 1, getDevice=lambda: 0),
@@ -319,9 +320,8 @@ def module() -> types.ModuleType:
 
 
 def extras_module() -> types.ModuleType:
-    """The ``cupyx`` stand-in: ``scatter_add`` and ``scipy.special.erf``."""
+    """The ``cupyx`` stand-in: ``scipy.special.erf``."""
     mod = types.ModuleType("cupyx")
-    mod.scatter_add = _scatter_add
     mod.scipy = types.SimpleNamespace(special=types.SimpleNamespace(erf=_erf))
     return mod
 
