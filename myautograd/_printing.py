@@ -24,6 +24,8 @@ import math
 
 import numpy as np
 
+from ._backend import to_numpy
+
 __all__ = ["format_tensor", "get_printoptions", "set_printoptions"]
 
 _PROFILES = {
@@ -61,13 +63,6 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
 def get_printoptions() -> dict:
     """The current print options, as keyword arguments for :func:`set_printoptions`."""
     return dict(_options)
-
-
-def _to_numpy(values):
-    """The one place where device arrays (anything with ``.get()``) become NumPy arrays."""
-    if hasattr(values, "get") and not isinstance(values, np.ndarray):
-        values = values.get()
-    return np.asarray(values)
 
 
 class _Formatter:
@@ -197,7 +192,7 @@ def format_tensor(values, *, dtype_name: str, device: str = "cpu", suffixes=(), 
     ``(key, text)`` pairs written as ``key=text`` after the ones this function adds
     (device, size, dtype), and ``default_float`` is the current default dtype name.
     """
-    arr = _to_numpy(values)
+    arr = to_numpy(values)
     dtype_name = _ALIASES.get(dtype_name, dtype_name)
     default_float = _ALIASES.get(default_float, default_float)
     if hasattr(np, dtype_name) and arr.dtype != np.dtype(dtype_name):
