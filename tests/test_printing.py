@@ -212,16 +212,13 @@ def test_several_suffixes_in_order_and_device():
     assert got == "tensor([1., 2.], device='cuda:0', dtype=torch.float64, grad_fn=<MulBackward0>)"
 
 
-def test_device_array_with_get():
-    class FakeDeviceArray:
-        def __init__(self, arr):
-            self.arr = arr
-
-        def get(self):
-            return self.arr
+def test_device_array_prints_like_host_array():
+    from myautograd import _backend
+    from tests.support import strict_cupy
 
     arr = np.arange(6, dtype=f32).reshape(2, 3) / 4
-    assert format_tensor(FakeDeviceArray(arr), dtype_name="float32") == repr(torch.from_numpy(arr))
+    with strict_cupy.installed(_backend) as cupy:
+        assert format_tensor(cupy.asarray(arr), dtype_name="float32") == repr(torch.from_numpy(arr))
 
 
 # ---------------------------------------------------------------- print options
