@@ -102,3 +102,23 @@ def assign_data(torch, rec):
     rec("x", x)
     (x * 2).sum().backward()
     rec("x.grad", x.grad)
+
+
+@case("detach() shares storage but is not a view: _is_view() is False and _base is None",
+      doc=docs.TENSOR_DETACH, tags=("hard",))
+def detach_is_not_a_view(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    d = x.detach()
+    rec("d._is_view()", d._is_view())
+    rec("d._base", d._base)
+
+
+@case("detach_() on a non-leaf that a later op saved makes that op's backward raise",
+      doc=docs.TENSOR_DETACH_, tags=("error", "hard"))
+def detach_inplace_of_saved_nonleaf_breaks_backward(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    z = y * y
+    y.detach_()
+    rec("y", y)
+    z.sum().backward()

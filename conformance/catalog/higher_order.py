@@ -72,3 +72,13 @@ def functional_jacobian_and_hessian(torch, rec):
     x = torch.tensor([1.0, 2.0], device=rec.device)
     rec("jacobian of x**2", torch.autograd.functional.jacobian(lambda t: t ** 2, x))
     rec("hessian of sum(x**3)", torch.autograd.functional.hessian(lambda t: (t ** 3).sum(), x))
+
+
+@case("backward(create_graph=True, inputs=[x]) into a leaf warns about the reference cycle, as without inputs",
+      doc=docs.TENSOR_BACKWARD, tags=("warning", "hard"))
+def create_graph_with_inputs_warns(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    w = torch.tensor([3.0, 4.0], requires_grad=True, device=rec.device)
+    (x * x * w).sum().backward(create_graph=True, inputs=[x])
+    rec("x.grad", x.grad)
+    rec("w.grad", w.grad)

@@ -152,3 +152,22 @@ def parameter_is_leaf(torch, rec):
     rec("q", q)
     (p * 2).sum().backward()
     rec("p.grad", p.grad)
+
+
+@case("After retain_grad() and before any backward, a non-leaf's .grad is None without a warning",
+      doc=docs.TENSOR_RETAIN_GRAD, tags=("warning", "hard"))
+def retain_grad_before_backward_reads_none(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    y.retain_grad()
+    rec("y.grad", y.grad)
+
+
+@case("The non-leaf .grad warning fires on every read, not once per process",
+      doc=docs.TENSOR_GRAD, tags=("warning", "hard"))
+def nonleaf_grad_warns_every_time(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    rec("first y.grad", y.grad)
+    rec("second y.grad", y.grad)
+    rec("(x * 3).grad", (x * 3).grad)

@@ -139,3 +139,12 @@ def expanded_leaf_gets_contiguous_grad(torch, rec):
     (p * torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], device=rec.device)).sum().backward()
     rec("p.grad", p.grad)
     rec("p.grad.stride()", p.grad.stride())
+
+
+@case("The warning of float() on a tensor that requires grad fires once per process",
+      doc=docs.TENSOR_ITEM, tags=("warning", "hard"))
+def float_conversion_warns_once(torch, rec):
+    x = torch.tensor([1.5], requires_grad=True, device=rec.device)
+    rec("first float(x)", float(x))
+    rec("second float(x)", float(x))
+    rec("float(x * 2)", float(x * 2))

@@ -142,3 +142,10 @@ def grad_variables_deprecated(torch, rec):
     y = x * 5
     torch.autograd.backward(y, grad_variables=torch.tensor([1.0, 2.0], device=rec.device))
     rec("x.grad", x.grad)
+
+
+@case("A complex gradient for a real output raises", doc=docs.TENSOR_BACKWARD, tags=("error", "hard"))
+def complex_gradient_for_real_output_raises(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    y.backward(torch.tensor([1.0 + 1.0j, 1.0], device=rec.device))

@@ -4,6 +4,7 @@ from .. import docs
 from ..case import case
 
 TENSOR_VIEWS = docs.note("tensor-views", "Tensor Views", page=f"{docs.DOCS_ROOT}/tensor_view.html")
+INPLACE_ON_BASE = docs.INPLACE
 
 
 @case("view() of a leaf that requires grad is a non-leaf view with ViewBackward0 and the leaf as _base",
@@ -101,3 +102,17 @@ def view_of_plain_tensor(torch, rec):
     rec("v", v)
     rec("v._is_view()", v._is_view())
     rec("v._base is a", v._base is a)
+
+
+@case("An in-place op on a base after a view was taken replaces the view's grad_fn (AsStridedBackward0), and "
+      "gradients through the view see the change", doc=INPLACE_ON_BASE, tags=("hard",))
+def inplace_on_base_regenerates_view_grad_fn(torch, rec):
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    v = y[1:]
+    rec("v.grad_fn before y.mul_(2)", v.grad_fn)
+    y.mul_(2)
+    rec("v.grad_fn after", v.grad_fn)
+    rec("v", v)
+    v.sum().backward()
+    rec("x.grad", x.grad)

@@ -54,7 +54,7 @@ class ArrayMode:
     @staticmethod
     def unpack(saved: SavedTensor, owner: Node):
         data = saved.data
-        if data is None or saved.counter[0] != saved.version:
+        if data is None or saved.counter[0] != saved.version or (saved.nonleaf and saved.tensor._grad_fn is None):
             return unpack_saved_tensor(saved, owner)._data  # hooks, or the error to raise
         return data
 

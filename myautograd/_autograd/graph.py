@@ -22,6 +22,11 @@ from typing import Any
 _sequence = itertools.count()
 ACCUMULATE_PRIORITY = float("inf")
 
+# torch's text, with no space after the first sentence.
+DETACHED_IN_PLACE_MESSAGE = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+    "This is not supported, please use out-of-place `.detach()` instead"
+)
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they "
     "have already been freed). Saved intermediate values of the graph are freed when you call "
@@ -180,6 +185,7 @@ def save(tensor, output_nr: int = -1) -> SavedTensor:
     counter = saved.counter = tensor._vc
     saved.version = counter[0]
     saved.tensor = tensor if output_nr < 0 else None
+    saved.nonleaf = output_nr < 0 and tensor._grad_fn is not None
     saved.output_nr = output_nr
     saved.packed = saved.hooks = None
     return saved
@@ -190,16 +196,18 @@ class SavedTensor:
 
     A saved input keeps the tensor itself (so double backward sees its graph). A saved output
     keeps only the data, since the output holds the node: unpacking gives a new tensor whose
-    ``grad_fn`` is the node, as torch does.
+    ``grad_fn`` is the node, as torch does. ``nonleaf``: a saved input that had a grad_fn; if
+    ``detach_()`` takes it away, unpacking raises, as torch's does.
     """
 
-    __slots__ = ("data", "version", "counter", "tensor", "output_nr", "packed", "hooks")
+    __slots__ = ("data", "version", "counter", "tensor", "nonleaf", "output_nr", "packed", "hooks")
 
     def __init__(self, tensor, is_output: bool = False, output_nr: int = 0) -> None:
         self.data = tensor._data
         self.counter = tensor._vc
         self.version = self.counter[0]
         self.tensor = None if is_output else tensor
+        self.nonleaf = not is_output and tensor._grad_fn is not None
         self.output_nr = output_nr if is_output else -1
         self.packed = None
         self.hooks = None
@@ -221,6 +229,8 @@ class SavedTensor:
     def check(self, owner: Node) -> None:
         if self.data is None and self.packed is None:
             raise RuntimeError(FREED_MESSAGE)
+        if self.nonleaf and self.tensor._grad_fn is None:
+            raise RuntimeError(DETACHED_IN_PLACE_MESSAGE)
         if self.counter[0] != self.version:
             raise RuntimeError(self._version_message(owner))
 
