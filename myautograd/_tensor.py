@@ -496,14 +496,15 @@ class Tensor:
         return new
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild, (type(self), _backend.to_numpy(self._data), self._requires_grad))
+        return (_rebuild, (type(self), _backend.to_numpy(self._data), self._requires_grad, str(self.device)))
 
     def __setstate__(self, state) -> None:
         self.__dict__.update(state)
 
 
-def _rebuild(cls, array, requires_grad):
-    return make_tensor(np.array(array), requires_grad=requires_grad, cls=cls)
+def _rebuild(cls, array, requires_grad, device="cpu"):
+    """Unpickling: the values on the device they were pickled from."""
+    return make_tensor(_backend.to_device(np.array(array), as_device(device)), requires_grad=requires_grad, cls=cls)
 
 
 def _normalize_dim(dim: int, ndim: int) -> int:

@@ -97,3 +97,13 @@ def test_case_on_standin_cuda_matches_cpu(case):
     outcome, detail, diffs = judge(cpu, cuda, comparison)
     shown = "\n".join(f"{d.where}\n  cpu:  {d.reference}\n  cuda: {d.implementation}" for d in diffs[:3])
     assert outcome == "pass", f"{detail}\n{shown}"
+
+
+def test_pickle_and_deepcopy_keep_the_device(mydevice):
+    import copy
+    import pickle
+
+    x = myautograd.tensor([1.0, 2.0], requires_grad=True, device=mydevice)
+    for clone in (pickle.loads(pickle.dumps(x)), copy.deepcopy(x)):
+        assert clone.device == x.device and clone.requires_grad and clone.tolist() == [1.0, 2.0]
+        assert clone._data is not x._data
