@@ -8,8 +8,8 @@ CUDA_ONLY = ("cuda",)
 CUDA_SEMANTICS = docs.note("cuda-semantics", "CUDA semantics", page=f"{docs.DOCS_ROOT}/notes/cuda.html")
 
 
-@case("An op on tensors of two devices raises, except with a 0-dim CPU tensor, which joins a CUDA op",
-      doc=CUDA_SEMANTICS, devices=CUDA_ONLY, tags=("error",))
+@case("An op on tensors of two devices raises, except with a 0-dim CPU tensor, which joins a CUDA op and gets "
+      "its gradient on the CPU", doc=CUDA_SEMANTICS, devices=CUDA_ONLY, tags=("error",))
 def mixed_devices_in_one_op(torch, rec):
     a = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     b = torch.tensor([3.0, 4.0], device="cpu")
@@ -17,7 +17,11 @@ def mixed_devices_in_one_op(torch, rec):
         a + b
     with rec.attempt("a * cpu tensor"):
         a * b
-    rec("a * 0-dim cpu tensor", a * torch.tensor(2.0, device="cpu"))
+    s = torch.tensor(2.0, requires_grad=True, device="cpu")
+    y = rec("a * 0-dim cpu tensor", a * s)
+    y.sum().backward()
+    rec("a.grad", a.grad)
+    rec("s.grad", s.grad)
 
 
 @case(".to('cpu') of a CUDA tensor is recorded (ToCopyBackward0) and its gradient returns to the CUDA leaf",

@@ -76,6 +76,10 @@ class ArrayMode:
     def dtype(grad):
         return grad.dtype
 
+    @staticmethod
+    def device(grad):
+        return _backend.device_of(grad)
+
 
 class TensorMode(ArrayMode):
     """``create_graph=True``: gradients are tensors and the backward is recorded."""
@@ -107,6 +111,10 @@ class TensorMode(ArrayMode):
     @staticmethod
     def dtype(grad):
         return grad._data.dtype
+
+    @staticmethod
+    def device(grad):
+        return _backend.device_of(grad._data)
 
 
 def unpack_saved_tensor(saved: SavedTensor, owner: Node):
@@ -408,13 +416,24 @@ def _validate_outputs(node: Node, outputs: list, mode: ArrayMode) -> list:
         meta = metas[index]
         if meta is None:
             continue
-        shape, dtype = meta
+        shape, dtype = meta[0], meta[1]
         if mode.shape(grad) != shape:
             grad = _fit_shape(node, index, grad, shape, mode)
         if mode.dtype(grad) != dtype:
             grad = _cast(grad, dtype, mode)
+        if len(meta) > 2 and mode.device(grad) != meta[2]:
+            grad = _to_input_device(node, index, grad, meta[2], mode)
         outputs[index] = grad
     return outputs
+
+
+def _to_input_device(node: Node, index: int, grad, device, mode: ArrayMode):
+    """A gradient on another device than its input's: a 0-dim one is moved (the gradient of a CPU
+    scalar that took part in a CUDA op), any other is an error, as in torch's engine."""
+    if len(mode.shape(grad)) == 0:
+        return mode.F.to_device(grad, device)
+    raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {index} - expected device "
+                       f"{device} but got {mode.device(grad)}")
 
 
 def _fit_shape(node: Node, index: int, grad, shape: tuple, mode: ArrayMode):

@@ -180,6 +180,10 @@ class ArrayMath:
         return np.matmul(a, b)
 
     @staticmethod
+    def to_device(x, device):
+        return _backend.to_device(x, device)
+
+    @staticmethod
     def outer(a, b):
         return np.multiply.outer(a, b)
 
@@ -245,6 +249,10 @@ class ArrayMath:
 
 class TensorMath:
     """Formula primitives on tensors, recorded by myautograd's own operations."""
+
+    @staticmethod
+    def to_device(x, device):
+        return x.to(device)
 
     @staticmethod
     def sum_to(x, shape):

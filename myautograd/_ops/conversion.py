@@ -25,7 +25,7 @@ def _convert(self: Tensor, dtype: _dtype.dtype | None, dev: device | None, copy:
     moved = _backend.to_device(data, target_device) if target_device != self.device else data
     out = moved.astype(target_dtype.np, copy=copy or moved is data)
     if STATE.grad_enabled and self._requires_grad and target_dtype.category >= _dtype.FLOATING:
-        return record(NODES["ToCopyBackward0"], out, (self,))
+        return record(NODES["ToCopyBackward0"], out, (self,), {"self_device": self.device})
     return make_tensor(out)
 
 

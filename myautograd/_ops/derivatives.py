@@ -482,7 +482,7 @@ derivative("CatBackward0", "tensors",
 derivative("StackBackward0", "tensors", each=lambda grad, input_index, dim, F: F.select(grad, dim, input_index))
 derivative("CloneBackward0", "self", self=lambda grad: grad)
 derivative("AliasBackward0", "self", self=lambda grad: grad)
-derivative("ToCopyBackward0", "self", self=lambda grad: grad)
+derivative("ToCopyBackward0", "self", self=lambda grad, self_device, F: F.to_device(grad, self_device))
 derivative("CopyBackwards", "self src", cpp_name=True,
            self=lambda grad, F: F.zeros_like(grad),
            src=lambda grad: grad)

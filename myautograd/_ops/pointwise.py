@@ -26,6 +26,16 @@ BINARY: dict[str, tuple] = {}
 
 
 # -- operands ---------------------------------------------------------------------------------------
+def _cpu_scalar_joins(ad, bd):
+    """Arrays of two devices: a 0-dim CPU one joins the other's device (as a NumPy scalar, which
+    CuPy accepts); any other pair raises torch's device error."""
+    if type(bd) is np.ndarray and bd.ndim == 0:
+        return ad, bd[()]
+    if type(ad) is np.ndarray and ad.ndim == 0:
+        return ad[()], bd
+    raise device_error(ad, bd)
+
+
 def operands(a: Tensor, b):
     """The arrays (or array and number) a binary op computes with, cast as torch casts them."""
     ad = a._data
@@ -38,7 +48,7 @@ def operands(a: Tensor, b):
             if bd.dtype != target:
                 bd = bd.astype(target)
         if type(ad) is not type(bd):
-            raise device_error(ad, bd)
+            return _cpu_scalar_joins(ad, bd)
         return ad, bd
     if isinstance(b, np.generic):
         b = b.item()

@@ -13,6 +13,7 @@ import traceback
 
 import numpy as np
 
+from .. import _backend
 from .._autograd import graph as _graph
 from .._autograd.anomaly import STATE as ANOMALY
 from .._autograd.graph import SavedTensor, init_node, save
@@ -27,6 +28,22 @@ _sequence = _graph._sequence
 
 def _as_array(data):
     return np.asarray(data) if isinstance(data, np.generic) else data
+
+
+def _input_meta(xd, out) -> tuple:
+    """What the engine checks an input's gradient against: shape and dtype, plus the device when
+    it is not the output's (a 0-dim CPU tensor in a CUDA op)."""
+    if type(xd) is type(out):
+        return (xd.shape, xd.dtype)
+    return (xd.shape, xd.dtype, _backend.device_of(xd))
+
+
+def _host_scalars_as_numbers(stash: dict) -> None:
+    """Saved 0-dim CPU arrays of an op on another device, as NumPy scalars: the formulas combine
+    them with device gradients, and CuPy accepts scalars, not host arrays."""
+    for value in stash.values():
+        if isinstance(value, SavedTensor) and type(value.data) is np.ndarray and value.data.ndim == 0:
+            value.data = value.data[()]
 _SAVED_HOOKS: list[tuple] = []  # (pack, unpack) pairs of torch.autograd.graph.saved_tensors_hooks
 
 
@@ -63,10 +80,10 @@ def record(cls, data, inputs, attrs: dict | None = None, *, outputs: int = 1):
             edges.append((fn, x._output_nr) if fn is not None and x._meta is None else gradient_edge(x))
             needs.append(True)
             xd = x._data
-            if not single or xd.shape != data.shape or xd.dtype is not data.dtype:
+            if not single or xd.shape != data.shape or xd.dtype is not data.dtype or type(xd) is not type(data):
                 if metas is None:
                     metas = [None] * len(inputs)
-                metas[position] = (xd.shape, xd.dtype)
+                metas[position] = _input_meta(xd, data if single else data[0])
         else:
             edges.append(NO_EDGE)
             needs.append(False)
@@ -90,6 +107,8 @@ def record(cls, data, inputs, attrs: dict | None = None, *, outputs: int = 1):
                 holds_tensors = False
             else:
                 stash[name] = value
+    if metas is not None and stash and any(m is not None and len(m) > 2 for m in metas):
+        _host_scalars_as_numbers(stash)
     node.next_functions = tuple(edges)
     node._seq = next(_sequence)
     node._stash = stash

@@ -200,7 +200,8 @@ def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs, executable: bool
         for arg in args:
             if isinstance(arg, Tensor):
                 edges.append(gradient_edge(arg) if arg._requires_grad else (None, 0))
-                metas.append((arg._data.shape, arg._data.dtype) if arg._requires_grad else None)
+                metas.append((arg._data.shape, arg._data.dtype, _backend.device_of(arg._data))
+                             if arg._requires_grad else None)
         init_node(ctx, tuple(edges), {}, tuple(metas))
     wrapped = []
     for index, out in enumerate(results):
