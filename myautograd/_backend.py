@@ -45,7 +45,9 @@ def array_module(dev: device):
 
 
 def device_of(array) -> device:
-    if type(array) is np.ndarray or _cupy is None:
+    """The device of an array; NumPy arrays and scalars (whose ``.device`` is the string "cpu" in
+    NumPy 2) are on the CPU."""
+    if type(array) is np.ndarray or _cupy is None or not isinstance(array, _cupy.ndarray):
         return CPU
     return device("cuda", int(array.device.id))
 

@@ -3,9 +3,10 @@
 On a GPU the catalog compares myautograd on CUDA with torch on CUDA (``tests/test_catalog.py``,
 ``python -m conformance run``). Without one, those items skip, and code that is right on NumPy
 but breaks on CuPy would go unnoticed. Here every catalog case that runs on CUDA runs twice on
-myautograd, each side in a forked child: on the CPU, and on "cuda" backed by
-``tests.support.strict_cupy``, a stand-in that enforces the rules by which CuPy differs from
-NumPy. The two must observe the same thing, apart from the device itself.
+myautograd, each side in a forked child, both with ``tests.support.strict_cupy`` standing in
+for CuPy (a stand-in that enforces the rules by which CuPy differs from NumPy): on the CPU,
+as on a GPU machine where CuPy is installed, and on "cuda". The two must observe the same
+thing, apart from the device itself.
 
 What is allowed to differ, and nothing else: the device's name in observations and messages
 (``cuda:0`` for ``cpu``, ``torch.cuda.FloatTensor`` for ``torch.FloatTensor``), the
@@ -45,7 +46,12 @@ def device_blind(text: str) -> str:
 
 
 def observed_on_cpu(case) -> dict:
-    return run_isolated(lambda: observe(case, myautograd, "cpu"), TIMEOUT)
+    """On the CPU with CuPy present (the stand-in), as on every GPU machine."""
+    def task() -> dict:
+        with strict_cupy.installed(_backend):
+            return observe(case, myautograd, "cpu")
+
+    return run_isolated(task, TIMEOUT)
 
 
 def observed_on_standin_cuda(case) -> dict:

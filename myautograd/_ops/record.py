@@ -74,6 +74,8 @@ def record(cls, data, inputs, attrs: dict | None = None, *, outputs: int = 1):
     needs = []
     metas = None
     single = outputs == 1
+    if single and type(data) is not _ndarray:
+        data = _as_array(data)  # a NumPy scalar: compared with the inputs' arrays below
     for position, x in enumerate(inputs):
         if isinstance(x, Tensor) and x._requires_grad:
             fn = x._grad_fn
@@ -83,7 +85,7 @@ def record(cls, data, inputs, attrs: dict | None = None, *, outputs: int = 1):
             if not single or xd.shape != data.shape or xd.dtype is not data.dtype or type(xd) is not type(data):
                 if metas is None:
                     metas = [None] * len(inputs)
-                metas[position] = _input_meta(xd, data if single else data[0])
+                metas[position] = _input_meta(xd, data if single else _as_array(data[0]))
         else:
             edges.append(NO_EDGE)
             needs.append(False)
