@@ -400,3 +400,15 @@ def test_cli_run_writes_all_reports(tmp_path: Path) -> None:
     text, page = parse(out / "report.html")
     assert "leaf.user_created_is_leaf" in text and page.scripts == [html.SCRIPT]
     assert "<details" not in text  # all passed: the matrix only
+
+
+def test_differing_words_are_marked_and_everything_is_escaped():
+    from conformance.reports.html import marked_pair
+
+    ref, impl = marked_pair("through the graph a second time (<b>)", "through the graph twice (<b>)")
+    assert ref == "through the graph <mark>a second time</mark> (&lt;b&gt;)"
+    assert impl == "through the graph <mark>twice</mark> (&lt;b&gt;)"
+    ref, impl = marked_pair("same <script>", "same <script>")
+    assert ref == impl == "same &lt;script&gt;"
+    ref, impl = marked_pair(None, "raised \x1b[31m")
+    assert ref == "" and impl.startswith("<mark>raised") and "\x1b" not in impl

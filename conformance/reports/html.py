@@ -22,6 +22,7 @@ http(s) documentation URLs become links.
 from __future__ import annotations
 
 import base64
+import difflib
 import hashlib
 import html
 import re
@@ -127,6 +128,7 @@ table.steps{width:100%;table-layout:fixed;margin-top:6px}
 table.diffs{width:100%;table-layout:fixed;margin-top:4px}
 .diffs th,.diffs td{border:1px solid var(--line);padding:3px 6px;vertical-align:top;text-align:left;
   overflow-wrap:anywhere}
+.diffs mark{background:#ffd866;color:inherit;border-radius:2px;padding:0 1px}
 .diffs thead th{background:#e9edf1}
 .diffs col.c-where{width:24%}.diffs col.c-note{width:18%}
 .toolbar{display:flex;gap:8px;align-items:center}
@@ -492,6 +494,25 @@ def steps_table(record: dict) -> tuple[str, set[int]]:
     return table, lines
 
 
+_TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
+
+
+def marked_pair(reference: object, implementation: object) -> tuple[str, str]:
+    """Both texts escaped, with the words that differ between them wrapped in ``<mark>``."""
+    ref_tokens = _TOKENS.findall(clean(reference))
+    impl_tokens = _TOKENS.findall(clean(implementation))
+    ref_out, impl_out = [], []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, ref_tokens, impl_tokens, autojunk=False).get_opcodes():
+        ref_part, impl_part = html.escape("".join(ref_tokens[i1:i2])), html.escape("".join(impl_tokens[j1:j2]))
+        if op == "equal":
+            ref_out.append(ref_part)
+            impl_out.append(impl_part)
+            continue
+        ref_out.append(f"<mark>{ref_part}</mark>" if ref_part else "")
+        impl_out.append(f"<mark>{impl_part}</mark>" if impl_part else "")
+    return "".join(ref_out), "".join(impl_out)
+
+
 def diffs_table(diffs: list[dict]) -> str:
     if not diffs:
         return ""
@@ -500,8 +521,9 @@ def diffs_table(diffs: list[dict]) -> str:
         notes = [clean(diff.get("detail"))] if diff.get("detail") else []
         if diff.get("unsupported"):
             notes.append(f"unsupported: {clean(diff['unsupported'])}")
-        rows.append(f"<tr><td><code>{e(diff.get('where'))}</code></td><td><pre>{e(diff.get('reference'))}</pre></td>"
-                    f"<td><pre>{e(diff.get('implementation'))}</pre></td><td>{e('; '.join(notes))}</td></tr>")
+        reference, implementation = marked_pair(diff.get("reference"), diff.get("implementation"))
+        rows.append(f"<tr><td><code>{e(diff.get('where'))}</code></td><td><pre>{reference}</pre></td>"
+                    f"<td><pre>{implementation}</pre></td><td>{e('; '.join(notes))}</td></tr>")
     return (f"<h4>Differences ({len(diffs)})</h4>"
             '<table class="diffs"><colgroup><col class="c-where"><col><col><col class="c-note"></colgroup>'
             "<thead><tr><th>where</th><th>torch</th><th>implementation</th><th>note</th></tr></thead>"
