@@ -572,3 +572,28 @@ def legacy_non_static_forward(torch, rec):
     fn = Legacy()
     rec("instantiated", fn is not None)
     fn(x)
+
+
+@case("once_differentiable: autograd.grad through the result of its backward raises, as backward() does",
+      doc=docs.EXTENDING_AUTOGRAD, tags=("error", "hard"))
+def once_differentiable_autograd_grad_raises(torch, rec):
+    once_differentiable = torch.autograd.function.once_differentiable
+
+    class Square(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+
+    x = torch.tensor([3.0], requires_grad=True, device=rec.device)
+    y = Square.apply(x)
+    (g,) = torch.autograd.grad(y.sum(), x, create_graph=True, grad_outputs=torch.ones((), requires_grad=True,
+                                                                                       device=rec.device))
+    rec("g", g)
+    torch.autograd.grad(g.sum(), x)

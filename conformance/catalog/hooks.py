@@ -347,3 +347,32 @@ def saved_tensor_register_hooks_twice_raises(torch, rec):
     saved.register_hooks(lambda t: t, lambda t: t)
     rec("first register_hooks", "ok")
     saved.register_hooks(lambda t: t, lambda t: t)
+
+
+@case("A Node post-hook gets None among grad_inputs for an operand that needs no gradient",
+      doc=docs.NODE_REGISTER_HOOK, tags=("hard",))
+def node_posthook_none_for_operand_without_grad(torch, rec):
+    a = torch.tensor([2.0, 3.0], requires_grad=True, device=rec.device)
+    b = torch.tensor([5.0, 7.0], device=rec.device)
+    c = a * b
+    seen = []
+
+    def post(grad_inputs, grad_outputs):
+        seen.append([None if g is None else g.clone() for g in grad_inputs])
+
+    c.grad_fn.register_hook(post)
+    c.sum().backward()
+    rec("[grad_inputs]", seen)
+
+
+@case("Removing a hook handle twice is harmless, and each handle has its own id",
+      doc=docs.TENSOR_REGISTER_HOOK)
+def hook_handle_remove_twice(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    first = x.register_hook(lambda g: g * 2)
+    second = x.register_hook(lambda g: g * 3)
+    rec("first.id != second.id", first.id != second.id)
+    first.remove()
+    first.remove()
+    (x * 1).sum().backward()
+    rec("x.grad", x.grad)

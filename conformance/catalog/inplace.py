@@ -222,3 +222,10 @@ def inplace_on_plain_leaf(torch, rec):
     a = torch.tensor([1.0, 2.0], device=rec.device)
     a.mul_(4.0)
     rec("a", a, version=True)
+
+
+@case("resize_ on a tensor that requires grad raises", doc=docs.docstring("torch.Tensor.resize_"),
+      tags=("error",))
+def resize_requires_grad_raises(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    x.resize_(4)

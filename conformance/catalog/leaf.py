@@ -171,3 +171,23 @@ def nonleaf_grad_warns_every_time(torch, rec):
     rec("first y.grad", y.grad)
     rec("second y.grad", y.grad)
     rec("(x * 3).grad", (x * 3).grad)
+
+
+@case("retain_grad() called twice is the same as once: one gradient, no double accumulation",
+      doc=docs.TENSOR_RETAIN_GRAD)
+def retain_grad_twice(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    y.retain_grad()
+    y.retain_grad()
+    (y * 3).sum().backward()
+    rec("y.grad", y.grad)
+
+
+@case("A cast to the tensor's own dtype returns the tensor itself, still a leaf",
+      doc=docs.docstring("torch.Tensor.to"))
+def cast_to_own_dtype_is_identity(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    rec("x.to(x.dtype) is x", x.to(x.dtype) is x)
+    rec("x.float() is x", x.float() is x)
+    rec("x.double()", x.double())

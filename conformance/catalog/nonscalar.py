@@ -149,3 +149,12 @@ def complex_gradient_for_real_output_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
     y.backward(torch.tensor([1.0 + 1.0j, 1.0], device=rec.device))
+
+
+@case("backward of several outputs checks each gradient's shape: a mismatch in the second raises",
+      doc=docs.AUTOGRAD_BACKWARD, tags=("error", "hard"))
+def several_outputs_second_gradient_shape_mismatch(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    a = x * 2
+    b = x * 3
+    torch.autograd.backward([a, b], [torch.ones(2, device=rec.device), torch.ones(3, device=rec.device)])

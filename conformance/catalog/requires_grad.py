@@ -144,3 +144,12 @@ def complex_scalar_implicit_grad_raises(torch, rec):
     s = (z * 2).sum()
     rec("s", s)
     s.backward()
+
+
+@case("A float -> int -> float round trip silently cuts the graph; backward then finds nothing to differentiate",
+      doc=docs.REQUIRES_GRAD, tags=("error", "hard"))
+def integer_round_trip_cuts_graph(torch, rec):
+    x = torch.tensor([1.5, 2.5], requires_grad=True, device=rec.device)
+    y = x.long().float() * 2
+    rec("y", y)
+    y.sum().backward()

@@ -305,3 +305,21 @@ for _operator, _fn in {"__iadd__": add_, "__isub__": sub_, "__imul__": mul_, "__
                        "__ipow__": pow_}.items():
     method(_fn, name=_operator)
 __all__ = ["apply_inplace", "BINARY", "BINARY_INPLACE"]
+
+
+@method
+def resize_(self, *sizes, memory_format=None):
+    """Give the tensor a new shape in place, keeping its leading values in row-major order; new
+    elements are uninitialised. Refused for a tensor that requires grad, as torch does."""
+    if self._requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
+    count = int(np.prod(shape, dtype=np.int64))
+    flat = self._data.reshape(-1)
+    if count <= flat.size:
+        self._data = flat[:count].reshape(shape)
+    else:
+        grown = np.empty_like(flat, shape=(count,))
+        grown[:flat.size] = flat
+        self._data = grown.reshape(shape)
+    return self
