@@ -381,10 +381,9 @@ def double_backward_through_backward(torch, rec):
     rec("d2y/dx2", g2)
 
 
-@case("once_differentiable: with an incoming gradient that does not require grad, the result does not "
-      "either, so differentiating it again raises",
-      doc=docs.EXTENDING_AUTOGRAD, tags=("error", "hard"))
-def once_differentiable_result_without_grad(torch, rec):
+def once_differentiable_square(torch):
+    """``x * x`` as a custom Function (node ``SquareBackward``) whose backward is marked
+    once_differentiable: the scenarios below differentiate through it a second time."""
     once_differentiable = torch.autograd.function.once_differentiable
 
     class Square(torch.autograd.Function):
@@ -399,6 +398,14 @@ def once_differentiable_result_without_grad(torch, rec):
             (x,) = ctx.saved_tensors
             return 2 * x * g
 
+    return Square
+
+
+@case("once_differentiable: with an incoming gradient that does not require grad, the result does not "
+      "either, so differentiating it again raises",
+      doc=docs.EXTENDING_AUTOGRAD, tags=("error", "hard"))
+def once_differentiable_result_without_grad(torch, rec):
+    Square = once_differentiable_square(torch)
     x = torch.tensor([3.0], requires_grad=True, device=rec.device)
     (g,) = torch.autograd.grad(Square.apply(x).sum(), x, create_graph=True)
     rec("g", g)
@@ -408,20 +415,7 @@ def once_differentiable_result_without_grad(torch, rec):
 @case("once_differentiable: when the incoming gradient requires grad, backward through the result raises",
       doc=docs.EXTENDING_AUTOGRAD, tags=("error", "hard"))
 def once_differentiable_double_backward_raises(torch, rec):
-    once_differentiable = torch.autograd.function.once_differentiable
-
-    class Square(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * x
-
-        @staticmethod
-        @once_differentiable
-        def backward(ctx, g):
-            (x,) = ctx.saved_tensors
-            return 2 * x * g
-
+    Square = once_differentiable_square(torch)
     x = torch.tensor([3.0], requires_grad=True, device=rec.device)
     y = Square.apply(x)
     (g,) = torch.autograd.grad((y * y).sum(), x, create_graph=True)
@@ -577,20 +571,7 @@ def legacy_non_static_forward(torch, rec):
 @case("once_differentiable: autograd.grad through the result of its backward raises, as backward() does",
       doc=docs.EXTENDING_AUTOGRAD, tags=("error", "hard"))
 def once_differentiable_autograd_grad_raises(torch, rec):
-    once_differentiable = torch.autograd.function.once_differentiable
-
-    class Square(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * x
-
-        @staticmethod
-        @once_differentiable
-        def backward(ctx, g):
-            (x,) = ctx.saved_tensors
-            return 2 * x * g
-
+    Square = once_differentiable_square(torch)
     x = torch.tensor([3.0], requires_grad=True, device=rec.device)
     y = Square.apply(x)
     (g,) = torch.autograd.grad(y.sum(), x, create_graph=True, grad_outputs=torch.ones((), requires_grad=True,
