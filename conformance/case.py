@@ -21,6 +21,8 @@ import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from .features import check_names
+
 ALL_DEVICES = ("cpu", "cuda")
 
 
@@ -44,6 +46,7 @@ class Case:
     devices: tuple[str, ...] = ALL_DEVICES
     dtypes: tuple[str, ...] = ("float32",)
     tags: tuple[str, ...] = ()
+    features: tuple[str, ...] = ()
     tolerances: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     timeout: float | None = None
     source: str = ""
@@ -108,6 +111,7 @@ def case(
     devices: tuple[str, ...] = ALL_DEVICES,
     dtypes: tuple[str, ...] = ("float32",),
     tags: tuple[str, ...] = (),
+    features: tuple[str, ...] = (),
     tolerances: Mapping[str, tuple[float, float]] | None = None,
     timeout: float | None = None,
     registry: Registry = REGISTRY,
@@ -125,6 +129,7 @@ def case(
                 devices=tuple(devices),
                 dtypes=tuple(dtypes),
                 tags=tuple(tags),
+                features=check_names(features, case_id),
                 tolerances=dict(tolerances or {}),
                 timeout=timeout,
             )

@@ -1,0 +1,85 @@
+"""The features a case needs, as test262's ``features:`` frontmatter: one vocabulary, documented.
+
+A case declares the features it uses beyond the core (tensors that require grad, arithmetic,
+``backward()``, ``.grad``). An implementation's profile lists the features it does not aim to
+support; its items that need one of them are ``n/a``: listed in the reports, left out of the
+scores. ``tests/test_catalog_metadata.py`` checks each case's declaration against what its
+source visibly uses (``DETECTORS``); features that cannot be seen in the source (``non-scalar``
+where the shape comes from a helper, say) are declared by hand.
+"""
+
+from __future__ import annotations
+
+import re
+
+FEATURES: dict[str, str] = {
+    "non-scalar": "tensors with more than one element (an engine of scalar values lacks them)",
+    "float64": "double precision tensors",
+    "integer-dtypes": "integer and bool tensors",
+    "complex": "complex tensors and complex gradients",
+    "autograd.grad": "torch.autograd.grad",
+    "backward-inputs": "backward(inputs=...)",
+    "higher-order": "create_graph=True: gradients that are themselves differentiable",
+    "retain-graph": "retain_graph=True and the errors of a second backward through a freed graph",
+    "retain-grad": "Tensor.retain_grad() and Tensor.retains_grad",
+    "grad-mode": "torch.no_grad, enable_grad, set_grad_enabled, is_grad_enabled",
+    "inference-mode": "torch.inference_mode and inference tensors",
+    "in-place": "in-place operations (add_, mul_, ...) and their checks",
+    "version-counter": "Tensor._version and the saved-tensor version checks",
+    "views": "views of tensors (view, slicing, transpose, expand) and Tensor._base",
+    "detach": "Tensor.detach(), detach_() and .data",
+    "hooks": "tensor hooks, node hooks and post-accumulate-grad hooks",
+    "saved-tensor-hooks": "torch.autograd.graph.saved_tensors_hooks and save_on_cpu",
+    "custom-function": "torch.autograd.Function subclasses",
+    "graph-introspection": "grad_fn.name(), next_functions, _saved_* attributes and node metadata",
+    "anomaly": "torch.autograd.detect_anomaly and set_detect_anomaly",
+    "printing": "print() and repr() of tensors and nodes",
+    "nn": "torch.nn modules, parameters and torch.nn.functional",
+    "optim": "torch.optim optimizers",
+    "numpy-interop": "Tensor.numpy() and torch.from_numpy",
+    "cuda": "a CUDA device",
+}
+
+# Feature -> a pattern whose presence in a case's source shows the feature is used.
+DETECTORS: dict[str, re.Pattern] = {
+    "float64": re.compile(r"float64|\.double\(|torch\.double\b"),
+    "complex": re.compile(r"complex|\bcfloat\b|1j\b"),
+    "autograd.grad": re.compile(r"autograd\.grad\("),
+    "backward-inputs": re.compile(r"backward\([^)]*\binputs="),
+    "higher-order": re.compile(r"create_graph\s*=\s*True"),
+    "retain-graph": re.compile(r"retain_graph\s*=\s*True"),
+    "retain-grad": re.compile(r"retain_grad\(|retains_grad"),
+    "grad-mode": re.compile(r"no_grad\(|enable_grad\(|set_grad_enabled\(|is_grad_enabled\("),
+    "inference-mode": re.compile(r"inference_mode|is_inference"),
+    "version-counter": re.compile(r"_version\b|version=True"),
+    "views": re.compile(r"\._base\b|\.view\(|\.unfold\(|\.expand\(|\bas_strided\b|_is_view\("),
+    "detach": re.compile(r"\.detach\(|\.detach_\(|\.data\b"),
+    "hooks": re.compile(r"register_(post_accumulate_grad_)?hook\(|register_prehook\("),
+    "saved-tensor-hooks": re.compile(r"saved_tensors_hooks|save_on_cpu"),
+    "custom-function": re.compile(r"autograd\.Function\b"),
+    "graph-introspection": re.compile(r"next_functions|\._saved_|\.metadata\b|\.name\(\)"),
+    "anomaly": re.compile(r"detect_anomaly|set_detect_anomaly"),
+    "printing": re.compile(r"\bprint\(|\brepr\(|\bstr\("),
+    "nn": re.compile(r"torch\.nn\b"),
+    "optim": re.compile(r"torch\.optim\b"),
+    "numpy-interop": re.compile(r"\.numpy\(|from_numpy\("),
+    "cuda": re.compile(r"['\"]cuda['\"]|\.cuda\("),
+}
+
+
+class UnknownFeature(ValueError):
+    """A feature name outside the vocabulary."""
+
+
+def check_names(names, where: str) -> tuple[str, ...]:
+    """The names as a tuple, or UnknownFeature naming the first unknown one and ``where`` it is."""
+    names = tuple(names)
+    for name in names:
+        if name not in FEATURES:
+            raise UnknownFeature(f"{where}: unknown feature {name!r}; known: {', '.join(FEATURES)}")
+    return names
+
+
+def detected(source: str) -> set[str]:
+    """The features a scenario's source visibly uses."""
+    return {name for name, pattern in DETECTORS.items() if pattern.search(source)}
