@@ -1,28 +1,58 @@
-"""Command line: ``python -m conformance {run,list,show}`` (also installed as ``conformance``).
+"""Command line: ``python -m conformance {run,list,show,matrix}`` (also installed as ``conformance``).
 
-Exit status: 0 when every outcome is expected (pass, xfail, skip); 1 when some are not;
-2 for bad arguments (unknown implementation or device, a filter that matches nothing, a
-malformed expectations file), with one line saying why; 130 when interrupted.
+Everything given on the command line is checked before the first case runs: numbers (finite, in
+range), the report directory (a writable directory, created if missing; report files that are
+not regular files), the expectations file (every field's type and value, unknown keys), the
+implementation (it must import in its workers within ``--startup-timeout``). A problem is one
+line on stderr and exit status 2.
+
+Exit status of ``run``: 0 when every outcome at the deciding ``--level`` is expected (pass,
+xfail, skip, n/a); 1 when some are not; 2 for bad arguments; 130 when interrupted by SIGINT,
+143 by SIGTERM (the reports then hold what was done, marked interrupted). Output piped into a
+program that stops reading (``| head``) ends quietly.
+
+This process judges and writes reports; it never imports the implementation under test (see
+``pool``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 from . import catalog
 from . import expectations as expectations_module
+from .bounds import for_console
 from .case import ALL_DEVICES, Case
-from .execution import DEFAULT_TIMEOUT, Sides
-from .implementations import REFERENCE, UnknownImplementation, resolve
 from .isolation import MODES, default_mode
+from .levels import DEFAULT_LEVEL, LEVELS
 from .selection import SelectionError, compile_expression
+
+REPORT_FILES = ("results.jsonl", "results.json", "junit.xml", "summary.md", "report.html")
 
 
 class UsageError(Exception):
     """Bad arguments: reported in one line, exit status 2."""
+
+
+def number(kind, low: float, high: float, what: str):
+    """An argparse type: a finite number of ``kind`` within [low, high]."""
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a {what}") from None
+        if isinstance(value, float) and not math.isfinite(value) or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} is out of range: expected {what} from {low:g} to {high:g}")
+        return value
+
+    return parse
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,18 +64,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = commands.add_parser("run", help="run the catalog and write reports")
     run.add_argument("--impl", default="myautograd",
-                     help="implementation under test: a module name (default: myautograd)")
+                     help="implementation under test: a module name, module:attribute, or a shipped adapter "
+                          "(mygrad, tinygrad, micrograd); default: myautograd")
     run.add_argument("-k", dest="select", metavar="EXPR", help="select cases by id, topic and tags (and/or/not)")
     run.add_argument("--device", default=None,
                      help="comma-separated devices (default: cpu,cuda; unavailable ones are skipped)")
+    run.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
+                     help=f"the level whose outcomes decide the exit status (default: {DEFAULT_LEVEL})")
     run.add_argument("--report-dir", type=Path, default=Path("reports"), help="where reports go (default: reports/)")
-    run.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: one per core)")
-    run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
-                     help=f"seconds per case and side (default: {DEFAULT_TIMEOUT:g})")
+    run.add_argument("--jobs", "-j", type=number(int, 0, 256, "whole number"), default=0,
+                     help="workers per side (default: one per core)")
+    run.add_argument("--timeout", type=number(float, 0.01, 86400, "number of seconds"), default=30.0,
+                     help="seconds per case and side (default: 30)")
+    run.add_argument("--memory-limit", type=number(int, 0, 1 << 20, "number of MiB"), default=2048, metavar="MIB",
+                     help="memory a case may add to its process, in MiB; 0: no limit (default: 2048)")
+    run.add_argument("--startup-timeout", type=number(float, 1, 3600, "number of seconds"), default=120.0,
+                     help="seconds for each side to import and get ready (default: 120)")
     run.add_argument("--expectations", type=Path, default=None,
-                     help="expectations file (default: the built-in one for the implementation, if any)")
+                     help="expectations and profile file (default: the built-in one for the implementation, if any)")
     run.add_argument("--isolation", choices=MODES, default=default_mode(),
-                     help="fork: a fresh process per case and side (default); none: in the worker")
+                     help="fork: a fresh forked process per case and side (default); spawn: a fresh interpreter "
+                          "per case and side, for implementations that cannot run after a fork (slow)")
     run.add_argument("--no-progress", action="store_true", help="no live progress line, even on a terminal")
 
     listing = commands.add_parser("list", help="list the catalog's cases")
@@ -55,6 +94,12 @@ def build_parser() -> argparse.ArgumentParser:
     show = commands.add_parser("show", help="show one case: its source, its documentation, and what torch observes")
     show.add_argument("id")
     show.add_argument("--device", default="cpu")
+    show.add_argument("--dtype", default=None)
+
+    matrix = commands.add_parser("matrix", help="a cross-implementation matrix from several results.json files")
+    matrix.add_argument("results", nargs="+", type=Path, help="results.json files of runs to set side by side")
+    matrix.add_argument("--report-dir", type=Path, default=Path("reports/matrix"),
+                        help="where matrix.html and matrix.md go (default: reports/matrix/)")
     return parser
 
 
@@ -75,7 +120,7 @@ def select_cases(expression: str | None) -> list[Case]:
 def parse_devices(text: str | None) -> tuple[str, ...]:
     if text is None:
         return ALL_DEVICES
-    devices = tuple(d.strip() for d in text.split(",") if d.strip())
+    devices = tuple(dict.fromkeys(d.strip() for d in text.split(",") if d.strip()))
     unknown = [d for d in devices if d not in ALL_DEVICES]
     if unknown or not devices:
         raise UsageError(f"unknown device {', '.join(unknown) or repr(text)}; "
@@ -83,42 +128,73 @@ def parse_devices(text: str | None) -> tuple[str, ...]:
     return devices
 
 
+def check_report_dir(directory: Path, names: tuple[str, ...] = REPORT_FILES) -> None:
+    """A writable directory (created if missing) whose report files, where present, are files."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--report-dir {directory}: cannot create it ({exc.strerror or exc})") from None
+    if not directory.is_dir():
+        raise UsageError(f"--report-dir {directory} is not a directory")
+    try:
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as exc:
+        raise UsageError(f"--report-dir {directory} is not writable ({exc.strerror or exc})") from None
+    for name in names:
+        path = directory / name
+        if path.exists() and not path.is_file() or path.is_symlink() and not path.exists():
+            raise UsageError(f"{path} exists and is not a regular file; reports cannot be written there")
+        if path.exists() and not os.access(path, os.W_OK):
+            raise UsageError(f"{path} is not writable")
+
+
+def load_implementation_file(args: argparse.Namespace):
+    path = args.expectations or expectations_module.builtin_path(args.impl)
+    if args.expectations is not None and not args.expectations.is_file():
+        raise UsageError(f"expectations file {args.expectations} does not exist or is not a file")
+    try:
+        return expectations_module.load_file(path)
+    except expectations_module.ExpectationError as exc:
+        raise UsageError(str(exc)) from exc
+
+
 def command_run(args: argparse.Namespace) -> int:
+    from .pool import StartupError
     from .reports import write_all
-    from .runner import Run, RunConfig, WorkerError
+    from .runner import Run, RunConfig
 
     devices = parse_devices(args.device)
     cases = select_cases(args.select)
-    expectations_path = args.expectations or expectations_module.builtin_path(args.impl)
-    if args.expectations is not None and not args.expectations.exists():
-        raise UsageError(f"expectations file {args.expectations} does not exist")
-    try:
-        entries = expectations_module.load(expectations_path)
-    except expectations_module.ExpectationError as exc:
-        raise UsageError(str(exc)) from exc
-    if args.jobs < 0 or args.timeout <= 0:
-        raise UsageError("--jobs must be 0 or more and --timeout above 0")
+    impl_file = load_implementation_file(args)
+    check_report_dir(args.report_dir)
     config = RunConfig(
         impl=args.impl, cases=cases, devices=devices, report_dir=args.report_dir, jobs=args.jobs,
-        timeout=args.timeout, isolation=args.isolation, expectations=entries,
-        expectations_file=str(expectations_path) if expectations_path else None,
-        all_case_ids=tuple(c.id for c in catalog.load()),
-        selection={"k": args.select, "devices": list(devices)},
-        live_progress=False if args.no_progress else None,
+        timeout=args.timeout, memory_mib=args.memory_limit, isolation=args.isolation, level=args.level,
+        impl_file=impl_file, all_case_ids=tuple(c.id for c in catalog.load()),
+        selection={"k": args.select, "devices": list(devices), "level": args.level},
+        live_progress=False if args.no_progress else None, startup_timeout=args.startup_timeout,
     )
+    run = Run(config)
     try:
-        run = Run(config)
         result = run.execute()
-    except (UnknownImplementation, WorkerError) as exc:
-        raise UsageError(str(exc)) from exc
+    except StartupError as exc:
+        raise UsageError(for_console(str(exc), 400)) from exc
+    if result["interrupted"] and not result["cases"] and run.info.keys() != {"reference", "implementation"}:
+        print(f"conformance: interrupted ({result['interrupted_by']}) before any case ran", file=sys.stderr)
     written = write_all(result, args.report_dir)
-    print(f"{result['implementation']['name']} {result['implementation']['version']} against torch "
-          f"{result['reference']['version']}: " + ", ".join(f"{n} {c}" for n, c in result["summary"].items() if c))
+    implementation = result["implementation"]
+    print(for_console(f"{implementation['name']} {implementation['version']} against torch "
+                      f"{result['reference']['version']}: ", 200)
+          + ", ".join(f"{n} {c}" for n, c in result["summary"].items() if c))
+    print("scores: " + ", ".join(f"{level} {s['pass']}/{s['total']}" for level, s in result["scores"].items())
+          + f" (the exit status follows {result['level']})")
     for stale in result["expectations"]["stale"]:
-        print(f"stale expectation: {stale['case']} ({stale['outcome']}) matches no case")
+        print(f"stale expectation: {for_console(stale['case'])} ({stale['outcome']}) matches no case")
     print("reports: " + ", ".join(str(p) for p in written))
     if result["interrupted"]:
-        return 130
+        print(f"conformance: interrupted by {result['interrupted_by']}; the reports hold what was done",
+              file=sys.stderr)
     return result["exit_status"]
 
 
@@ -126,7 +202,8 @@ def command_list(args: argparse.Namespace) -> int:
     cases = select_cases(args.select)
     if args.json:
         print(json.dumps([{"id": c.id, "topic": c.topic, "title": c.title, "doc": c.doc.url,
-                           "devices": list(c.devices), "tags": list(c.tags)} for c in cases], indent=1))
+                           "devices": list(c.devices), "dtypes": list(c.dtypes), "tags": list(c.tags),
+                           "features": list(c.features)} for c in cases], indent=1))
         return 0
     width = max(len(c.id) for c in cases)
     for c in cases:
@@ -137,26 +214,38 @@ def command_list(args: argparse.Namespace) -> int:
 
 def command_show(args: argparse.Namespace) -> int:
     from .compare import describe
-    from .execution import run_item
+    from .item import Item
+    from .pool import StartupError
+    from .session import Session
 
     registry = catalog.load()
     if args.id not in registry:
         raise UsageError(f"no case {args.id!r}; `conformance list` shows the ids")
     case = registry.get(args.id)
     device = parse_devices(args.device)[0]
+    dtype = args.dtype or case.dtypes[0]
+    if dtype not in case.dtypes:
+        raise UsageError(f"case {case.id} runs in {', '.join(case.dtypes)}, not {dtype}")
     print(f"{case.id}: {case.title}")
-    print(f"topic: {case.topic}   devices: {', '.join(case.devices)}   tags: {', '.join(case.tags) or '-'}")
+    print(f"topic: {case.topic}   devices: {', '.join(case.devices)}   dtypes: {', '.join(case.dtypes)}   "
+          f"tags: {', '.join(case.tags) or '-'}   features: {', '.join(case.features) or '-'}")
     print(f"checks: {case.doc}")
     print(f"source ({case.location}):\n")
     print(case.source)
-    reference = resolve(REFERENCE)
-    record = run_item(case, device, Sides(reference, reference), isolation=default_mode())
-    observed = record["reference"]
-    print(f"torch {reference.version} on {device} observes ({observed['status']}):")
-    for number, step in enumerate(observed.get("steps", []), start=1):
+    with Session("torch", devices=(device,)) as session:
+        try:
+            reason = session.device_reason(device)
+            if reason is not None:
+                raise UsageError(f"device {device}: {reason}")
+            observed, _ = session.observe(Item(case, device, dtype))
+        except StartupError as exc:
+            raise UsageError(str(exc)) from exc
+        version = session.info["reference"]["version"]
+    print(f"torch {version} on {device} ({dtype}) observes ({observed['status']}):")
+    for step_number, step in enumerate(observed.get("steps", []), start=1):
         outcome = (f"raises {step['error']['type']}: {step['error']['message']}" if "error" in step
                    else describe(step["value"]))
-        print(f"  step {number}: {step['label']} -> {outcome}")
+        print(f"  step {step_number}: {step['label']} -> {outcome}")
         for warning in step.get("warnings", []):
             print(f"      warns {warning['category']}: {warning['message']}")
         if step.get("stdout"):
@@ -164,17 +253,40 @@ def command_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_matrix(args: argparse.Namespace) -> int:
+    from .reports import matrix
+
+    check_report_dir(args.report_dir, matrix.FILES)
+    try:
+        runs = [matrix.load_run(path) for path in args.results]
+    except matrix.MatrixError as exc:
+        raise UsageError(str(exc)) from exc
+    written = matrix.write(runs, args.report_dir)
+    print("matrix: " + ", ".join(str(p) for p in written))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    handler = {"run": command_run, "list": command_list, "show": command_show}[args.command]
+    handler = {"run": command_run, "list": command_list, "show": command_show, "matrix": command_matrix}[args.command]
     try:
         return handler(args)
     except UsageError as exc:
         print(f"conformance: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        quiet_stdout()
+        return 141
     except KeyboardInterrupt:
         print("conformance: interrupted", file=sys.stderr)
         return 130
+
+
+def quiet_stdout() -> None:
+    """The reader of our stdout went away (``| head``): drop what is left, without a traceback."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -1,22 +1,31 @@
-"""Known failures of an implementation, recorded with a reason, kept outside the catalog.
+"""What an implementation does not aim to support, and its known failures, kept outside the catalog.
 
-An expectations file is TOML, one table per entry::
+An implementation's file is TOML with an optional profile and any number of expected failures::
+
+    [profile]
+    lacks = ["non-scalar", "hooks"]    # features (conformance/features.py) it does not aim to support
+    note = "a scalar engine"           # optional: shown in the reports
 
     [[expected]]
     case = "hooks.post_accumulate_*"   # a case id, or an fnmatch pattern on case ids
     device = "cuda"                    # optional: every device when left out
+    dtype = "float64"                  # optional: every dtype when left out
     reference = "<2.13"                # optional: only against these torch releases
     outcome = "fail"                   # fail, unsupported, error, timeout or crash
     reason = "post-accumulate hooks are not implemented yet (issue #12)"
 
-``reference`` takes comma-separated comparisons with release numbers (``>=2.10, <2.13``); the
-reference's local suffix (``+cpu``, ``+cu130``) is ignored. Use it for messages that changed
+Items whose case needs a feature the profile lacks are ``n/a``: listed, not run, left out of the
+scores. ``reference`` takes comma-separated comparisons with release numbers (``>=2.10, <2.13``);
+the reference's local suffix (``+cpu``, ``+cu130``) is ignored. Use it for messages that changed
 between torch releases: an implementation that follows one release differs from the others.
 
-An item that matches an entry and ends with that outcome is reported ``xfail``; one that passes
-is ``xpass`` (reported, and it fails the run: the entry should go); one that ends with another
-non-passing outcome keeps that outcome, since the way it fails changed. Entries that match no
-case of the catalog are reported as stale.
+An item that matches an entry and ends with that outcome (at the level that decides the run)
+is reported ``xfail``; one that passes is ``xpass`` (reported, and it fails the run: the entry
+should go); one that ends with another non-passing outcome keeps that outcome, since the way it
+fails changed. Entries that match no case of the catalog are reported as stale.
+
+Every field is checked when the file is loaded (types, values, unknown keys): a mistake is one
+line naming the file, the entry and the field, before any case runs.
 
 Without ``--expectations``, the runner uses ``conformance/expectations/<implementation>.toml``
 when it exists.
@@ -29,11 +38,16 @@ import operator
 import re
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from .features import FEATURES
 
 EXPECTABLE = ("fail", "unsupported", "error", "timeout", "crash")
 BUILTIN_DIR = Path(__file__).with_name("expectations")
+ENTRY_KEYS = {"case": str, "outcome": str, "reason": str, "device": str, "dtype": str, "reference": str}
+REQUIRED = ("case", "outcome", "reason")
+PROFILE_KEYS = {"lacks": list, "note": str}
 
 
 class ExpectationError(Exception):
@@ -77,13 +91,36 @@ class Expectation:
     reason: str
     device: str | None = None
     reference: tuple = ()  # parsed ``reference`` range; empty: every release
+    dtype: str | None = None
 
-    def matches(self, case_id: str, device: str | None = None, reference_version: str | None = None) -> bool:
+    def matches(self, case_id: str, device: str | None = None, reference_version: str | None = None,
+                dtype: str | None = None) -> bool:
         if self.device is not None and device is not None and device != self.device:
+            return False
+        if self.dtype is not None and dtype is not None and dtype != self.dtype:
             return False
         if self.reference and reference_version is not None and not in_range(reference_version, self.reference):
             return False
         return fnmatch.fnmatchcase(case_id, self.case)
+
+
+@dataclass(frozen=True)
+class Profile:
+    lacks: tuple[str, ...] = ()
+    note: str = ""
+
+    def missing_for(self, features: Iterable[str]) -> list[str]:
+        """The features of a case that this profile lacks (the case is n/a when any)."""
+        return [name for name in features if name in self.lacks]
+
+
+@dataclass(frozen=True)
+class ImplementationFile:
+    """What an expectations file says: the profile and the expected failures."""
+
+    profile: Profile = field(default_factory=Profile)
+    entries: tuple[Expectation, ...] = ()
+    path: str | None = None
 
 
 def builtin_path(implementation: str) -> Path | None:
@@ -91,43 +128,84 @@ def builtin_path(implementation: str) -> Path | None:
     return path if path.exists() else None
 
 
-def load(path: Path | None) -> list[Expectation]:
+def load_file(path: Path | None) -> ImplementationFile:
     if path is None:
-        return []
+        return ImplementationFile()
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ExpectationError(f"cannot read expectations file {path}: {exc}") from exc
+    unknown = sorted(set(data) - {"profile", "expected"})
+    if unknown:
+        raise ExpectationError(f"{path}: unknown table or key {unknown[0]!r}; expected [profile] and [[expected]]")
+    return ImplementationFile(_profile(data.get("profile", {}), path), _entries(data.get("expected", []), path),
+                              str(path))
+
+
+def load(path: Path | None) -> list[Expectation]:
+    return list(load_file(path).entries)
+
+
+def _profile(raw: object, path: Path) -> Profile:
+    if not isinstance(raw, dict):
+        raise ExpectationError(f"{path}: [profile] must be a table")
+    _check_keys(raw, PROFILE_KEYS, f"{path}: [profile]")
+    lacks = raw.get("lacks", [])
+    if not all(isinstance(name, str) for name in lacks):
+        raise ExpectationError(f"{path}: [profile] lacks must be a list of feature names")
+    unknown = [name for name in lacks if name not in FEATURES]
+    if unknown:
+        raise ExpectationError(f"{path}: [profile] lacks unknown feature {unknown[0]!r}; known: {', '.join(FEATURES)}")
+    return Profile(tuple(lacks), raw.get("note", ""))
+
+
+def _entries(raw: object, path: Path) -> tuple[Expectation, ...]:
+    if not isinstance(raw, list):
+        raise ExpectationError(f"{path}: 'expected' must be an array of tables ([[expected]])")
     entries = []
-    for number, raw in enumerate(data.get("expected", []), start=1):
-        missing = [key for key in ("case", "outcome", "reason") if not raw.get(key)]
+    for number, entry in enumerate(raw, start=1):
+        where = f"{path}: entry {number}"
+        if not isinstance(entry, dict):
+            raise ExpectationError(f"{where} is not a table")
+        _check_keys(entry, ENTRY_KEYS, where)
+        missing = [key for key in REQUIRED if not entry.get(key)]
         if missing:
-            raise ExpectationError(f"{path}: entry {number} lacks {', '.join(missing)}")
-        if raw["outcome"] not in EXPECTABLE:
-            raise ExpectationError(
-                f"{path}: entry {number} has outcome {raw['outcome']!r}; expected one of {', '.join(EXPECTABLE)}"
-            )
+            raise ExpectationError(f"{where} lacks {', '.join(missing)}")
+        if entry["outcome"] not in EXPECTABLE:
+            raise ExpectationError(f"{where} has outcome {entry['outcome']!r}; expected one of {', '.join(EXPECTABLE)}")
+        if entry.get("device") is not None and entry["device"] not in ("cpu", "cuda"):
+            raise ExpectationError(f"{where} has device {entry['device']!r}; expected cpu or cuda")
         try:
-            reference = parse_range(raw["reference"]) if raw.get("reference") else ()
+            reference = parse_range(entry["reference"]) if entry.get("reference") else ()
         except ValueError as exc:
-            raise ExpectationError(f"{path}: entry {number} has reference {raw['reference']!r}: {exc}") from None
-        entries.append(Expectation(raw["case"], raw["outcome"], raw["reason"], raw.get("device"), reference))
-    return entries
+            raise ExpectationError(f"{where} has reference {entry['reference']!r}: {exc}") from None
+        entries.append(Expectation(entry["case"], entry["outcome"], entry["reason"], entry.get("device"), reference,
+                                   entry.get("dtype")))
+    return tuple(entries)
 
 
-def find(entries: list[Expectation], case_id: str, device: str,
-         reference_version: str | None = None) -> Expectation | None:
+def _check_keys(table: dict, schema: dict[str, type], where: str) -> None:
+    for key, value in table.items():
+        if key not in schema:
+            raise ExpectationError(f"{where} has unknown key {key!r}; known: {', '.join(schema)}")
+        if not isinstance(value, schema[key]):
+            raise ExpectationError(f"{where}: {key} must be a {schema[key].__name__}, not {type(value).__name__} "
+                                   f"({value!r})")
+
+
+def find(entries: Iterable[Expectation], case_id: str, device: str, reference_version: str | None = None,
+         dtype: str | None = None) -> Expectation | None:
     for entry in entries:
-        if entry.matches(case_id, device, reference_version):
+        if entry.matches(case_id, device, reference_version, dtype):
             return entry
     return None
 
 
-def apply(record: dict, entries: list[Expectation], reference_version: str | None = None) -> dict:
+def apply(record: dict, entries: Iterable[Expectation], reference_version: str | None = None) -> dict:
     """Turn a raw outcome into xfail/xpass where an expectation covers the item (against this
     version of the reference, when given)."""
-    entry = find(entries, record["id"], record["device"], reference_version)
-    if entry is None or record["outcome"] == "skip":
+    entry = find(entries, record["id"], record["device"], reference_version, record.get("dtype"))
+    if entry is None or record["outcome"] in ("skip", "n/a"):
         return record
     record["expected"] = {"outcome": entry.outcome, "reason": entry.reason}
     if record["outcome"] == entry.outcome:
@@ -138,6 +216,6 @@ def apply(record: dict, entries: list[Expectation], reference_version: str | Non
     return record
 
 
-def stale(entries: list[Expectation], case_ids: Iterable[str]) -> list[Expectation]:
+def stale(entries: Iterable[Expectation], case_ids: Iterable[str]) -> list[Expectation]:
     ids = list(case_ids)
     return [entry for entry in entries if not any(entry.matches(case_id) for case_id in ids)]

@@ -1,26 +1,38 @@
-"""Finding the implementation under test by name, and the devices it can run on.
+"""Finding an implementation by name, its version, and the devices it can run on.
 
-An implementation is any importable module (or an attribute of one) that offers the torch-like
-API the catalog uses. ``--impl NAME`` accepts:
+Imported only by side workers (``worker``): the judging process never imports the
+implementation under test. An implementation is any importable module (or an attribute of one)
+that offers the torch-like API the catalog uses. ``--impl NAME`` accepts:
 
 * a module name: ``myautograd``, ``torch``, ``mypkg.torch_api``;
 * ``module:attribute`` for a namespace object built by an adapter: ``myadapter:namespace``;
-* a short name listed in ``ADAPTERS`` (thin adapters shipped with the suite).
+* a short name listed in ``ADAPTERS`` (thin adapters shipped with the suite, ``pip install
+  .[peers]`` installs the engines they adapt).
 
 The module's top-level name is what the ``module_name`` normalisation rule maps to ``torch``;
-a namespace can name another with a ``__conformance_module__`` attribute.
+a namespace can name another with a ``__conformance_module__`` attribute. The version is the
+namespace's (or module's) ``__version__``, else the installed distribution's version
+(``importlib.metadata``) of a ``__conformance_distribution__`` the namespace names or of the
+module's top-level package.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 from dataclasses import dataclass
 from typing import Any
+
+from .bounds import safe_str
 
 REFERENCE = "torch"
 
 # Short names for adapters shipped with the suite: name -> "module:attribute".
-ADAPTERS: dict[str, str] = {}
+ADAPTERS: dict[str, str] = {
+    "mygrad": "conformance.adapters.mygrad:namespace",
+    "tinygrad": "conformance.adapters.tinygrad:namespace",
+    "micrograd": "conformance.adapters.micrograd:namespace",
+}
 
 
 class UnknownImplementation(Exception):
@@ -35,43 +47,78 @@ class Implementation:
     version: str
 
 
+def target_of(name: str) -> str:
+    """``module:attribute`` (or a module name) that ``--impl name`` stands for."""
+    return ADAPTERS.get(name, name)
+
+
 def resolve(name: str) -> Implementation:
-    target = ADAPTERS.get(name, name)
+    target = target_of(name)
     module_path, _, attribute = target.partition(":")
-    if not module_path:
+    if not module_path or not all(part.isidentifier() for part in module_path.split(".")):
         raise UnknownImplementation(f"unknown implementation {name!r}: expected a module name")
     try:
         module = importlib.import_module(module_path)
     except ModuleNotFoundError as exc:
         if exc.name and module_path.startswith(exc.name):
             raise UnknownImplementation(f"unknown implementation {name!r}: no module named {exc.name!r}") from exc
-        raise UnknownImplementation(f"implementation {name!r} failed to import: {exc}") from exc
-    except Exception as exc:
-        raise UnknownImplementation(f"implementation {name!r} failed to import: {type(exc).__name__}: {exc}") from exc
+        raise UnknownImplementation(f"implementation {name!r} failed to import: {safe_str(exc, 300)}") from exc
+    except BaseException as exc:  # noqa: BLE001 - SystemExit, KeyboardInterrupt... at import
+        raise UnknownImplementation(
+            f"implementation {name!r} failed to import: {type(exc).__name__}: {safe_str(exc, 300)}") from exc
     namespace = module
     if attribute:
         try:
             namespace = getattr(module, attribute)
-        except AttributeError as exc:
-            raise UnknownImplementation(f"unknown implementation {name!r}: {module_path} has no {attribute!r}") from exc
-    module_name = getattr(namespace, "__conformance_module__", module_path.split(".")[0])
-    version = str(getattr(namespace, "__version__", getattr(module, "__version__", "unknown")))
-    return Implementation(name=name, namespace=namespace, module_name=module_name, version=version)
+        except BaseException as exc:  # noqa: BLE001
+            raise UnknownImplementation(f"unknown implementation {name!r}: reading {attribute!r} from "
+                                        f"{module_path} raised {type(exc).__name__}") from exc
+    module_name = _text_attribute(namespace, "__conformance_module__") or module_path.split(".")[0]
+    return Implementation(name=name, namespace=namespace, module_name=module_name,
+                          version=version_of(namespace, module, module_path))
+
+
+def version_of(namespace: Any, module: Any, module_path: str) -> str:
+    for owner in (namespace, module):
+        text = _text_attribute(owner, "__version__")
+        if text:
+            return text
+    distribution = _text_attribute(namespace, "__conformance_distribution__") or module_path.split(".")[0]
+    try:
+        return safe_str(importlib.metadata.version(distribution), 100)
+    except Exception:  # noqa: BLE001 - no such distribution, or broken metadata
+        return "unknown"
+
+
+def _text_attribute(owner: Any, name: str) -> str | None:
+    """A short, encodable text attribute; None when absent, unreadable or empty."""
+    try:
+        value = getattr(owner, name, None)
+    except BaseException:  # noqa: BLE001
+        return None
+    if value is None:
+        return None
+    text = safe_str(value, 100)
+    text = text.encode("utf-8", errors="backslashreplace").decode("utf-8")
+    return text or None
 
 
 def device_status(namespace: Any, device: str) -> str | None:
     """None when ``device`` is usable with this namespace, otherwise the reason it is not.
 
-    Checking CUDA initialises the driver, after which forked children cannot use CUDA: call this
-    only in processes that start their workers with exec (the CLI and the pytest plugin do).
+    Checking CUDA initialises the driver, after which forked children cannot use CUDA: the
+    worker calls this in a child of its own, never in itself.
     """
     if device == "cpu":
         return None
-    cuda = getattr(namespace, "cuda", None)
-    is_available = getattr(cuda, "is_available", None)
+    try:
+        cuda = getattr(namespace, "cuda", None)
+        is_available = getattr(cuda, "is_available", None)
+    except BaseException:  # noqa: BLE001
+        return "CUDA not supported by the implementation (reading torch.cuda.is_available raised)"
     if not callable(is_available):
         return "CUDA not supported by the implementation"
     try:
-        return None if is_available() else "CUDA not available"
-    except Exception as exc:
-        return f"CUDA not available ({type(exc).__name__}: {exc})"
+        return None if bool(is_available()) else "CUDA not available"
+    except BaseException as exc:  # noqa: BLE001 - SystemExit from is_available() too
+        return f"CUDA not available ({type(exc).__name__}: {safe_str(exc, 200)})"

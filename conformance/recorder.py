@@ -4,44 +4,93 @@ A scenario receives ``(torch, rec)``: the namespace under test and a :class:`Rec
 
 * ``rec("label", value)`` records one observation and returns ``value``. Keyword ``version=True``
   also records ``_version`` of tensors.
+* ``rec.same("label", a, b)`` records whether ``a is b``: an identity, judged at the ``api``
+  level (see ``levels``).
 * ``with rec.attempt("label"): ...`` runs a block; an exception raised in it is recorded as that
   step's outcome and the scenario goes on (otherwise the step records ``ok``).
 * An exception that escapes the scenario ends it and is recorded as a final step ``raised``.
-* ``rec.device`` is the device the case runs on; ``rec.dtype`` the dtype name it runs with.
+* ``rec.device`` is the device the item runs on; ``rec.dtype`` the dtype name it runs with (one
+  of the case's ``dtypes``), and ``rec.float_dtype`` that dtype on the namespace.
 
 Every step also carries the warnings (category and message, in order) and the text printed to
 stdout since the previous step, and the scenario line it was recorded at, so a difference can
-say where it is.
+say where it is. An exception that means the implementation lacks an API name carries that
+name in torch's spelling (see ``surface``). Everything is bounded (see ``bounds``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import re
 import sys
 import time
 import traceback
 import warnings
 from typing import Any
 
+from .bounds import STEPS_LIMIT, TEXT_LIMIT, cut_text, safe_str
 from .case import Case
 from .snapshot import Snapshotter, exception_info, qualified_type_name
+from .surface import Surface
+
+_OUT_OF_MEMORY = re.compile(r"can't allocate memory|Unable to allocate|out of memory", re.IGNORECASE)
+
+
+class BoundedText(io.TextIOBase):
+    """A text sink that keeps the first ``limit`` characters written and counts the rest."""
+
+    def __init__(self, limit: int = TEXT_LIMIT) -> None:
+        self.limit = limit
+        self._parts: list[str] = []
+        self._kept = 0
+        self._dropped = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        room = self.limit - self._kept
+        if room > 0:
+            self._parts.append(text[:room])
+            self._kept += min(len(text), room)
+        self._dropped += max(len(text) - max(room, 0), 0)
+        return len(text)
+
+    def take(self) -> str:
+        """What was written since the last call, with a marker for what was cut."""
+        text = "".join(self._parts)
+        if self._dropped:
+            text += f"\u2026 [{self._dropped} more characters cut]"
+        self._parts, self._kept, self._dropped = [], 0, 0
+        return text
 
 
 class Recorder:
     def __init__(self, namespace: Any, device: str, dtype: str, case: Case,
-                 caught: list | None = None, stdout: io.StringIO | None = None) -> None:
+                 caught: list | None = None, stdout: BoundedText | None = None) -> None:
         self.device = device
         self.dtype = dtype
         self.steps: list[dict] = []
+        self.out_of_memory = False
+        self._namespace = namespace
         self._warnings: list[warnings.WarningMessage] = caught if caught is not None else []
-        self._stdout = stdout or io.StringIO()
-        self._snapshotter = Snapshotter(namespace)
+        self._stdout = stdout or BoundedText()
+        self._surface = Surface(namespace)
+        self._snapshotter = Snapshotter(namespace, self._surface)
         self._case = case
+        self._lines = case.source.splitlines()
         code = case.scenario.__code__
         self._filename = code.co_filename
         self._first_line = code.co_firstlineno
-        self._last_line = self._first_line + len(case.source.splitlines())
+        self._last_line = self._first_line + len(self._lines)
+        self._dropped_steps = 0
+
+    @property
+    def float_dtype(self) -> Any:
+        return getattr(self._namespace, self.dtype)
 
     # -- used by scenarios -----------------------------------------------------------------
     def __call__(self, label: str, value: Any, *, version: bool = False) -> Any:
@@ -52,43 +101,60 @@ class Recorder:
         self._add(label, self._caller_line(), pending, value=encoded)
         return value
 
+    def same(self, label: str, first: Any, second: Any) -> bool:
+        """Record whether ``first is second`` (an identity observation)."""
+        result = first is second
+        self._add(label, self._caller_line(), self._drain(), value=result, aspect="identity")
+        return result
+
     @contextlib.contextmanager
     def attempt(self, label: str):
         line = self._caller_line(depth=3)
         try:
             yield
         except Exception as exc:
-            self._add(label, self._raising_line(exc) or line, self._drain(), error=exception_info(exc))
+            self._add(label, self._raising_line(exc) or line, self._drain(), error=self._error(exc))
         else:
             self._add(label, line, self._drain(), value={"t": "ok"})
 
     # -- used by the runner ----------------------------------------------------------------
     def uncaught(self, exc: BaseException) -> None:
-        self._add("raised", self._raising_line(exc), self._drain(), error=exception_info(exc))
+        self._add("raised", self._raising_line(exc), self._drain(), error=self._error(exc))
 
     def finish(self) -> None:
         """Attach warnings and output that came after the last step to a closing step."""
         pending = self._drain()
         if pending["warnings"] or pending["stdout"]:
             self._add("end", None, pending, value={"t": "ok"})
+        if self._dropped_steps:
+            self.steps.append({"label": "cut", "line": None, "source": None, "warnings": [], "stdout": "",
+                               "value": {"t": "cut", "why": f"{self._dropped_steps} more steps cut "
+                                                           f"(at most {STEPS_LIMIT} are recorded)"}})
 
     # -- internals ------------------------------------------------------------------------
+    def _error(self, exc: BaseException) -> dict:
+        if isinstance(exc, MemoryError) or _OUT_OF_MEMORY.search(safe_str(exc, 400)):
+            self.out_of_memory = True
+        return exception_info(exc, self._surface.missing(exc, self._in_scenario))
+
     def _add(self, label: str, line: int | None, pending: dict, **outcome: Any) -> None:
-        step = {"label": label, "line": line, "source": self._source_line(line)}
+        if len(self.steps) >= STEPS_LIMIT:
+            self._dropped_steps += 1
+            return
+        step = {"label": cut_text(safe_str(label), 400), "line": line, "source": self._source_line(line)}
         step.update(pending)
         step.update(outcome)
         self.steps.append(step)
 
     def _drain(self) -> dict:
         caught = [
-            {"category": qualified_type_name(w.category), "message": str(w.message)}
-            for w in self._warnings
+            {"category": qualified_type_name(w.category), "message": safe_str(w.message)}
+            for w in self._warnings[:100]
         ]
+        if len(self._warnings) > 100:
+            caught.append({"category": "cut", "message": f"{len(self._warnings) - 100} more warnings cut"})
         self._warnings.clear()
-        printed = self._stdout.getvalue()
-        self._stdout.seek(0)
-        self._stdout.truncate()
-        return {"warnings": caught, "stdout": printed}
+        return {"warnings": caught, "stdout": self._stdout.take()}
 
     def _in_scenario(self, filename: str, line: int) -> bool:
         return filename == self._filename and self._first_line <= line <= self._last_line
@@ -104,7 +170,11 @@ class Recorder:
     def _raising_line(self, exc: BaseException) -> int | None:
         """The last scenario line in the traceback (it may be inside a hook the scenario defines)."""
         found = None
-        for entry in traceback.extract_tb(exc.__traceback__):
+        try:
+            entries = traceback.extract_tb(exc.__traceback__, limit=200)
+        except Exception:  # noqa: BLE001 - a traceback the implementation tampered with
+            return None
+        for entry in entries:
             if entry.lineno is not None and self._in_scenario(entry.filename, entry.lineno):
                 found = entry.lineno - self._first_line + 1
         return found
@@ -112,8 +182,7 @@ class Recorder:
     def _source_line(self, line: int | None) -> str | None:
         if line is None:
             return None
-        lines = self._case.source.splitlines()
-        return lines[line - 1].strip() if 0 < line <= len(lines) else None
+        return self._lines[line - 1].strip() if 0 < line <= len(self._lines) else None
 
 
 def observe(case: Case, namespace: Any, device: str, dtype: str | None = None) -> dict:
@@ -127,7 +196,7 @@ def observe(case: Case, namespace: Any, device: str, dtype: str | None = None) -
     status = "completed"
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        stdout = io.StringIO()
+        stdout = BoundedText()
         with contextlib.redirect_stdout(stdout):
             rec = Recorder(namespace, device, dtype or case.dtypes[0], case, caught, stdout)
             try:
@@ -139,4 +208,7 @@ def observe(case: Case, namespace: Any, device: str, dtype: str | None = None) -
                 rec.uncaught(exc)
                 status = "raised"
             rec.finish()
-    return {"status": status, "steps": rec.steps, "duration": time.perf_counter() - started}
+    result = {"status": status, "steps": rec.steps, "duration": time.perf_counter() - started}
+    if rec.out_of_memory:
+        result["out_of_memory"] = True
+    return result

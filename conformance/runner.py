@@ -1,10 +1,15 @@
-"""Running the selected catalog on a pool of worker processes and collecting the results.
+"""Running the selected catalog: plan the items, run them on the pool, judge, journal, summarise.
 
-Each worker (``conformance.worker``) imports torch and the implementation once and runs items
-in forked children (see ``isolation``). One thread per worker feeds it items; the main thread
-collects results as they finish, applies expectations, appends each record to
-``<report dir>/results.jsonl`` at once (so a killed run keeps what it did), shows progress, and
-writes the reports at the end, or on Ctrl-C with what was done.
+The runner is the judging process's main loop. It plans every item (a case on a device in a
+dtype): items on a device one side cannot use are ``skip``; items whose case needs a feature the
+implementation's profile lacks are ``n/a``; the others go to the pool (``pool``), which runs
+both sides in their own processes. As each item finishes, the runner judges it (``judge``),
+applies the expectations, appends the record to ``<report dir>/results.jsonl`` at once (the
+journal: its header is on disk before the first item, and it is rewritten whole if the report
+directory disappears during the run) and shows progress.
+
+SIGINT and SIGTERM end the run at once: workers are killed, the reports are written with what
+was done and marked interrupted, and the exit status is 130 or 143.
 """
 
 from __future__ import annotations
@@ -12,84 +17,27 @@ from __future__ import annotations
 import json
 import os
 import platform
-import queue
-import subprocess
-import sys
-import threading
+import signal
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from . import expectations as expectations_module
 from .case import ALL_DEVICES, Case
-from .execution import DEFAULT_TIMEOUT, base_record, skipped
-from .implementations import REFERENCE, device_status, resolve
+from .expectations import ImplementationFile
+from .item import Item, ItemRecord, items_of
+from .judge import judge
+from .levels import DEFAULT_LEVEL, LEVELS
+from .pool import Pool, PoolConfig, StartupError
 from .progress import Progress
 
-OUTCOMES = ("pass", "fail", "xfail", "xpass", "unsupported", "error", "timeout", "crash", "skip")
-EXPECTED_OUTCOMES = ("pass", "xfail", "skip")
-SINGLE_THREAD_ENV = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
-
-
-class WorkerError(Exception):
-    """A worker could not start or stopped answering."""
-
-
-def error_record(case: Case, device: str, detail: str) -> dict:
-    return {**base_record(case, device), "outcome": "error", "duration": 0.0, "detail": detail,
-            "reference": None, "implementation": None, "diff": []}
-
-
-class WorkerProcess:
-    def __init__(self, impl: str, timeout: float, isolation: str) -> None:
-        self.args = [sys.executable, "-m", "conformance.worker", "--impl", impl,
-                     "--timeout", str(timeout), "--isolation", isolation]
-        self.proc: subprocess.Popen | None = None
-        self.versions: dict = {}
-
-    def start(self) -> None:
-        env = {**os.environ, **SINGLE_THREAD_ENV, "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, encoding="utf-8", env=env)
-
-    def wait_ready(self) -> None:
-        message = self._receive()
-        if "fatal" in message:
-            raise WorkerError(message["fatal"])
-        self.versions = message["versions"]
-
-    def run(self, case_id: str, device: str) -> dict:
-        assert self.proc is not None and self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(json.dumps({"id": case_id, "device": device}) + "\n")
-            self.proc.stdin.flush()
-        except OSError as exc:
-            raise WorkerError(f"the worker stopped: {exc}") from exc
-        return self._receive()
-
-    def _receive(self) -> dict:
-        assert self.proc is not None and self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line:
-            code = self.proc.wait()
-            raise WorkerError(f"the worker process ended (exit status {code})")
-        return json.loads(line)
-
-    def close(self) -> None:
-        if self.proc is None:
-            return
-        if self.proc.stdin:
-            try:
-                self.proc.stdin.close()
-            except OSError:
-                pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+OUTCOMES = ("pass", "fail", "xfail", "xpass", "unsupported", "error", "timeout", "crash", "skip", "n/a")
+EXPECTED_OUTCOMES = ("pass", "xfail", "skip", "n/a")
+UNSCORED = ("skip", "n/a")
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_MEMORY_MIB = 2048
+SIGNAL_EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
 
 @dataclass
@@ -100,167 +48,212 @@ class RunConfig:
     report_dir: Path = Path("reports")
     jobs: int = 0
     timeout: float = DEFAULT_TIMEOUT
+    memory_mib: int = DEFAULT_MEMORY_MIB
     isolation: str = "fork"
-    expectations: list = field(default_factory=list)
-    expectations_file: str | None = None
+    level: str = DEFAULT_LEVEL
+    impl_file: ImplementationFile = field(default_factory=ImplementationFile)
     all_case_ids: tuple[str, ...] = ()
     selection: dict = field(default_factory=dict)
     live_progress: bool | None = None
+    startup_timeout: float = 120.0
+    registry: str = "conformance.catalog:load"
 
 
-def check_devices(impl_namespace, reference_namespace, devices: Iterable[str]) -> dict[str, str | None]:
-    """For each device: None when both sides can use it, otherwise why not."""
-    status = {}
-    for device in devices:
-        reason = device_status(reference_namespace, device)
-        if reason is None:
-            impl_reason = device_status(impl_namespace, device)
-            reason = None if impl_reason is None else f"{impl_reason} (implementation)"
-        status[device] = reason
-    return status
+class Journal:
+    """``results.jsonl``: the run's header, then one line per finished item, on disk at once."""
+
+    def __init__(self, path: Path, header: dict) -> None:
+        self.path = path
+        self.header = header
+        self.lines: list[str] = []
+        self._file = None
+        self._open()
+
+    def _open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = self.path.open("w", encoding="utf-8")
+        self._file.write(json.dumps({"run": self.header}) + "\n")
+        for line in self.lines:
+            self._file.write(line)
+        self._sync()
+
+    def append(self, record: dict) -> None:
+        line = json.dumps(record) + "\n"
+        self.lines.append(line)
+        if self._gone():
+            self._file.close()
+            self._open()
+            return
+        self._file.write(line)
+        self._sync()
+
+    def _gone(self) -> bool:
+        try:
+            return os.stat(self.path).st_ino != os.fstat(self._file.fileno()).st_ino
+        except OSError:
+            return True
+
+    def _sync(self) -> None:
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        if self._file is not None and not self._file.closed:
+            self._file.close()
+
+    def discard(self) -> None:
+        self.close()
+        try:
+            self.path.unlink()
+        except OSError:
+            pass
 
 
 class Run:
     def __init__(self, config: RunConfig) -> None:
         self.config = config
         self.records: list[dict] = []
-        self.interrupted = False
+        self.interrupted_by: int | None = None
         self.started = datetime.now(UTC)
-        self.reference = resolve(REFERENCE)
-        self.implementation = resolve(config.impl)
-        self.device_status = check_devices(self.implementation.namespace, self.reference.namespace,
-                                           config.devices)
-        self.versions: dict = {}
-        config.report_dir.mkdir(parents=True, exist_ok=True)
-        self.journal_path = config.report_dir / "results.jsonl"
+        self.info: dict[str, dict] = {}
+        self.device_status: dict[str, str | None] = {}
+        self.journal = Journal(config.report_dir / "results.jsonl", self.metadata())
 
-    def plan(self) -> tuple[list[tuple[Case, str]], list[dict]]:
-        todo, skips = [], []
-        for case in self.config.cases:
-            for device in self.config.devices:
-                if not case.runs_on(device):
-                    continue
-                reason = self.device_status[device]
-                if reason is None:
-                    todo.append((case, device))
-                else:
-                    skips.append(skipped(case, device, reason))
-        return todo, skips
-
+    # -- the run ----------------------------------------------------------------------------
     def execute(self) -> dict:
-        todo, skips = self.plan()
-        progress = Progress(len(todo) + len(skips), live=self.config.live_progress)
+        """Start the pool (a StartupError means nothing ran), run every item, return the result."""
         began = time.monotonic()
-        with self.journal_path.open("w", encoding="utf-8") as journal:
-            journal.write(json.dumps({"run": self.metadata()}) + "\n")
-            for record in skips:
-                self._keep(record, journal, progress)
+        previous = {number: signal.signal(number, self._on_signal) for number in SIGNAL_EXIT}
+        pool = Pool(PoolConfig(impl=self.config.impl, jobs=self.config.jobs or os.cpu_count() or 1,
+                               isolation=self.config.isolation, devices=self.config.devices,
+                               registry=self.config.registry, startup_timeout=self.config.startup_timeout,
+                               memory_mib=self.config.memory_mib))
+        progress = None
+        try:
             try:
-                self._run_pool(todo, journal, progress)
-            except KeyboardInterrupt:
-                self.interrupted = True
-        progress.close()
+                self.info = pool.start(stop=lambda: self.interrupted_by is not None)
+            except StartupError:
+                self.journal.discard()  # nothing ran: a bad argument, not a run
+                raise
+            self.device_status = merged_devices(self.info, self.config.devices)
+            self.journal.header = self.metadata()
+            todo, ready = self.plan()
+            progress = Progress(len(todo) + len(ready), live=self.config.live_progress)
+            for record in ready:
+                self._keep(record, progress)
+            for item in todo:
+                pool.submit(item, item.case.timeout or self.config.timeout)
+            while pool.pending() and self.interrupted_by is None:
+                for item, reference, implementation in pool.poll():
+                    self._keep(self._judged(item, reference, implementation), progress)
+        finally:
+            pool.close()
+            for number, handler in previous.items():
+                signal.signal(number, handler)
+            if progress is not None:
+                progress.close(interrupted=self.interrupted_by is not None)
+            self.journal.close()
         return self.result(time.monotonic() - began)
 
-    def _keep(self, record: dict, journal, progress: Progress) -> None:
-        record = expectations_module.apply(record, self.config.expectations, self.reference.version)
+    def _on_signal(self, number: int, frame) -> None:
+        self.interrupted_by = number
+
+    def plan(self) -> tuple[list[Item], list[dict]]:
+        todo, ready = [], []
+        profile = self.config.impl_file.profile
+        for item in items_of(self.config.cases, self.config.devices):
+            reason = self.device_status.get(item.device)
+            lacking = profile.missing_for(item.case.features)
+            if reason is not None:
+                ready.append(ItemRecord.of(item).finished("skip", reason).as_dict())
+            elif lacking:
+                ready.append(ItemRecord.of(item).finished(
+                    "n/a", f"n/a: the implementation does not aim to support {', '.join(lacking)}").as_dict())
+            else:
+                todo.append(item)
+        return todo, ready
+
+    def _judged(self, item: Item, reference: dict, implementation: dict) -> dict:
+        module = self.info.get("implementation", {}).get("module", self.config.impl)
+        record = judge(item, reference, implementation, module, self.config.level, self.config.memory_mib)
+        return record.as_dict()
+
+    def _keep(self, record: dict, progress) -> None:
+        record = expectations_module.apply(record, self.config.impl_file.entries, self.reference_version)
         self.records.append(record)
-        journal.write(json.dumps(record) + "\n")
-        journal.flush()
-        os.fsync(journal.fileno())
+        self.journal.append(record)
         progress.update(record)
 
-    def _run_pool(self, todo: list[tuple[Case, str]], journal, progress: Progress) -> None:
-        if not todo:
-            return
-        jobs = self.config.jobs or os.cpu_count() or 1
-        workers = [WorkerProcess(self.config.impl, self.config.timeout, self.config.isolation)
-                   for _ in range(min(jobs, len(todo)))]
-        for worker in workers:
-            worker.start()
-        try:
-            for worker in workers:
-                worker.wait_ready()
-            self.versions = workers[0].versions
-            pending: queue.Queue = queue.Queue()
-            for item in todo:
-                pending.put(item)
-            done: queue.Queue = queue.Queue()
-            threads = [threading.Thread(target=self._feed, args=(w, pending, done), daemon=True) for w in workers]
-            for thread in threads:
-                thread.start()
-            for _ in range(len(todo)):
-                self._keep(done.get(), journal, progress)
-        except KeyboardInterrupt:
-            self._drain(pending)
-            raise
-        finally:
-            for worker in workers:
-                worker.close()
-
-    @staticmethod
-    def _drain(pending: queue.Queue) -> None:
-        while True:
-            try:
-                pending.get_nowait()
-            except queue.Empty:
-                return
-
-    def _feed(self, worker: WorkerProcess, pending: queue.Queue, done: queue.Queue) -> None:
-        """Run items on one worker; every item taken gets a record, whatever happens to the worker."""
-        broken: str | None = None
-        while True:
-            try:
-                case, device = pending.get_nowait()
-            except queue.Empty:
-                return
-            if broken is not None:
-                done.put(error_record(case, device, f"worker failure: {broken}"))
-                continue
-            try:
-                done.put(worker.run(case.id, device))
-            except Exception as exc:  # a dead worker or a garbled answer: report, then restart it
-                done.put(error_record(case, device, f"worker failure: {exc}"))
-                worker.close()
-                try:
-                    worker.start()
-                    worker.wait_ready()
-                except Exception as restart_error:
-                    broken = f"the worker could not be restarted: {restart_error}"
+    # -- describing the run -------------------------------------------------------------------
+    @property
+    def reference_version(self) -> str | None:
+        return self.info.get("reference", {}).get("version")
 
     def metadata(self) -> dict:
+        impl = self.info.get("implementation", {})
+        reference = self.info.get("reference", {})
+        profile = self.config.impl_file.profile
         return {
-            "implementation": {"name": self.implementation.name, "module": self.implementation.module_name,
-                               "version": self.implementation.version},
-            "reference": {"name": REFERENCE, "version": self.reference.version},
+            "implementation": {"name": self.config.impl, "module": impl.get("module", "?"),
+                               "version": impl.get("version", "?")},
+            "reference": {"name": "torch", "version": reference.get("version", "?")},
             "python": platform.python_version(),
             "platform": platform.platform(),
             "devices": {d: ("available" if r is None else r) for d, r in self.device_status.items()},
             "started": self.started.isoformat(timespec="seconds"),
             "selection": self.config.selection,
             "timeout": self.config.timeout,
+            "memory_limit_mib": self.config.memory_mib,
             "isolation": self.config.isolation,
+            "level": self.config.level,
+            "profile": {"lacks": list(profile.lacks), "note": profile.note},
         }
 
     def result(self, duration: float) -> dict:
-        order = {(c.id, d): i for i, (c, d) in enumerate((c, d) for c in self.config.cases for d in ALL_DEVICES)}
-        records = sorted(self.records, key=lambda r: order.get((r["id"], r["device"]), 0))
+        order = {item.key: i for i, item in enumerate(items_of(self.config.cases, ALL_DEVICES))}
+        records = sorted(self.records, key=lambda r: order.get((r["id"], r["device"], r["dtype"]), 0))
         summary = {name: 0 for name in OUTCOMES}
         for record in records:
             summary[record["outcome"]] += 1
-        stale = expectations_module.stale(self.config.expectations, self.config.all_case_ids)
+        stale = expectations_module.stale(self.config.impl_file.entries, self.config.all_case_ids)
         unexpected = sum(count for name, count in summary.items() if name not in EXPECTED_OUTCOMES)
+        interrupted = self.interrupted_by is not None
         return {
             **self.metadata(),
             "duration": duration,
-            "interrupted": self.interrupted,
+            "interrupted": interrupted,
+            "interrupted_by": signal.Signals(self.interrupted_by).name if interrupted else None,
             "summary": summary,
+            "scores": scores(records),
             "total": len(records),
             "expectations": {
-                "file": self.config.expectations_file,
+                "file": self.config.impl_file.path,
                 "stale": [{"case": e.case, "device": e.device, "outcome": e.outcome, "reason": e.reason}
                           for e in stale],
             },
-            "exit_status": 1 if (unexpected or self.interrupted) else 0,
+            "exit_status": SIGNAL_EXIT[self.interrupted_by] if interrupted else (1 if unexpected else 0),
             "cases": records,
         }
+
+
+def merged_devices(info: dict[str, dict], devices: tuple[str, ...]) -> dict[str, str | None]:
+    """For each device: None when both sides can use it, otherwise why not."""
+    status = {}
+    for device in devices:
+        reason = info.get("reference", {}).get("devices", {}).get(device, "not checked")
+        if reason is None:
+            impl_reason = info.get("implementation", {}).get("devices", {}).get(device, "not checked")
+            reason = None if impl_reason is None else f"{impl_reason} (implementation)"
+        status[device] = reason
+    return status
+
+
+def scores(records: list[dict]) -> dict[str, dict]:
+    """Pass counts at each level, over the items that ran (skip and n/a are left out)."""
+    scored = [r for r in records if r["outcome"] not in UNSCORED]
+    result = {}
+    for level in LEVELS:
+        passed = sum(1 for r in scored if r.get("levels", {}).get(level) == "pass")
+        result[level] = {"pass": passed, "total": len(scored),
+                         "rate": round(passed / len(scored), 4) if scored else None}
+    return result

@@ -1,32 +1,58 @@
 """Turn what a scenario observes into plain JSON data, the same way on every implementation.
 
-Encoding (JSON-safe, so observations can cross process boundaries and land in reports):
+This is the contract between the suite and an implementation (``docs/writing-an-adapter.md``
+explains it for adapter authors). Encoding (JSON-safe, so observations can cross process
+boundaries and land in reports):
 
-* ``None``, ``bool``, ``int``, ``str`` stay as they are; finite floats too.
+* ``None``, ``bool``, ``str`` stay as they are; ints too, up to ``bounds.INT_BITS_LIMIT`` bits
+  (larger ones become ``{"t": "bigint", "bits", "sha256"}``); finite floats too.
 * Non-finite floats become ``{"t": "float", "v": "nan" | "inf" | "-inf"}``; complex numbers
   ``{"t": "complex", "re": ..., "im": ...}``.
-* A tensor becomes ``{"t": "tensor", "dtype", "shape", "device", "values", "requires_grad",
-  "is_leaf", "grad_fn", "retains_grad", "grad"?, "version"?}``. ``grad`` is recorded only where
-  reading it cannot warn (leaves and tensors that retain grad); ``version`` only when asked.
-* A graph node becomes ``{"t": "node", "name": node.name()}``.
-* Tuples, lists, dicts, ``torch.Size``, dtypes, devices, types and NumPy arrays have their own
-  tags; anything else becomes ``{"t": "object", "type": ..., "repr": ...}``.
+* A tensor (an instance of ``namespace.Tensor``) becomes ``{"t": "tensor", "dtype": repr(t.dtype),
+  "shape": list(t.shape), "device": str(t.device), "values": t.tolist(), "requires_grad",
+  "is_leaf", "grad_fn": t.grad_fn.name(), "retains_grad", "grad"?, "version"?}``. ``grad`` is
+  read only where reading it cannot warn (leaves and tensors that retain grad); ``version``
+  (``t._version``) only when the scenario asks.
+* A graph node (an instance of ``namespace.autograd.graph.Node``, or anything with
+  ``next_functions`` and a ``name()`` method) becomes ``{"t": "node", "name": node.name()}``.
+* Tuples, lists, dicts, ``namespace.Size``, dtypes (``type(namespace.float32)``), devices
+  (``namespace.device``), types and NumPy arrays have their own tags; anything else becomes
+  ``{"t": "object", "type": ..., "repr": ...}``.
 
-Reading an attribute that the implementation lacks gives ``{"t": "unsupported", "name": ...}``;
-an attribute read that raises gives ``{"t": "error", "type": ..., "message": ...}``. Warnings
-raised while the snapshot itself reads attributes are not part of the observation (the recorder
-discards them): only what the scenario does is observed.
+Reading an attribute that the implementation's API lacks gives ``{"t": "unsupported", "name":
+"Tensor.retains_grad"}`` (see ``surface``); a read that raises anything else gives ``{"t":
+"error", "type", "message"}``: an error is an observation too. Every text is cut to
+``bounds.TEXT_LIMIT``, values to ``bounds.VALUES_LIMIT`` elements and ``bounds.DEPTH_LIMIT``
+levels, with ``{"t": "cut", "why": ...}`` in place of what was left out. Warnings raised while
+the snapshot itself reads attributes are not part of the observation (the recorder discards
+them): only what the scenario does is observed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
-import re
 from typing import Any
+
+from .bounds import DEPTH_LIMIT, INT_BITS_LIMIT, TEXT_LIMIT, VALUES_LIMIT, cut_text, safe_repr, safe_str
+from .surface import Surface
 
 UNSUPPORTED = "unsupported"
 
 
+class Cut(Exception):
+    """A value went past one of the bounds; ``why`` says which."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+def cut(why: str) -> dict:
+    return {"t": "cut", "why": why}
+
+
+# -- scalars -----------------------------------------------------------------------------------
 def encode_float(value: float) -> Any:
     if math.isfinite(value):
         return value
@@ -41,9 +67,22 @@ def decode_float(value: Any) -> Any:
     return value
 
 
-def encode_scalar(value: Any) -> Any:
-    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+def encode_int(value: int) -> Any:
+    value = int(value)
+    bits = value.bit_length()
+    if bits <= INT_BITS_LIMIT:
         return value
+    digest = hashlib.sha256(value.to_bytes((bits + 8) // 8, "little", signed=True)).hexdigest()
+    return {"t": "bigint", "bits": bits, "sha256": digest}
+
+
+def encode_scalar(value: Any) -> Any:
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, str):
+        return cut_text(value)
+    if isinstance(value, int):
+        return encode_int(value)
     if isinstance(value, float):
         return encode_float(value)
     if isinstance(value, complex):
@@ -51,109 +90,164 @@ def encode_scalar(value: Any) -> Any:
     return encode_float(float(value))
 
 
-def encode_values(values: Any) -> Any:
-    """Encode the nested lists that ``tolist()`` returns."""
+class _Budget:
+    """Counts the elements encoded for one tensor's values."""
+
+    def __init__(self, limit: int = VALUES_LIMIT) -> None:
+        self.left = limit
+
+    def take(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise Cut(f"more than {VALUES_LIMIT} elements")
+
+
+def encode_values(values: Any, depth: int = 0, budget: _Budget | None = None) -> Any:
+    """Encode the nested lists that ``tolist()`` returns (bounded in size and depth)."""
+    budget = budget or _Budget()
+    if depth > DEPTH_LIMIT:
+        raise Cut(f"nested deeper than {DEPTH_LIMIT} levels")
     if isinstance(values, (list, tuple)):
-        return [encode_values(v) for v in values]
-    return encode_scalar(values)
+        return [encode_values(v, depth + 1, budget) for v in values]
+    budget.take()
+    if isinstance(values, (bool, int, float, complex)) or values is None:
+        return encode_scalar(values)
+    return {"t": "object", "type": qualified_type_name(type(values)), "repr": safe_repr(values, 200)}
 
 
-def exception_info(exc: BaseException) -> dict:
-    info = {"type": qualified_type_name(type(exc)), "message": str(exc)}
-    missing = unsupported_name(exc)
+def bounded_values(values: Any) -> Any:
+    try:
+        return encode_values(values)
+    except Cut as exc:
+        return cut(exc.why)
+
+
+# -- exceptions --------------------------------------------------------------------------------
+def exception_info(exc: BaseException, missing: dict | None = None) -> dict:
+    info = {"type": qualified_type_name(type(exc)), "message": safe_str(exc)}
     if missing is not None:
         info["missing"] = missing
     return info
 
 
 def qualified_type_name(cls: type) -> str:
-    module = getattr(cls, "__module__", "")
-    if module in ("builtins", ""):
-        return cls.__qualname__
-    return f"{module}.{cls.__qualname__}"
+    try:
+        module = cls.__module__
+        qualname = cls.__qualname__
+        if not isinstance(module, str) or not isinstance(qualname, str):
+            raise TypeError
+    except BaseException:  # noqa: BLE001 - a class of the implementation with odd attributes
+        return cut_text(safe_repr(cls), 200)
+    return cut_text(qualname if module in ("builtins", "") else f"{module}.{qualname}", 400)
 
 
-def unsupported_name(exc: BaseException) -> str | None:
-    """The API name an AttributeError / NotImplementedError says is missing, if it is one."""
-    if isinstance(exc, AttributeError):
-        name = getattr(exc, "name", None)
-        if name:
-            return name
-        found = re.search(r"has no attribute '([^']+)'", str(exc))
-        return found.group(1) if found else str(exc)
-    if isinstance(exc, NotImplementedError):
-        return str(exc) or "NotImplementedError"
-    return None
-
-
+# -- the snapshot ------------------------------------------------------------------------------
 class Snapshotter:
     """Encodes values observed on one namespace (torch or the implementation under test)."""
 
-    def __init__(self, namespace: Any) -> None:
+    def __init__(self, namespace: Any, surface: Surface | None = None) -> None:
         self.ns = namespace
-        self.tensor_type = getattr(namespace, "Tensor", None)
-        graph = getattr(getattr(namespace, "autograd", None), "graph", None)
-        self.node_type = getattr(graph, "Node", None)
-        dtype_example = getattr(namespace, "float32", None)
+        self.surface = surface or Surface(namespace)
+        self.tensor_type = _type_attribute(namespace, "Tensor")
+        graph = _quiet(lambda: namespace.autograd.graph)
+        self.node_type = _type_attribute(graph, "Node")
+        dtype_example = _quiet(lambda: namespace.float32)
         self.dtype_type = type(dtype_example) if dtype_example is not None else None
-        self.size_type = getattr(namespace, "Size", None)
-        device_ctor = getattr(namespace, "device", None)
-        self.device_type = device_ctor if isinstance(device_ctor, type) else None
+        if self.dtype_type in (int, float, str, bool, type(None), type):
+            self.dtype_type = None
+        self.size_type = _type_attribute(namespace, "Size")
+        if self.size_type in (tuple, list):
+            self.size_type = None
+        self.device_type = _type_attribute(namespace, "device")
+
+    def encode(self, value: Any, version: bool = False, depth: int = 0) -> Any:
+        try:
+            return self._encode(value, version, depth)
+        except Cut as exc:
+            return cut(exc.why)
+        except RecursionError:
+            return cut("nested too deeply to encode")
 
     # -- dispatch -------------------------------------------------------------------------
-    def encode(self, value: Any, version: bool = False) -> Any:
+    def _encode(self, value: Any, version: bool, depth: int) -> Any:
+        if depth > DEPTH_LIMIT:
+            raise Cut(f"nested deeper than {DEPTH_LIMIT} levels")
         if value is None or isinstance(value, (bool, int, float, complex, str)):
             return encode_scalar(value)
         if self.is_tensor(value):
             return self.tensor(value, version)
         if self.is_node(value):
             return {"t": "node", "name": node_name(value)}
-        if self.size_type is not None and isinstance(value, self.size_type):
-            return {"t": "size", "items": [int(v) for v in value]}
-        if self.dtype_type is not None and isinstance(value, self.dtype_type):
-            return {"t": "dtype", "repr": repr(value)}
-        if self.device_type is not None and isinstance(value, self.device_type):
-            return {"t": "device", "repr": repr(value)}
+        if _is_instance(value, self.size_type):
+            return {"t": "size", "items": [encode_int(v) for v in list(value)[:VALUES_LIMIT]]}
+        if _is_instance(value, self.dtype_type):
+            return {"t": "dtype", "repr": safe_repr(value, 400)}
+        if _is_instance(value, self.device_type):
+            return {"t": "device", "repr": safe_repr(value, 400)}
         if isinstance(value, tuple):
-            return {"t": "tuple", "items": [self.encode(v, version) for v in value]}
+            return {"t": "tuple", "items": [self._encode(v, version, depth + 1) for v in value[:VALUES_LIMIT]]}
         if isinstance(value, list):
-            return [self.encode(v, version) for v in value]
+            return [self._encode(v, version, depth + 1) for v in value[:VALUES_LIMIT]]
         if isinstance(value, dict):
-            return {"t": "dict", "items": [[self.encode(k), self.encode(v, version)] for k, v in value.items()]}
+            return {"t": "dict", "items": [[self._encode(k, False, depth + 1), self._encode(v, version, depth + 1)]
+                                           for k, v in list(value.items())[:VALUES_LIMIT]]}
         if isinstance(value, type):
             return {"t": "type", "name": qualified_type_name(value)}
         if isinstance(value, BaseException):
             return {"t": "exception", **exception_info(value)}
         if type(value).__module__ == "numpy":
             return self.numpy_value(value)
-        return {"t": "object", "type": qualified_type_name(type(value)), "repr": repr(value)}
+        return {"t": "object", "type": qualified_type_name(type(value)), "repr": safe_repr(value)}
 
     def is_tensor(self, value: Any) -> bool:
         if self.tensor_type is not None:
-            return isinstance(value, self.tensor_type)
-        return hasattr(value, "requires_grad") and hasattr(value, "shape")
+            return _is_instance(value, self.tensor_type)
+        return _has(value, "requires_grad") and _has(value, "shape")
 
     def is_node(self, value: Any) -> bool:
-        if self.node_type is not None and isinstance(value, self.node_type):
+        if _is_instance(value, self.node_type):
             return True
-        return hasattr(value, "next_functions") and callable(getattr(value, "name", None))
+        return _has(value, "next_functions") and callable(_quiet(lambda: value.name))
 
     # -- tensors --------------------------------------------------------------------------
     def tensor(self, t: Any, version: bool) -> dict:
         snap: dict[str, Any] = {"t": "tensor"}
-        snap["dtype"] = read(lambda: repr(t.dtype), "dtype")
-        snap["shape"] = read(lambda: [int(n) for n in t.shape], "shape")
-        snap["device"] = read(lambda: str(t.device), "device")
-        snap["values"] = read(lambda: encode_values(t.tolist()), "tolist")
-        snap["requires_grad"] = read(lambda: bool(t.requires_grad), "requires_grad")
-        snap["is_leaf"] = read(lambda: bool(t.is_leaf), "is_leaf")
-        snap["grad_fn"] = read(lambda: None if t.grad_fn is None else node_name(t.grad_fn), "grad_fn")
-        snap["retains_grad"] = read(lambda: bool(t.retains_grad), "retains_grad")
+        snap["dtype"] = self.read(t, "dtype", lambda v: safe_repr(v, 400))
+        snap["shape"] = self.read(t, "shape", lambda v: [encode_int(n) for n in list(v)[:DEPTH_LIMIT]])
+        snap["device"] = self.read(t, "device", lambda v: safe_str(v, 400))
+        snap["values"] = self.read(t, "tolist", lambda method: bounded_values(method()))
+        snap["requires_grad"] = self.read(t, "requires_grad", bool)
+        snap["is_leaf"] = self.read(t, "is_leaf", bool)
+        snap["grad_fn"] = self.read(t, "grad_fn", lambda v: None if v is None else node_name(v))
+        snap["retains_grad"] = self.read(t, "retains_grad", bool)
         if snap["is_leaf"] is True or snap["retains_grad"] is True:
-            snap["grad"] = read(lambda: self.encode(t.grad), "grad")
+            snap["grad"] = self.read(t, "grad", lambda v: self._encode(v, False, 1))
         if version:
-            snap["version"] = read(lambda: int(t._version), "_version")
+            snap["version"] = self.read(t, "_version", encode_int)
         return snap
+
+    def read(self, owner: Any, attribute: str, convert) -> Any:
+        """``convert(owner.<attribute>)``; a missing API name or a raised error is recorded."""
+        try:
+            value = getattr(owner, attribute)
+        except AttributeError as exc:
+            deeper = _deeper_frames(exc)
+            missing = self.surface.missing_attribute(exc, owner, attribute, deeper)
+            if missing is not None:
+                return {"t": UNSUPPORTED, "name": missing["name"], "detail": safe_str(exc, 400)}
+            return {"t": "error", **exception_info(exc)}
+        except Cut:
+            raise
+        except Exception as exc:  # an error is an observation too (e.g. _version of inference tensors)
+            return {"t": "error", **exception_info(exc)}
+        try:
+            return convert(value)
+        except Cut as exc:
+            return cut(exc.why)
+        except RecursionError:
+            return cut("nested too deeply to encode")
+        except Exception as exc:
+            return {"t": "error", **exception_info(exc)}
 
     def numpy_value(self, value: Any) -> dict:
         import numpy as np
@@ -163,22 +257,57 @@ class Snapshotter:
             "t": "ndarray" if isinstance(value, np.ndarray) else "numpy_scalar",
             "dtype": str(array.dtype),
             "shape": list(array.shape),
-            "values": encode_values(array.tolist()),
+            "values": bounded_values(array.tolist()) if array.size <= VALUES_LIMIT else cut(
+                f"more than {VALUES_LIMIT} elements"),
         }
 
 
 def node_name(node: Any) -> str:
-    name = getattr(node, "name", None)
+    name = _quiet(lambda: node.name)
     if callable(name):
-        return str(name())
-    return type(node).__name__
+        return safe_str(name(), 400)
+    return qualified_type_name(type(node)).rsplit(".", 1)[-1]
 
 
-def read(getter, attribute: str) -> Any:
-    """Read one attribute for a snapshot, recording a missing API or a raised error."""
+# -- helpers -----------------------------------------------------------------------------------
+def _quiet(getter) -> Any:
     try:
         return getter()
-    except (AttributeError, NotImplementedError) as exc:
-        return {"t": UNSUPPORTED, "name": attribute, "detail": str(exc)}
-    except Exception as exc:  # an error is an observation too (e.g. _version of inference tensors)
-        return {"t": "error", **exception_info(exc)}
+    except BaseException:  # noqa: BLE001 - a namespace attribute of the implementation that raises
+        return None
+
+
+def _type_attribute(owner: Any, name: str) -> type | None:
+    value = _quiet(lambda: getattr(owner, name)) if owner is not None else None
+    return value if isinstance(value, type) else None
+
+
+def _is_instance(value: Any, cls: type | None) -> bool:
+    if cls is None:
+        return False
+    try:
+        return isinstance(value, cls)
+    except Exception:  # noqa: BLE001 - an __instancecheck__ of the implementation
+        return False
+
+
+def _has(value: Any, name: str) -> bool:
+    try:
+        return hasattr(value, name)
+    except BaseException:  # noqa: BLE001
+        return False
+
+
+def _deeper_frames(exc: BaseException) -> list[str]:
+    """Names of the frames below the one that caught ``exc`` (the lookup machinery, if any)."""
+    names = []
+    tb = exc.__traceback__
+    tb = tb.tb_next if tb is not None else None
+    while tb is not None:
+        names.append(tb.tb_frame.f_code.co_name)
+        tb = tb.tb_next
+    return names
+
+
+__all__ = ["Snapshotter", "TEXT_LIMIT", "decode_float", "encode_float", "exception_info", "node_name",
+           "qualified_type_name"]

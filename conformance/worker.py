@@ -1,11 +1,24 @@
-"""A worker process: imports torch and the implementation once, then runs items on request.
+"""A side worker: imports ONE side (the reference torch, or the implementation) and observes items.
 
-Started by the runner as ``python -m conformance.worker --impl NAME``. It speaks JSON lines:
-requests ``{"id": case id, "device": ...}`` come on stdin, one result record per request goes to
-the original stdout. Everything that cases or implementations print to file descriptor 1 goes
-to /dev/null, so it cannot corrupt the protocol (printed output a case observes is captured
-by the recorder, not written). The first line the worker sends is either
-``{"ready": true, "versions": {...}}`` or ``{"fatal": "one line saying why"}``.
+Started by the judging process as::
+
+    python -m conformance.worker --side implementation --impl NAME --fds IN,OUT[;IN,OUT...] [--registry M:A]
+
+With several descriptor pairs, the process imports its side once, then forks one worker per
+extra pair (each in a session of its own, reparented to the judging process).
+
+A worker never judges, and the two sides never share a process: the reference's workers never import
+the implementation, so nothing the implementation does at import (changing torch's defaults,
+rebinding functions) reaches the reference. The worker reads requests from descriptor ``IN``
+and answers on ``OUT`` (see ``protocol``); its own stdin is /dev/null and its stdout and stderr
+go where the judging process points them (a log file), so nothing it or the implementation
+prints reaches the console or the protocol.
+
+The first message is ``{"ready": true, "name", "module", "version", "python", "devices"}`` or
+``{"fatal": "one line saying why"}``. In ``fork`` isolation each item runs in a spare child
+(``isolation.SpareChild``); in ``spawn`` isolation the worker runs one item in itself and exits,
+for implementations that cannot run after a fork (the judging process starts a fresh worker per
+item).
 """
 
 from __future__ import annotations
@@ -15,23 +28,16 @@ import importlib
 import json
 import os
 import platform
+import signal
 import sys
 
-from . import catalog
-from .execution import DEFAULT_TIMEOUT, Sides, base_record, run_item
-from .implementations import REFERENCE, UnknownImplementation, resolve
-from .isolation import MODES, default_mode
+from .bounds import RESULT_BYTES_LIMIT, safe_str
+from .implementations import REFERENCE, UnknownImplementation, device_status, resolve
+from .isolation import MODES, Limits, SpareChild, become_subreaper, limit_memory, side_failure
+from .protocol import encode
+from .recorder import observe
 
-
-def protocol_channel():
-    """Keep the real stdout for the protocol and point file descriptor 1 at /dev/null."""
-    channel = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.close(devnull)
-    sys.stdout = open(os.devnull, "w")
-    return channel
-
+DEFAULT_REGISTRY = "conformance.catalog:load"
 
 # Modules torch imports lazily on first use (building an optimizer imports dynamo; autograd.grad
 # and backward with an explicit gradient import symbolic_shapes). Imported once here, before any
@@ -43,63 +49,201 @@ def warm_up(modules: tuple[str, ...] = REFERENCE_WARMUP) -> None:
     for name in modules:
         try:
             importlib.import_module(name)
-        except Exception:  # an optional speed-up: the children import what they need anyway
+        except Exception:  # noqa: BLE001 - an optional speed-up: the children import what they need anyway
             pass
 
 
-def load_sides(impl_name: str) -> Sides:
-    sides = Sides(reference=resolve(REFERENCE), implementation=resolve(impl_name))
-    set_threads = getattr(sides.reference.namespace, "set_num_threads", None)
-    if callable(set_threads):
-        set_threads(1)
-    warm_up()
-    return sides
+def load_registry(target: str):
+    module_path, _, attribute = target.partition(":")
+    value = getattr(importlib.import_module(module_path), attribute or "load")
+    return value() if callable(value) else value
+
+
+def load_side(side: str, impl: str):
+    if side == "reference":
+        loaded = resolve(REFERENCE)
+        set_threads = getattr(loaded.namespace, "set_num_threads", None)
+        if callable(set_threads):
+            set_threads(1)
+        warm_up()
+        return loaded
+    loaded = resolve(impl)
+    if "torch" in sys.modules:  # an implementation built on torch gets the same warm-up, never an import of torch
+        warm_up()
+    return loaded
+
+
+class Worker:
+    def __init__(self, args: argparse.Namespace, channels: list[tuple[int, int]]) -> None:
+        self.args = args
+        self.channels = channels
+        self.out_fd = channels[0][1]
+        self.loaded = None
+        self.registry = None
+
+    def send(self, message: dict) -> None:
+        data = memoryview(encode(message))
+        while data:
+            data = data[os.write(self.out_fd, data):]
+
+    # -- start-up ---------------------------------------------------------------------------
+    def load(self) -> bool:
+        """Import the side and the catalog; on failure send ``fatal`` on every channel."""
+        try:
+            self.loaded = load_side(self.args.side, self.args.impl)
+            self.registry = load_registry(self.args.registry)
+            return True
+        except UnknownImplementation as exc:
+            fatal = safe_str(exc, 500)
+        except BaseException as exc:  # noqa: BLE001 - SystemExit and friends at import too
+            fatal = f"the {self.args.side} worker could not start: {type(exc).__name__}: {safe_str(exc, 400)}"
+        for _, out_fd in self.channels:
+            self.out_fd = out_fd
+            self.send({"fatal": fatal})
+        return False
+
+    def become_one_worker(self) -> int:
+        """Fork one worker per extra channel (each reparented to the judging process, in a session
+        of its own), so that one import serves every worker of this side. Returns the request
+        descriptor of the channel this process serves."""
+        mine = self.channels[0]
+        for channel in self.channels[1:]:
+            pid = os.fork()
+            if pid == 0:
+                if os.fork() != 0:
+                    os._exit(0)  # the intermediate process: its child is reparented to the judging process
+                os.setsid()
+                mine = channel
+                break
+            os.waitpid(pid, 0)
+        for channel in self.channels:
+            if channel != mine:
+                for fd in channel:
+                    os.close(fd)
+        self.out_fd = mine[1]
+        return mine[0]
+
+    def announce(self, devices: dict) -> None:
+        restore_signals()
+        become_subreaper()
+        self.send({"ready": True, "side": self.args.side, "name": self.loaded.name, "pid": os.getpid(),
+                   "module": self.loaded.module_name, "version": self.loaded.version,
+                   "python": platform.python_version(), "devices": devices})
+
+    def probe_devices(self) -> dict:
+        """Device status, checked in a child so that this process never initialises CUDA."""
+        wanted = [d for d in self.args.devices.split(",") if d and d != "cpu"]
+        status = {"cpu": None}
+        if not wanted:
+            return status
+        child = SpareChild(lambda request: {"status": "completed", "steps": [], "duration": 0.0,
+                                            "devices": {d: device_status(self.loaded.namespace, d) for d in wanted}})
+        found = child.run({"kind": "probe", "device": "probe"}, Limits(timeout=60.0, memory_mib=0))
+        devices = found.get("devices") if isinstance(found.get("devices"), dict) else None
+        for device in wanted:
+            reason = devices.get(device) if devices is not None else f"checking the device failed: " \
+                                                                     f"{found.get('detail', found.get('status'))}"
+            status[device] = reason if (reason is None or isinstance(reason, str)) else "unreadable status"
+        return status
+
+    # -- items ------------------------------------------------------------------------------
+    def task(self, request: dict) -> dict:
+        """Observe one item (in the process that runs it)."""
+        case_id = request.get("case")
+        if case_id not in self.registry:
+            return side_failure("error", f"the worker's catalog has no case {safe_str(case_id, 200)!r}")
+        result = observe(self.registry.get(case_id), self.loaded.namespace, request["device"], request.get("dtype"))
+        return fit(result)
+
+    def serve(self, in_fd: int) -> None:
+        spare = SpareChild(self.task) if self.args.isolation == "fork" else None
+        for line in lines(in_fd):
+            request = json.loads(line)
+            limits = Limits(timeout=float(request["timeout"]), memory_mib=int(request["memory_mib"]))
+            child_request = {key: request.get(key) for key in ("kind", "case", "device", "dtype", "memory_mib")}
+            if spare is not None:
+                side = spare.run(child_request, limits)
+                spare = SpareChild(self.task)
+            else:
+                side = self.run_here(child_request)
+            self.send({key: request[key] for key in ("seq", "token", "case", "device", "dtype")} | {"side": side})
+            if spare is None:
+                return  # spawn: one item per worker
+        if spare is not None:
+            spare.discard()
+
+    def run_here(self, request: dict) -> dict:
+        limit_memory(request)
+        try:
+            return self.task(request)
+        except BaseException as exc:  # noqa: BLE001
+            return side_failure("crash", f"the worker failed: {type(exc).__name__}: {safe_str(exc, 300)}")
+
+
+def fit(result: dict) -> dict:
+    """The result, with its last steps replaced by a marker if it is too large to send."""
+    size = len(json.dumps(result, allow_nan=False))
+    steps = result["steps"]
+    while size > RESULT_BYTES_LIMIT and steps:
+        dropped = max(1, len(steps) // 4)
+        del steps[-dropped:]
+        steps.append({"label": "cut", "line": None, "source": None, "warnings": [], "stdout": "",
+                      "value": {"t": "cut", "why": f"the result was over {RESULT_BYTES_LIMIT} bytes: "
+                                                  f"its last steps were cut"}})
+        size = len(json.dumps(result, allow_nan=False))
+    return result
+
+
+def lines(fd: int):
+    buffer = bytearray()
+    while True:
+        end = buffer.find(b"\n")
+        if end >= 0:
+            line = bytes(buffer[:end])
+            del buffer[:end + 1]
+            yield line
+            continue
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return
+        buffer += chunk
+
+
+def restore_signals() -> None:
+    """Undo what the implementation's import may have changed about signals this worker relies on."""
+    for number, handler in ((signal.SIGCHLD, signal.SIG_DFL), (signal.SIGPIPE, signal.SIG_DFL),
+                            (signal.SIGINT, signal.SIG_IGN), (signal.SIGTERM, signal.SIG_DFL)):
+        try:
+            signal.signal(number, handler)
+        except (OSError, ValueError):
+            pass
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m conformance.worker")
-    parser.add_argument("--impl", required=True)
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT)
-    parser.add_argument("--isolation", choices=MODES, default=default_mode())
+    parser.add_argument("--side", choices=("reference", "implementation"), required=True)
+    parser.add_argument("--impl", default=REFERENCE)
+    parser.add_argument("--fds", required=True,
+                        help="IN,OUT[;IN,OUT...]: the protocol's descriptors, one pair per worker to become")
+    parser.add_argument("--registry", default=DEFAULT_REGISTRY)
+    parser.add_argument("--isolation", choices=MODES, default="fork")
+    parser.add_argument("--devices", default="cpu")
     args = parser.parse_args(argv)
-    channel = protocol_channel()
-
-    def send(message: dict) -> None:
-        channel.write(json.dumps(message) + "\n")
-
+    channels = [tuple(int(fd) for fd in pair.split(",")) for pair in args.fds.split(";")]
+    worker = Worker(args, channels)
+    code = 0
     try:
-        sides = load_sides(args.impl)
-        registry = catalog.load()
-    except UnknownImplementation as exc:
-        send({"fatal": str(exc)})
-        return 2
-    except Exception as exc:
-        send({"fatal": f"the worker could not start: {type(exc).__name__}: {exc}"})
-        return 2
-    send({"ready": True, "versions": {
-        "reference": sides.reference.version,
-        "implementation": sides.implementation.version,
-        "python": platform.python_version(),
-    }})
-    for line in sys.stdin:
-        request = json.loads(line)
-        send(answer(request, registry, sides, args))
-    return 0
-
-
-def answer(request: dict, registry, sides: Sides, args: argparse.Namespace) -> dict:
-    """The result record for one request; a request the worker cannot serve gets an error record."""
-    if request["id"] not in registry:
-        return {"id": request["id"], "device": request["device"], "topic": request["id"].split(".")[0],
-                "title": "", "outcome": "error", "detail": f"the worker's catalog has no case {request['id']!r}",
-                "duration": 0.0, "reference": None, "implementation": None, "diff": []}
-    case = registry.get(request["id"])
-    try:
-        return run_item(case, request["device"], sides, args.timeout, args.isolation)
-    except Exception as exc:
-        return {**base_record(case, request["device"]), "outcome": "error", "duration": 0.0,
-                "detail": f"harness error: {type(exc).__name__}: {exc}", "reference": None,
-                "implementation": None, "diff": []}
+        if worker.load():
+            devices = worker.probe_devices()
+            in_fd = worker.become_one_worker()
+            worker.announce(devices)
+            worker.serve(in_fd)
+        else:
+            code = 2
+    except BaseException:  # noqa: BLE001 - the judging process reports a worker that stops answering
+        code = 70
+    finally:
+        os._exit(code)  # no atexit handlers or non-daemon threads of the implementation keep it alive
 
 
 if __name__ == "__main__":

@@ -9,7 +9,15 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["conformance.pytest_plugin"]
+
+def _plugin_installed() -> bool:
+    """Whether the ``conformance`` pytest11 entry point is installed (then pytest loads it itself)."""
+    from importlib.metadata import entry_points
+
+    return any(ep.value == "conformance.pytest_plugin" for ep in entry_points(group="pytest11"))
+
+
+pytest_plugins = [] if _plugin_installed() else ["conformance.pytest_plugin"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,13 +32,12 @@ def reference_impl():
 
 @pytest.fixture(scope="session")
 def sides_for(reference_impl):
-    """``sides_for("drop_warning")``: torch against ``tests.broken.drop_warning`` (``"torch"``:
-    torch against itself), as ``conformance.execution.Sides``."""
-    from conformance.execution import Sides
+    """``sides_for("drop_warning")``: (torch, ``tests.broken.drop_warning``) as ``Implementation``s
+    (``"torch"``: torch against itself). Faults install only in forked children."""
     from conformance.implementations import resolve
 
-    def make(name: str) -> Sides:
-        return Sides(reference_impl, resolve(name if name == "torch" else f"tests.broken.{name}"))
+    def make(name: str):
+        return reference_impl, resolve(name if name == "torch" else f"tests.broken.{name}")
 
     return make
 

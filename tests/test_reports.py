@@ -25,7 +25,7 @@ if str(ROOT) not in sys.path:  # plain `pytest` without the project installed
     sys.path.insert(0, str(ROOT))
 
 from conformance.case import Case, Doc  # noqa: E402
-from conformance.execution import base_record  # noqa: E402
+from conformance.item import Item, ItemRecord  # noqa: E402
 from conformance.reports import WRITERS, html, junit, markdown, write_all  # noqa: E402
 
 HOSTILE = ("</script><script>alert(1)</script> ]]> <img src=x onerror=alert(2)> <marquee>m</marquee> "
@@ -56,16 +56,20 @@ def side(*steps: dict, status: str = "completed", detail: str | None = None) -> 
 
 def record(case_id: str, device: str, outcome: str, detail: str = "", **extra) -> dict:
     topic = case_id.split(".", 1)[0]
-    found = {"id": case_id, "topic": topic, "title": f"Title of {case_id}", "device": device, "doc": dict(DOC),
-             "tags": [], "source": SOURCE, "location": f"/catalog/{topic}.py:10", "outcome": outcome,
+    levels = {level: ("pass" if outcome in ("pass", "xpass") else "fail") for level in ("semantics", "api", "drop-in")}
+    found = {"id": case_id, "topic": topic, "title": f"Title of {case_id}", "device": device, "dtype": "float32",
+             "doc": dict(DOC), "several_dtypes": False, "levels": levels, "features": [], "tags": [],
+             "source": SOURCE, "location": f"/catalog/{topic}.py:10", "outcome": outcome,
              "detail": detail, "duration": 0.25, "reference": side(step(tensor([1.0, 1.0]))),
              "implementation": side(step(tensor([1.0, 1.0]))), "diff": []}
     found.update(extra)
     return found
 
 
-def diff(where: str, ref: str, impl: str, detail: str = "", unsupported: str | None = None) -> dict:
-    return {"where": where, "reference": ref, "implementation": impl, "detail": detail, "unsupported": unsupported}
+def diff(where: str, ref: str, impl: str, detail: str = "", unsupported: str | None = None,
+         aspect: str = "value") -> dict:
+    return {"where": where, "aspect": aspect, "reference": ref, "implementation": impl, "detail": detail,
+            "unsupported": unsupported, "step": 1}
 
 
 def make_result() -> dict:
@@ -139,8 +143,8 @@ def test_base_record_carries_source_and_location() -> None:
     def scenario(torch, rec):
         rec("one", 1)
 
-    found = base_record(Case(id="leaf.example", title="t", doc=Doc("https://pytorch.org/x", "x"),
-                             scenario=scenario), "cpu")
+    found = ItemRecord.of(Item(Case(id="leaf.example", title="t", doc=Doc("https://pytorch.org/x", "x"),
+                                    scenario=scenario), "cpu", "float32")).as_dict()
     assert 'rec("one", 1)' in found["source"]
     assert found["location"].startswith(__file__)
 
@@ -182,7 +186,10 @@ def test_junit_failure_holds_the_first_difference_and_the_full_diff(reports: Pat
     xfail = by_name["view.known[cpu]"]
     assert xfail.find("failure") is None and xfail.find("error") is None
     assert "expected fail: known bug" in xfail.find("system-out").text
-    assert by_name["leaf.passes[cpu]"].find("*") is None
+    passing = by_name["leaf.passes[cpu]"]
+    assert [child.tag for child in passing] == ["properties"]  # the outcome at each level, nothing more
+    assert {p.get("name"): p.get("value") for p in passing.iter("property")} == {
+        "level.semantics": "pass", "level.api": "pass", "level.drop-in": "pass"}
     crash = by_name["hooks.crashes[cpu]"].find("error")
     assert "SIGSEGV" in crash.get("message") and "implementation side: crash" in crash.text
 
@@ -239,16 +246,33 @@ def test_markdown_has_one_row_per_topic_and_no_empty_columns(result: dict, repor
     topic_table = tables(text)[0]
     assert [cells(row)[0].strip() for row in topic_table[2:]] == ["`leaf`", "`hooks`", "`view`"]
     header = [c.strip() for c in cells(topic_table[0])]
-    assert len(header) == 2 + 9  # topic, nine outcomes (all occur), total
+    assert len(header) == 2 + 9 + 3  # topic, nine outcomes (all occur), total, three levels
+    assert header[-3:] == ["semantics", "api", "drop-in"]
     del result["cases"][4:6]  # no crash, no timeout
     text = markdown.render(result)
     header = " ".join(cells(tables(text)[0][0]))
     assert "crash" not in header and "timeout" not in header and "fail" in header
 
 
+def test_markdown_ranks_missing_api(result: dict, reports: Path) -> None:
+    text = (reports / "summary.md").read_text(encoding="utf-8")
+    missing = tables(text)[1]
+    assert cells(missing[0])[0].strip() == "name (torch spelling)"
+    assert [c.strip() for c in cells(missing[2])] == ["`register_hook`", "1", "`hooks.missing_api`"]
+    assert "report.html" in text.split("\n\n")[4]  # the pointer to the details, in the header
+
+
+def test_markdown_lists_only_topics_with_problems(result: dict) -> None:
+    result["cases"] = [r for r in result["cases"] if r["topic"] != "view"] + [
+        {**result["cases"][0], "id": "view.ok", "topic": "view"}]
+    text = markdown.render(result)
+    assert [cells(row)[0].strip() for row in tables(text)[0][2:]] == ["`leaf`", "`hooks`"]
+    assert "All items passed in the other 1 topics: `view`." in text
+
+
 def test_markdown_lists_each_non_passing_item_once(result: dict, reports: Path) -> None:
     text = (reports / "summary.md").read_text(encoding="utf-8")
-    items = tables(text)[1]
+    items = tables(text)[2]
     rows = items[2:]
     assert len(rows) == len(PROBLEMS)
     assert sorted(cells(r)[0].split()[-1] for r in rows) == sorted(PROBLEMS)
@@ -272,8 +296,8 @@ def test_markdown_escapes_hostile_text(reports: Path) -> None:
 
 def test_markdown_shortens_long_texts(result: dict) -> None:
     result["cases"][2]["detail"] = "x" * 5000 + "|`" * 100
-    row = next(r for r in tables(markdown.render(result))[1] if "values\\_differ" in r or "values_differ" in r)
-    assert len(row) < 400 and "\u2026" in row and len(cells(row)) == 4
+    row = next(r for r in tables(markdown.render(result))[2] if "values\\_differ" in r or "values_differ" in r)
+    assert len(row) < 400 and "\u2026" in row and len(cells(row)) == 3
 
 
 # -- report.html ---------------------------------------------------------------------------------
@@ -350,7 +374,7 @@ def test_html_header_matrix_and_details(result: dict, reports: Path) -> None:
     cells_ = [a["class"] for t, a in page.tags if t == "td" and "cell" in a.get("class", "")]
     assert len(cells_) == 8 * 2 and cells_[:2] == ["cell o-pass", "cell o-skip"]
     assert cells_.count("cell o-none") == 7  # those cases did not run on cuda
-    sections = [a for t, a in page.tags if t == "details"]
+    sections = [a for t, a in page.tags if t == "details" and a.get("class") == "case"]
     problem_ids = {r["id"] for r in result["cases"] if r["outcome"] in PROBLEMS}
     assert {a["id"] for a in sections} == {f"case-{i}" for i in problem_ids}
     assert "case-leaf.passes" not in {a.get("id") for _, a in page.tags}
@@ -376,7 +400,7 @@ def test_html_scales_to_a_large_catalog(result: dict) -> None:
     result["cases"] = many + [failing]
     page_text = html.render(result)
     assert page_text.count('<tr class="case"') == 301
-    assert page_text.count("<details") == 1
+    assert page_text.count('<details class="case"') == 1
     assert len(page_text) < 1_000_000
 
 
@@ -396,10 +420,10 @@ def test_cli_run_writes_all_reports(tmp_path: Path) -> None:
     assert int(root.get("tests")) == result["total"] and root.get("failures") == "0"
     summary = (out / "summary.md").read_text(encoding="utf-8")
     assert summary.startswith("## ") and "passed" in summary.splitlines()[0]
-    assert len(tables(summary)[0]) == 2 + len({r["topic"] for r in result["cases"]})
+    assert tables(summary) == [] and "Every item passed" in summary
     text, page = parse(out / "report.html")
     assert "leaf.user_created_is_leaf" in text and page.scripts == [html.SCRIPT]
-    assert "<details" not in text  # all passed: the matrix only
+    assert '<details class="case"' not in text  # all passed: the matrix only
 
 
 def test_differing_words_are_marked_and_everything_is_escaped():

@@ -3,10 +3,11 @@ at the right step and field with the right texts on both sides.
 
 The broken implementations are in ``tests/broken/`` (one fault each, installed lazily in the
 forked child of the side under test); the small cases they trip over are in
-``tests/broken/selfcheck.py``, in their own registry. Items run in this process with
-``conformance.execution.run_item`` (fork isolation, as the worker does). The end-to-end tests
-run ``python -m conformance`` (and pytest with the plugin) in subprocesses on the real catalog,
-with the broken implementations that misbehave only in the cases named by ``BROKEN_CASES``.
+``tests/broken/selfcheck.py``, in their own registry. Items run here in children forked from
+this process, as a side worker forks them (``tests/support/sides.py``). The end-to-end tests run
+``python -m conformance`` (and pytest with the plugin) in subprocesses on the real catalog, with
+the broken implementations that misbehave only in the cases named by ``BROKEN_CASES``. The
+hostile implementations, which attack the harness itself, are in ``tests/test_isolation.py``.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ import pytest
 
 import tests.broken
 from conformance import cli
-from conformance.execution import run_item
 from tests.broken.selfcheck import SELF_CHECK
+from tests.support.sides import judged
 
 ROOT = Path(__file__).resolve().parent.parent
 NOT_IMPLEMENTATIONS = ("selfcheck",)
@@ -37,8 +38,7 @@ SECOND_BACKWARD = "Trying to backward through the graph a second time"
 
 
 def run_self_check(sides_for, impl: str, case_name: str, timeout: float = 20.0) -> dict:
-    return run_item(SELF_CHECK.get(f"selfcheck.{case_name}"), "cpu", sides_for(impl), timeout=timeout,
-                    isolation="fork")
+    return judged(SELF_CHECK.get(f"selfcheck.{case_name}"), *sides_for(impl), timeout=timeout)
 
 
 def without_durations(observed: dict) -> dict:
@@ -78,9 +78,9 @@ DIFFERENCES = [
      "[2.0, 4.0]", "[2.000999927520752, 4.000999927520752]", "step 1: x.grad: values: torch [2.0, 4.0]"),
     ("no_retain_grad", "retain_grad_keeps_nonleaf_grad", "unsupported", "step 2",
      "observed 'y.grad' at line", "raised AttributeError: 'Tensor' object has no attribute 'retain_grad'",
-     "unsupported: retain_grad"),
+     "unsupported: Tensor.retain_grad"),
     ("no_retains_grad", "retain_grad_keeps_nonleaf_grad", "unsupported", "step 1: y: retains_grad",
-     "False", "unsupported: retains_grad", "unsupported: retains_grad"),
+     "False", "unsupported: Tensor.retains_grad", "unsupported: Tensor.retains_grad"),
     ("prints_differently", "print_tensor", "fail", "step 1: x: printed output",
      "'tensor([1., 2.])\\n'", "'Tensor([1., 2.])\\n'", "step 1: x: printed output: torch 'tensor("),
 ]
@@ -105,8 +105,9 @@ def test_fault_is_reported_where_it_is(sides_for, torch_observes, impl, case_nam
 def test_missing_api_names_the_missing_attribute(sides_for):
     record = run_self_check(sides_for, "no_retain_grad", "retain_grad_keeps_nonleaf_grad")
     first = record["diff"][0]
-    assert first["unsupported"] == "retain_grad"
-    assert first["detail"] == "the runs diverge here"
+    assert first["unsupported"] == "Tensor.retain_grad"
+    assert first["aspect"] == "raised"
+    assert first["detail"] == "the runs part here: one side raised or ended where the other went on"
     assert "at line" in first["implementation"] and "y.retain_grad()" in first["implementation"]
 
 
@@ -140,7 +141,8 @@ def test_process_death_is_a_crash(sides_for, impl, detail):
     record = run_self_check(sides_for, impl, "grad_accumulates")
     assert record["outcome"] == "crash"
     assert record["detail"] == detail
-    assert record["implementation"] == {"status": "crash", "detail": detail}
+    assert record["implementation"]["status"] == "crash"
+    assert record["implementation"]["detail"] == detail
     assert record["reference"]["status"] == "completed"
 
 
@@ -165,9 +167,9 @@ def test_broken_modules_leave_torch_alone_where_imported(sides_for):
 
     before = state()
     for name in BROKEN:
-        sides = sides_for(name)
-        namespace = sides.implementation.namespace
-        assert sides.implementation.module_name == "torch"  # no "tests" -> "torch" rewriting
+        _, implementation = sides_for(name)
+        namespace = implementation.namespace
+        assert implementation.module_name == "torch"  # no "tests" -> "torch" rewriting
         assert namespace.tensor is torch.tensor  # an access in this process: no fault installed
         with pytest.raises(AttributeError):
             namespace.__wrapped__  # noqa: B018 - dunder names are not forwarded to torch
@@ -349,26 +351,30 @@ def test_pytest_plugin_reports_outcomes(catalog_registry, tmp_path):
     assert failure(xfail) is None and properties(xfail)["conformance_outcome"] == "xfail"
     assert "xpass: expected fail (it used to fail) but it passes; the expectation should go" in failure(xpass)
     message = failure(failing)
-    assert "fail: 1 difference, the first at step 1: " in message
-    assert "printed output\n  torch:          ''\n  implementation: 'broken: print_in_case\\n'" in message
+    assert "fail at level drop-in: 1 difference, the first at step 1: " in message
+    assert "printed output [printed]\n  torch:          ''\n  implementation: 'broken: print_in_case\\n'" in message
     assert "2 failed, 1 passed" in done.stdout
 
 
 def test_pytest_plugin_failure_messages():
     from conformance.pytest_plugin import failure_message
 
-    base = {"id": "leaf.x", "device": "cpu", "title": "A title", "diff": [],
+    base = {"id": "leaf.x", "device": "cpu", "dtype": "float32", "title": "A title", "diff": [],
             "doc": {"section": "docstring of torch.Tensor.grad", "url": "https://example.org/grad"}}
-    unsupported = failure_message({**base, "outcome": "unsupported", "detail": "unsupported: retain_grad", "diff": [
-        {"where": "step 2", "reference": "observed 'y.grad'", "implementation": "raised AttributeError: ...",
-         "detail": "the runs diverge here", "unsupported": "retain_grad"}]})
+    unsupported = failure_message({**base, "outcome": "unsupported", "detail": "unsupported: Tensor.retain_grad",
+                                   "levels": {"semantics": "unsupported", "api": "unsupported",
+                                              "drop-in": "unsupported"}, "diff": [
+        {"where": "step 2", "aspect": "raised", "reference": "observed 'y.grad'",
+         "implementation": "raised AttributeError: ...", "detail": "the runs part here",
+         "unsupported": "Tensor.retain_grad"}]})
     assert unsupported.splitlines() == [
-        "unsupported: retain_grad",
-        "case: leaf.x on cpu: A title",
+        "unsupported: Tensor.retain_grad",
+        "case: leaf.x on cpu (float32): A title",
+        "levels: semantics unsupported, api unsupported, drop-in unsupported",
         "checks: docstring of torch.Tensor.grad <https://example.org/grad>",
         "see: python -m conformance show leaf.x --device cpu",
         "",
-        "step 2 (the runs diverge here)",
+        "step 2 [raised] (the runs part here)",
         "  torch:          observed 'y.grad'",
         "  implementation: raised AttributeError: ...",
     ]

@@ -11,12 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ..runner import EXPECTED_OUTCOMES, OUTCOMES
+from ..item import label_of
+from ..levels import LEVELS
+from ..runner import EXPECTED_OUTCOMES, OUTCOMES, UNSCORED
 
 #: Outcomes that fail the run (the exit status is 1 when one occurs).
 UNEXPECTED_OUTCOMES = tuple(o for o in OUTCOMES if o not in EXPECTED_OUTCOMES)
-#: Outcomes shown with their differences (a skip has none: it never ran).
-PROBLEM_OUTCOMES = tuple(o for o in OUTCOMES if o not in ("pass", "skip"))
+#: Outcomes shown with their differences (skip and n/a have none: they never ran).
+PROBLEM_OUTCOMES = tuple(o for o in OUTCOMES if o not in ("pass", "skip", "n/a"))
 
 # C0 controls but tab and newline, DEL, C1 controls, lone surrogates, and the two non-characters
 # XML 1.0 forbids. A carriage return is kept out as well: it is better shown than obeyed.
@@ -41,6 +43,39 @@ def one_line(text: str) -> str:
 
 def shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(limit - 1, 0)] + "\u2026"
+
+
+def label(record: dict) -> str:
+    """``case[device]`` or ``case[device,dtype]``: how reports name an item."""
+    return label_of(record.get("id", "?"), record.get("device", "?"), record.get("dtype", "float32"),
+                    bool(record.get("several_dtypes")))
+
+
+def column(record: dict) -> str:
+    """The matrix column of an item: its device, with its dtype when that is not float32."""
+    dtype = record.get("dtype") or "float32"
+    return record.get("device", "?") if dtype == "float32" else f"{record.get('device', '?')} {dtype}"
+
+
+def level_scores(records: Iterable[dict]) -> dict[str, tuple[int, int]]:
+    """(passed, scored) at each level; skip and n/a items are not scored."""
+    scored = [r for r in records if r.get("outcome") not in UNSCORED]
+    return {level: (sum(1 for r in scored if (r.get("levels") or {}).get(level) == "pass"), len(scored))
+            for level in LEVELS}
+
+
+def rate(passed: int, total: int) -> str:
+    return f"{100 * passed / total:.0f}% ({passed}/{total})" if total else "\u2014"
+
+
+def missing_apis(records: Iterable[dict]) -> list[tuple[str, list[dict]]]:
+    """Each API name the implementation lacks, with the items it made unsupported, most first."""
+    found: dict[str, list[dict]] = {}
+    for record in records:
+        names = {d["unsupported"] for d in record.get("diff") or [] if d.get("unsupported")}
+        for name in names:
+            found.setdefault(clean(name), []).append(record)
+    return sorted(found.items(), key=lambda pair: (-len(pair[1]), pair[0]))
 
 
 def summary_line(diff: dict) -> str:
@@ -77,13 +112,15 @@ def side_status(side: dict | None) -> str:
 
 def diff_text(record: dict) -> str:
     """The full account of an item, in plain text: what it checks, then each difference."""
-    lines = [f"{record.get('id', '?')} on {record.get('device', '?')}: {record.get('title', '')}"]
+    lines = [f"{label(record)}: {record.get('title', '')}"]
     doc = record.get("doc") or {}
     if doc:
         lines.append(f"checks: {doc.get('section', '')} <{doc.get('url', '')}>")
     if record.get("location"):
         lines.append(f"scenario: {record['location']}")
     lines.append(f"outcome: {record.get('outcome', '?')}")
+    if record.get("levels"):
+        lines.append("levels: " + ", ".join(f"{k} {v}" for k, v in record["levels"].items()))
     if record.get("expected"):
         lines.append(expected_note(record))
     if record.get("detail"):
@@ -93,7 +130,7 @@ def diff_text(record: dict) -> str:
         lines.append("")
         lines.append(f"{len(diffs)} difference(s):")
         for diff in diffs:
-            lines.append(f"- {diff.get('where', '')}")
+            lines.append(f"- {diff.get('where', '')} [{diff.get('aspect', '?')}]")
             lines.append(f"    torch:          {diff.get('reference', '')}")
             lines.append(f"    implementation: {diff.get('implementation', '')}")
             if diff.get("detail"):
@@ -115,11 +152,11 @@ def topics(records: Iterable[dict]) -> dict[str, list[dict]]:
 
 
 def devices(result: dict) -> list[str]:
-    """The devices of the run, then any others the records name."""
+    """The matrix columns: the devices of the run, then every other column the records name."""
     names = list(result.get("devices") or {})
     for record in result.get("cases", []):
-        if record.get("device") not in names:
-            names.append(record.get("device"))
+        if column(record) not in names:
+            names.append(column(record))
     return names
 
 

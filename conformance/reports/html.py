@@ -30,15 +30,20 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ..compare import TENSOR_FIELDS, describe, preview
+from ..levels import ASPECTS, LEVELS
 from .common import (
     EXPECTED_OUTCOMES,
     OUTCOMES,
     PROBLEM_OUTCOMES,
     clean,
+    column,
     counts,
     describe_duration,
     expected_note,
     headline,
+    level_scores,
+    missing_apis,
+    rate,
     shorten,
     side_status,
     topics,
@@ -78,7 +83,7 @@ dl.meta dt{color:var(--muted)}dl.meta dd{margin:0;overflow-wrap:anywhere}
 .o-xfail{background:#fbefc5;color:#6b5000}.o-xpass{background:#e5d6f5;color:#4b1782}
 .o-unsupported{background:#d7e5f6;color:#0d3c73}.o-error{background:#f3c8ea;color:#74105d}
 .o-timeout{background:#ffdcae;color:#7a4200}.o-crash{background:#3d0d0d;color:#fff}
-.o-skip{background:#ececec;color:#555}.o-none{background:#fff;color:#aaa}
+.o-skip{background:#ececec;color:#555}.o-na{background:#f3f3f3;color:#777}.o-none{background:#fff;color:#aaa}
 .filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:6px 0 10px;padding:8px 10px;
   border:1px solid var(--line);border-radius:6px;background:var(--soft)}
 .filters input[type=search]{width:22em;padding:4px 6px}
@@ -212,9 +217,13 @@ def anchor(case_id: str, device: str | None = None) -> str:
     return base if device is None else f"{base}-{re.sub(r'[^A-Za-z0-9_.:-]', '-', clean(device))}"
 
 
+def css_class(outcome: str) -> str:
+    """``o-<outcome>`` (``o-na`` for n/a); an outcome the page does not know shows as an error."""
+    return "o-" + (outcome if outcome in OUTCOMES else "error").replace("/", "")
+
+
 def chip(outcome: str, text: object | None = None) -> str:
-    name = outcome if outcome in OUTCOMES else "error"
-    return f'<span class="chip o-{name}">{e(outcome if text is None else text)}</span>'
+    return f'<span class="chip {css_class(outcome)}">{e(outcome if text is None else text)}</span>'
 
 
 def content_security_policy() -> str:
@@ -249,6 +258,11 @@ def header(result: dict) -> str:
     expectations = (result.get("expectations") or {}).get("file")
     if expectations:
         rows.append(("expectations", f"<code>{e(expectations)}</code>"))
+    profile = result.get("profile") or {}
+    if profile.get("lacks"):
+        note = f" \u2014 {e(profile['note'])}" if profile.get("note") else ""
+        rows.append(("profile", f"does not aim to support {e(', '.join(profile['lacks']))}{note}"))
+    rows.append(("level", f"the exit status follows <b>{e(result.get('level', 'drop-in'))}</b>"))
     verdict_text = {"passed": "passed", "failed": f"failed: {unexpected} unexpected",
                     "interrupted": f"interrupted: partial results, {unexpected} unexpected"}[state]
     parts = [
@@ -257,17 +271,50 @@ def header(result: dict) -> str:
         '<div class="counts">' + "".join(chip(name, f"{name} {n}") for name, n in found.items() if n)
         + f' <span class="muted">{len(records)} items</span></div>',
     ]
+    parts.append(scores_table(result))
     if result.get("interrupted"):
         parts.append('<div class="note">The run was interrupted: the results are partial.</div>')
     parts.append(skip_note(records))
+    parts.append(missing_note(records))
     parts.append(stale_note(result))
     return "<header>" + "".join(parts) + "</header>"
+
+
+def scores_table(result: dict) -> str:
+    """Pass rate at each level, overall and per topic."""
+    records = result.get("cases", [])
+    head = "<tr><th>topic</th>" + "".join(f"<th>{e(level)}</th>" for level in LEVELS) + "</tr>"
+    rows = []
+    for topic, members in [("all", records), *topics(records).items()]:
+        scores = level_scores(members)
+        cells = "".join(f"<td>{e(rate(*scores[level]))}</td>" for level in LEVELS)
+        name = f"<b>{e(topic)}</b>" if topic == "all" else f"<code>{e(topic)}</code>"
+        rows.append(f"<tr><td>{name}</td>{cells}</tr>")
+    return ('<details class="scores"><summary>Pass rate by level: '
+            + SEPARATOR.join(f"{e(level)} {e(rate(*level_scores(records)[level]))}" for level in LEVELS)
+            + '</summary><table class="diffs"><thead>' + head + "</thead><tbody>" + "".join(rows)
+            + "</tbody></table></details>")
+
+
+def missing_note(records: list[dict]) -> str:
+    missing = missing_apis(records)
+    if not missing:
+        return ""
+    items = []
+    for name, found in missing[:20]:
+        ids = sorted({r.get("id", "?") for r in found})
+        shown = ", ".join(ids[:5]) + (", \u2026" if len(ids) > 5 else "")
+        items.append(f"<li><code>{e(name)}</code>: {len(found)} item{'s' if len(found) != 1 else ''} "
+                     f'<span class="muted">({e(shown)})</span></li>')
+    more = f"<li>\u2026 and {len(missing) - 20} more</li>" if len(missing) > 20 else ""
+    return (f'<div class="note"><b>Missing API</b>, by the number of items it leaves unsupported'
+            f"<ul>{''.join(items)}{more}</ul></div>")
 
 
 def skip_note(records: list[dict]) -> str:
     reasons: dict[str, list[str]] = {}
     for record in records:
-        if record.get("outcome") == "skip":
+        if record.get("outcome") in ("skip", "n/a"):
             devices = reasons.setdefault(clean(record.get("detail") or "no reason given"), [])
             devices.append(clean(record.get("device")))
     if not reasons:
@@ -276,7 +323,7 @@ def skip_note(records: list[dict]) -> str:
         f"<li>{len(devices)} item{'s' if len(devices) != 1 else ''} on {e(', '.join(sorted(set(devices))))}: "
         f"{e(reason)}</li>" for reason, devices in reasons.items()
     )
-    return f'<div class="note"><b>Skipped</b><ul>{items}</ul></div>'
+    return f'<div class="note"><b>Not run</b> (skip, n/a)<ul>{items}</ul></div>'
 
 
 def stale_note(result: dict) -> str:
@@ -295,7 +342,7 @@ def stale_note(result: dict) -> str:
 def by_case(records: list[dict]) -> dict[str, dict[str, dict]]:
     cases: dict[str, dict[str, dict]] = {}
     for record in records:
-        cases.setdefault(record.get("id", "?"), {})[record.get("device", "?")] = record
+        cases.setdefault(record.get("id", "?"), {})[column(record)] = record
     return cases
 
 
@@ -330,6 +377,9 @@ def matrix(result: dict, problem_ids: set[str]) -> str:
     for topic, records in topics(result.get("cases", [])).items():
         found = counts(records)
         mini = "".join(chip(n, f"{n} {c}") for n, c in found.items() if c)
+        scores = level_scores(records)
+        mini += '<span class="muted"> ' + " \u00b7 ".join(
+            f"{level} {rate(*scores[level])}" for level in LEVELS) + "</span>"
         rows = [f'<tr class="topic-head"><th colspan="{len(devices) + 2}">{e(topic)}'
                 f'<span class="mini">{mini}</span></th></tr>']
         for case_id, items in by_case(records).items():
@@ -347,8 +397,7 @@ def matrix(result: dict, problem_ids: set[str]) -> str:
                 label = e(outcome)
                 if outcome in PROBLEM_OUTCOMES:
                     label = f'<a href="#{e(quote(anchor(case_id, device)))}">{label}</a>'
-                css = outcome if outcome in OUTCOMES else "error"
-                cells.append(f'<td class="cell o-{css}" title="{e(tip)}">{label}</td>')
+                cells.append(f'<td class="cell {css_class(outcome)}" title="{e(tip)}">{label}</td>')
             rows.append(f'<tr class="case" {filter_attributes(case_id, items)}><td class="id"><code>{name}</code></td>'
                         f'<td class="title">{e(first.get("title", ""))}</td>{"".join(cells)}</tr>')
         bodies.append(f'<tbody class="topic" data-topic="{e(topic)}">' + "".join(rows) + "</tbody>")
@@ -518,7 +567,9 @@ def diffs_table(diffs: list[dict]) -> str:
         return ""
     rows = []
     for diff in diffs:
-        notes = [clean(diff.get("detail"))] if diff.get("detail") else []
+        notes = [f"{clean(diff.get('aspect', '?'))} ({clean(ASPECTS.get(diff.get('aspect'), ('?',))[0])})"]
+        if diff.get("detail"):
+            notes.append(clean(diff["detail"]))
         if diff.get("unsupported"):
             notes.append(f"unsupported: {clean(diff['unsupported'])}")
         reference, implementation = marked_pair(diff.get("reference"), diff.get("implementation"))
@@ -532,7 +583,7 @@ def diffs_table(diffs: list[dict]) -> str:
 
 def item_html(record: dict) -> tuple[str, set[int]]:
     outcome = clean(record.get("outcome", "error"))
-    device = record.get("device", "?")
+    device = column(record)
     first = shorten(headline(record), HEADLINE_LIMIT)
     parts = [f'<div class="item" id="{e(anchor(record.get("id", "?"), device))}">'
              f'<h4>{e(device)}: {chip(outcome)}<span class="headline">{e(first)}</span></h4>']

@@ -8,7 +8,9 @@ named ``<case id>[<device>]`` with classname ``conformance.<topic>`` and its tim
 * fail, unsupported, xpass: ``<failure type="fail|unsupported|xpass" message="first difference">``
   holding the full diff (each difference: where, the torch side, the implementation side);
 * error, timeout, crash: ``<error type="...">`` with why the item did not finish;
-* skip: ``<skipped message="reason">``.
+* skip and n/a: ``<skipped message="reason">``.
+
+Each testcase has properties ``levels`` (the outcome at each level) where the item ran.
 
 Each suite carries ``<properties>``: implementation, versions, Python, platform, devices, and
 the stale expectations. Every text goes through ``common.clean`` (control characters and lone
@@ -20,7 +22,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from .common import clean, diff_text, headline, shorten, topics
+from .common import clean, diff_text, headline, label, shorten, topics
 
 FAILURES = ("fail", "unsupported", "xpass")
 ERRORS = ("error", "timeout", "crash")
@@ -55,18 +57,22 @@ def properties(result: dict) -> list[tuple[str, str]]:
 def testcase(record: dict) -> ET.Element:
     outcome = record.get("outcome", "error")
     element = ET.Element("testcase", {
-        "name": clean(f"{record.get('id', '?')}[{record.get('device', '?')}]"),
+        "name": clean(label(record)),
         "classname": clean(f"conformance.{record.get('topic', '?')}"),
         "time": f"{float(record.get('duration') or 0.0):.3f}",
     })
     message = shorten(headline(record), MESSAGE_LIMIT)
+    if record.get("levels"):
+        props = ET.SubElement(element, "properties")
+        for level, value in record["levels"].items():
+            ET.SubElement(props, "property", {"name": f"level.{level}", "value": clean(value)})
     if outcome in FAILURES:
         child = ET.SubElement(element, "failure", {"type": outcome, "message": message})
         child.text = diff_text(record)
     elif outcome in ERRORS:
         child = ET.SubElement(element, "error", {"type": outcome, "message": message})
         child.text = diff_text(record)
-    elif outcome == "skip":
+    elif outcome in ("skip", "n/a"):
         ET.SubElement(element, "skipped", {"message": message})
     elif outcome == "xfail":
         out = ET.SubElement(element, "system-out")
@@ -81,7 +87,7 @@ def suite(name: str, records: list[dict], result: dict) -> ET.Element:
         "tests": str(len(records)),
         "failures": str(sum(o in FAILURES for o in outcomes)),
         "errors": str(sum(o in ERRORS for o in outcomes)),
-        "skipped": str(outcomes.count("skip")),
+        "skipped": str(outcomes.count("skip") + outcomes.count("n/a")),
         "time": f"{sum(float(r.get('duration') or 0.0) for r in records):.3f}",
         "timestamp": clean(result.get("started") or ""),
     })

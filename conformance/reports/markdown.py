@@ -3,11 +3,14 @@
 Append it to ``$GITHUB_STEP_SUMMARY`` (or a merge-request note). It holds:
 
 * a header line: verdict, implementation and reference versions, item count and duration,
-  then a line with Python, platform and devices;
-* one table, one row per topic, with the count of each outcome (outcomes that occur nowhere in
-  the run have no column);
-* one table row per item that did not pass or skip (unexpected outcomes first, then xfail) with
-  its first difference, shortened; skips are grouped by reason, one line each;
+  the pass rate at each level (the deciding one marked), then a line with Python, platform and
+  devices, and a pointer to ``report.html`` for the details;
+* one table, one row per topic that has items not passing (topics where everything passed are
+  counted in one line), with the count of each outcome and the pass rate at each level;
+* "missing API": each name the implementation lacks with the number of items it leaves
+  ``unsupported``, most first, so an engine author knows what to add first;
+* one table row per item that did not pass (unexpected outcomes first, then xfail) with its
+  first difference, shortened; skip and n/a items are grouped by reason, one line each;
 * the stale expectations, if any.
 
 Every text from the run goes through :func:`escape`: control characters become visible
@@ -20,15 +23,21 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..levels import LEVELS
 from .common import (
     PROBLEM_OUTCOMES,
     UNEXPECTED_OUTCOMES,
     clean,
+    column,
     counts,
     describe_duration,
     expected_note,
     headline,
+    label,
+    level_scores,
+    missing_apis,
     one_line,
+    rate,
     shorten,
     topics,
     verdict,
@@ -36,10 +45,12 @@ from .common import (
 from .common import devices as device_names
 
 ICONS = {"pass": "\u2705", "fail": "\u274c", "xfail": "\u2611\ufe0f", "xpass": "\u2757", "unsupported": "\U0001f6ab",
-         "error": "\U0001f4a5", "timeout": "\u231b", "crash": "\U0001f480", "skip": "\u23ed\ufe0f"}
+         "error": "\U0001f4a5", "timeout": "\u231b", "crash": "\U0001f480", "skip": "\u23ed\ufe0f",
+         "n/a": "\u2796"}
 VERDICT_ICONS = {"passed": "\u2705", "failed": "\u274c", "interrupted": "\u26a0\ufe0f"}
 TEXT_LIMIT = 200
 MAX_ITEMS = 500
+MAX_MISSING = 30
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]|~])")
 
 
@@ -82,10 +93,19 @@ def header(result: dict) -> list[str]:
     devices = ", ".join(f"{code(name)} ({escape(status)})" for name, status in (result.get("devices") or {}).items())
     second = (f"Python {escape(result.get('python', '?'))} on {escape(result.get('platform', '?'))}; "
               f"devices: {devices or 'none'}")
-    lines = [first, "", totals or "no items", "", second]
+    scores = level_scores(result.get("cases", []))
+    deciding = result.get("level", "drop-in")
+    levels = " \u00b7 ".join(f"{'**' + level + '**' if level == deciding else level} {rate(*scores[level])}"
+                             for level in LEVELS)
+    lines = [first, "", totals or "no items", "", f"Pass rate by level: {levels} (the exit status follows "
+             f"**{deciding}**)", "", second, "", "Every item, its steps and differences: `report.html` next to this file."]
     selection = (result.get("selection") or {}).get("k")
     if selection:
-        lines[-1] += f"; selection {code('-k ' + selection)}"
+        lines[-3] += f"; selection {code('-k ' + selection)}"
+    profile = result.get("profile") or {}
+    if profile.get("lacks"):
+        lines += ["", f"Profile: does not aim to support {escape(', '.join(profile['lacks']))}"
+                      + (f" ({escape(profile['note'])})" if profile.get("note") else "")]
     return lines
 
 
@@ -93,14 +113,40 @@ def topic_table(result: dict) -> list[str]:
     grouped = topics(result.get("cases", []))
     if not grouped:
         return ["No items ran."]
-    overall = counts(result.get("cases", []))
+    good = ("pass", "skip", "n/a")
+    problems = {t: rs for t, rs in grouped.items() if any(r.get("outcome") not in good for r in rs)}
+    clean_topics = [t for t in grouped if t not in problems]
+    if not problems:
+        return [f"Every item passed, in all {len(grouped)} topics."]
+    overall = counts(r for rs in problems.values() for r in rs)
     columns = [name for name, n in overall.items() if n]
-    lines = ["| topic | " + " | ".join(f"{ICONS[c]} {c}" for c in columns) + " | total |",
-             "|:--|" + "--:|" * (len(columns) + 1)]
-    for topic, records in grouped.items():
+    lines = ["| topic | " + " | ".join(f"{ICONS[c]} {c}" for c in columns) + " | total | "
+             + " | ".join(LEVELS) + " |",
+             "|:--|" + "--:|" * (len(columns) + 1 + len(LEVELS))]
+    for topic, records in problems.items():
         found = counts(records)
         cells = [str(found[c]) if found[c] else "" for c in columns]
-        lines.append(f"| {code(topic)} | " + " | ".join(cells) + f" | {len(records)} |")
+        scores = level_scores(records)
+        lines.append(f"| {code(topic)} | " + " | ".join(cells) + f" | {len(records)} | "
+                     + " | ".join(rate(*scores[level]) for level in LEVELS) + " |")
+    if clean_topics:
+        lines += ["", f"All items passed in the other {len(clean_topics)} topics: "
+                      + ", ".join(code(t) for t in clean_topics) + "."]
+    return lines
+
+
+def missing_table(result: dict) -> list[str]:
+    missing = missing_apis(result.get("cases", []))
+    if not missing:
+        return []
+    lines = [f"### Missing API ({len(missing)} names)", "",
+             "| name (torch spelling) | items | cases |", "|:--|--:|:--|"]
+    for name, records in missing[:MAX_MISSING]:
+        ids = sorted({r.get("id", "?") for r in records})
+        shown = ", ".join(code(i) for i in ids[:3]) + (f", \u2026 ({len(ids)} cases)" if len(ids) > 3 else "")
+        lines.append(f"| {code(name)} | {len(records)} | {shown} |")
+    if len(missing) > MAX_MISSING:
+        lines += ["", f"\u2026 and {len(missing) - MAX_MISSING} more names: see `report.html`."]
     return lines
 
 
@@ -112,14 +158,13 @@ def item_table(result: dict) -> list[str]:
     if not ordered:
         return []
     lines = [f"### Not passing ({len(ordered)})", "",
-             "| outcome | case | device | first difference |", "|:--|:--|:--|:--|"]
+             "| outcome | item | first difference |", "|:--|:--|:--|"]
     for record in ordered[:MAX_ITEMS]:
         outcome = record.get("outcome", "?")
         text = headline(record)
         if outcome == "xfail" and expected_note(record):
             text = f"{expected_note(record)} \u2014 {text}"
-        lines.append(f"| {ICONS.get(outcome, '')} {escape(outcome)} | {code(record.get('id', '?'))} | "
-                     f"{code(record.get('device', '?'))} | {escape(text)} |")
+        lines.append(f"| {ICONS.get(outcome, '')} {escape(outcome)} | {code(label(record))} | {escape(text)} |")
     if len(ordered) > MAX_ITEMS:
         lines += ["", f"\u2026 and {len(ordered) - MAX_ITEMS} more: see `report.html` or `results.json`."]
     return lines
@@ -128,13 +173,13 @@ def item_table(result: dict) -> list[str]:
 def skip_lines(result: dict) -> list[str]:
     reasons: dict[str, list[dict]] = {}
     for record in result.get("cases", []):
-        if record.get("outcome") == "skip":
+        if record.get("outcome") in ("skip", "n/a"):
             reasons.setdefault(record.get("detail") or "no reason given", []).append(record)
     if not reasons:
         return []
-    lines = ["### Skipped", ""]
+    lines = ["### Not run (skip, n/a)", ""]
     for reason, records in reasons.items():
-        devices = [d for d in device_names(result) if any(r.get("device") == d for r in records)]
+        devices = [d for d in device_names(result) if any(column(r) == d for r in records)]
         lines.append(f"- {len(records)} item{'s' if len(records) != 1 else ''} on "
                      f"{', '.join(code(d) for d in devices)}: {escape(reason)}")
     return lines
@@ -154,7 +199,8 @@ def stale_lines(result: dict) -> list[str]:
 
 
 def render(result: dict) -> str:
-    sections = [header(result), topic_table(result), item_table(result), skip_lines(result), stale_lines(result)]
+    sections = [header(result), topic_table(result), missing_table(result), item_table(result), skip_lines(result),
+                stale_lines(result)]
     return "\n\n".join("\n".join(lines) for lines in sections if lines) + "\n"
 
 

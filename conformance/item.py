@@ -1,0 +1,103 @@
+"""An item (a case on a device, in a dtype) and the typed record of its result.
+
+The record is what every report is built from; runner, pytest plugin and reports share it. Its
+dictionary form (``ItemRecord.as_dict``) is what ``results.json`` holds per item::
+
+    {"id", "topic", "title", "device", "dtype", "doc", "tags", "features", "source", "location",
+     "outcome", "levels", "detail", "duration", "reference", "implementation", "diff",
+     "expected"?}
+
+``levels`` holds the outcome at each level (``semantics``, ``api``, ``drop-in``, see ``levels``);
+``outcome`` is the outcome at the level that decides the run, after expectations turned it into
+``xfail`` / ``xpass`` where one applies (see ``expectations``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .case import Case
+from .levels import LEVELS
+
+
+@dataclass(frozen=True)
+class Item:
+    case: Case
+    device: str
+    dtype: str
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.case.id, self.device, self.dtype)
+
+    @property
+    def label(self) -> str:
+        """``case[device]``, or ``case[device,dtype]`` for a case that runs in several dtypes."""
+        return label_of(self.case.id, self.device, self.dtype, len(self.case.dtypes) > 1)
+
+
+def label_of(case_id: str, device: str, dtype: str, several_dtypes: bool) -> str:
+    return f"{case_id}[{device},{dtype}]" if several_dtypes else f"{case_id}[{device}]"
+
+
+def items_of(cases: Iterable[Case], devices: Iterable[str]) -> list[Item]:
+    """Every item of ``cases`` on ``devices`` (in catalog order, then device, then dtype)."""
+    devices = tuple(devices)
+    return [Item(case, device, dtype) for case in cases for device in devices if case.runs_on(device)
+            for dtype in case.dtypes]
+
+
+@dataclass
+class ItemRecord:
+    id: str
+    topic: str
+    title: str
+    device: str
+    dtype: str
+    several_dtypes: bool
+    doc: dict
+    tags: list[str]
+    features: list[str]
+    source: str | None
+    location: str
+    outcome: str = "error"
+    levels: dict[str, str] = field(default_factory=dict)
+    detail: str = ""
+    duration: float = 0.0
+    reference: dict | None = None
+    implementation: dict | None = None
+    diff: list[dict] = field(default_factory=list)
+    expected: dict | None = None
+
+    @classmethod
+    def of(cls, item: Item) -> ItemRecord:
+        case = item.case
+        try:
+            source = case.source
+        except (OSError, TypeError):  # no source file (e.g. a case defined interactively)
+            source = None
+        return cls(id=case.id, topic=case.topic, title=case.title, device=item.device, dtype=item.dtype,
+                   several_dtypes=len(case.dtypes) > 1, doc={"url": case.doc.url, "section": case.doc.section},
+                   tags=list(case.tags), features=list(case.features), source=source, location=case.location)
+
+    @property
+    def label(self) -> str:
+        return label_of(self.id, self.device, self.dtype, self.several_dtypes)
+
+    def finished(self, outcome: str, detail: str = "", **fields: Any) -> ItemRecord:
+        """This record with an outcome, the outcome at each level (by default the same at every
+        level: a skip, a crash...) and the fields given."""
+        self.outcome = outcome
+        self.levels = fields.pop("levels", None) or {level: outcome for level in LEVELS}
+        self.detail = detail
+        for name, value in fields.items():
+            setattr(self, name, value)
+        return self
+
+    def as_dict(self) -> dict:
+        data = asdict(self)
+        if data["expected"] is None:
+            del data["expected"]
+        return data

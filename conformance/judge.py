@@ -1,0 +1,40 @@
+"""Judging one item from what its two sides observed: the record with an outcome at each level.
+
+Runs only in the judging process (the CLI, or pytest), on plain data that ``protocol`` has
+already validated. The implementation under test never runs here.
+"""
+
+from __future__ import annotations
+
+from .compare import Comparison
+from .item import Item, ItemRecord
+from .levels import DEFAULT_LEVEL, LEVELS, outcomes
+from .normalize import Normalizer
+
+REFERENCE_FAILED = ("timeout", "crash", "memory", "error")
+
+
+def judge(item: Item, reference: dict, implementation: dict, impl_module: str, level: str = DEFAULT_LEVEL,
+          memory_mib: int | None = None) -> ItemRecord:
+    record = ItemRecord.of(item)
+    sides = {"reference": reference, "implementation": implementation}
+    duration = float(reference.get("duration", 0.0)) + float(implementation.get("duration", 0.0))
+    if reference["status"] in REFERENCE_FAILED:
+        detail = f"the reference side did not finish: {reference.get('detail') or reference['status']}"
+        return record.finished("error", detail, duration=duration, **sides)
+    status = implementation["status"]
+    if status == "memory":
+        return record.finished("crash", f"out of memory: {implementation.get('detail', '')}", duration=duration,
+                               **sides)
+    if status in ("timeout", "crash", "error"):
+        return record.finished(status, implementation.get("detail") or status, duration=duration, **sides)
+    comparison = Comparison(Normalizer(), Normalizer(impl_module), item.case.tolerances, item.dtype)
+    diffs = [d.as_dict() for d in comparison.steps(reference["steps"], implementation["steps"])]
+    by_level = outcomes(diffs)
+    if diffs and implementation.get("out_of_memory") and memory_mib:
+        detail = (f"out of memory: the case exceeded the memory limit of {memory_mib} MiB (--memory-limit) "
+                  f"and failed with an allocation error")
+        return record.finished("crash", detail, duration=duration, diff=diffs, **sides)
+    outcome, detail = by_level[level]
+    return record.finished(outcome, detail, levels={name: by_level[name][0] for name in LEVELS},
+                           duration=duration, diff=diffs, **sides)

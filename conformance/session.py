@@ -1,0 +1,61 @@
+"""Running single items on demand, judged: for the pytest plugin, ``conformance show`` and tests.
+
+A :class:`Session` keeps one worker per side (started on first use, see ``pool``) and runs one
+item at a time; the process that holds it judges and never imports the implementation.
+"""
+
+from __future__ import annotations
+
+from .item import Item, ItemRecord
+from .judge import judge
+from .levels import DEFAULT_LEVEL
+from .pool import Pool, PoolConfig
+from .runner import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT, merged_devices
+
+
+class Session:
+    def __init__(self, impl: str, registry: str = "conformance.catalog:load", devices: tuple[str, ...] = ("cpu", "cuda"),
+                 isolation: str = "fork", memory_mib: int = DEFAULT_MEMORY_MIB, startup_timeout: float = 120.0,
+                 level: str = DEFAULT_LEVEL, extra_env: dict | None = None) -> None:
+        self.config = PoolConfig(impl=impl, jobs=1, isolation=isolation, devices=devices, registry=registry,
+                                 startup_timeout=startup_timeout, memory_mib=memory_mib, extra_env=extra_env or {})
+        self.level = level
+        self.pool: Pool | None = None
+        self.info: dict[str, dict] = {}
+        self.devices: dict[str, str | None] = {}
+
+    def start(self) -> None:
+        """Start the workers (a ``pool.StartupError`` says why they could not start)."""
+        if self.pool is None:
+            pool = Pool(self.config)
+            self.info = pool.start()
+            self.pool = pool
+            self.devices = merged_devices(self.info, self.config.devices)
+
+    def device_reason(self, device: str) -> str | None:
+        self.start()
+        return self.devices.get(device, f"device {device} was not checked")
+
+    def observe(self, item: Item, timeout: float = DEFAULT_TIMEOUT) -> tuple[dict, dict]:
+        """Both sides' results for one item (reference, implementation)."""
+        self.start()
+        self.pool.submit(item, timeout)
+        while True:
+            for _, reference, implementation in self.pool.poll():
+                return reference, implementation
+
+    def run(self, item: Item, timeout: float = DEFAULT_TIMEOUT) -> ItemRecord:
+        reference, implementation = self.observe(item, timeout)
+        module = self.info.get("implementation", {}).get("module", self.config.impl)
+        return judge(item, reference, implementation, module, self.level, self.config.memory_mib)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
