@@ -33,6 +33,7 @@ from .isolation import MODES, default_mode
 from .levels import DEFAULT_LEVEL, LEVELS
 from .selection import SelectionError, compile_expression
 
+DEFAULT_REGISTRY = "conformance.catalog:load"
 REPORT_FILES = ("results.jsonl", "results.json", "junit.xml", "summary.md", "report.html")
 
 
@@ -55,12 +56,19 @@ def number(kind, low: float, high: float, what: str):
     return parse
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors in one line (and exit status 2) like every other usage error."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="conformance",
         description="Run the PyTorch autograd conformance catalog on torch and an implementation under test.",
     )
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     run = commands.add_parser("run", help="run the catalog and write reports")
     run.add_argument("--impl", default="myautograd",
@@ -86,6 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="fork: a fresh forked process per case and side (default); spawn: a fresh interpreter "
                           "per case and side, for implementations that cannot run after a fork (slow)")
     run.add_argument("--no-progress", action="store_true", help="no live progress line, even on a terminal")
+    run.add_argument("--registry", default=DEFAULT_REGISTRY, metavar="MODULE:ATTRIBUTE",
+                     help="the catalog to run: a Registry, or a function returning one (default: the built-in "
+                          "catalog; the harness's own tests run small catalogs of their own)")
 
     listing = commands.add_parser("list", help="list the catalog's cases")
     listing.add_argument("-k", dest="select", metavar="EXPR")
@@ -103,8 +114,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def select_cases(expression: str | None) -> list[Case]:
-    registry = catalog.load()
+def load_registry(target: str = None):
+    """The catalog named by ``--registry`` (``module:attribute``), loaded in this process."""
+    from .worker import load_registry as load
+
+    try:
+        return load(target or DEFAULT_REGISTRY)
+    except Exception as exc:  # noqa: BLE001 - a bad --registry is a usage error
+        raise UsageError(f"--registry {target}: cannot load it ({type(exc).__name__}: {exc})") from None
+
+
+def select_cases(expression: str | None, registry_target: str | None = None) -> list[Case]:
+    registry = load_registry(registry_target)
     cases = list(registry)
     if expression:
         try:
@@ -130,6 +151,8 @@ def parse_devices(text: str | None) -> tuple[str, ...]:
 
 def check_report_dir(directory: Path, names: tuple[str, ...] = REPORT_FILES) -> None:
     """A writable directory (created if missing) whose report files, where present, are files."""
+    if directory.exists() and not directory.is_dir():
+        raise UsageError(f"--report-dir {directory} is not a directory")
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -165,13 +188,13 @@ def command_run(args: argparse.Namespace) -> int:
     from .runner import Run, RunConfig
 
     devices = parse_devices(args.device)
-    cases = select_cases(args.select)
+    cases = select_cases(args.select, args.registry)
     impl_file = load_implementation_file(args)
     check_report_dir(args.report_dir)
     config = RunConfig(
         impl=args.impl, cases=cases, devices=devices, report_dir=args.report_dir, jobs=args.jobs,
         timeout=args.timeout, memory_mib=args.memory_limit, isolation=args.isolation, level=args.level,
-        impl_file=impl_file, all_case_ids=tuple(c.id for c in catalog.load()),
+        impl_file=impl_file, all_case_ids=tuple(c.id for c in load_registry(args.registry)), registry=args.registry,
         selection={"k": args.select, "devices": list(devices), "level": args.level},
         live_progress=False if args.no_progress else None, startup_timeout=args.startup_timeout,
     )

@@ -262,8 +262,11 @@ class SpareChild:
             if not ready:
                 continue
             chunk = os.read(self._result_read, 1 << 16)
-            if not chunk:
-                return side_failure("crash", describe_exit(wait_for(self.pid, time.monotonic() + REAP_WAIT)))
+            if not chunk:  # no more result can come: wait for the child to end, within the deadline
+                status = wait_for(self.pid, deadline)
+                if status is None:
+                    return side_failure("timeout", f"no result within {limits.timeout:g} s; the process was killed")
+                return side_failure("crash", describe_exit(status))
             buffer += chunk
 
     def _end(self) -> None:

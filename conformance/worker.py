@@ -28,6 +28,7 @@ import importlib
 import json
 import os
 import platform
+import select
 import signal
 import sys
 
@@ -124,7 +125,6 @@ class Worker:
         return mine[0]
 
     def announce(self, devices: dict) -> None:
-        restore_signals()
         become_subreaper()
         self.send({"ready": True, "side": self.args.side, "name": self.loaded.name, "pid": os.getpid(),
                    "module": self.loaded.module_name, "version": self.loaded.version,
@@ -156,17 +156,24 @@ class Worker:
         return fit(result)
 
     def serve(self, in_fd: int) -> None:
+        requests = Requests(in_fd)
         spare = SpareChild(self.task) if self.args.isolation == "fork" else None
-        for line in lines(in_fd):
-            request = json.loads(line)
-            limits = Limits(timeout=float(request["timeout"]), memory_mib=int(request["memory_mib"]))
+        while (request := requests.next()) is not None:
+            try:
+                limits = Limits(timeout=float(request["timeout"]), memory_mib=int(request["memory_mib"]))
+                answer = {key: request[key] for key in ("seq", "token", "case", "device", "dtype")}
+            except (KeyError, TypeError, ValueError):
+                continue  # not a request of the judging process: nothing to answer
             child_request = {key: request.get(key) for key in ("kind", "case", "device", "dtype", "memory_mib")}
             if spare is not None:
                 side = spare.run(child_request, limits)
                 spare = SpareChild(self.task)
             else:
                 side = self.run_here(child_request)
-            self.send({key: request[key] for key in ("seq", "token", "case", "device", "dtype")} | {"side": side})
+            # The judging process sends the next request only after this answer: anything that
+            # arrived meanwhile was written by the case (through /proc) and is dropped unread.
+            requests.drop_pending()
+            self.send(answer | {"side": side})
             if spare is None:
                 return  # spawn: one item per worker
         if spare is not None:
@@ -194,19 +201,38 @@ def fit(result: dict) -> dict:
     return result
 
 
-def lines(fd: int):
-    buffer = bytearray()
-    while True:
-        end = buffer.find(b"\n")
-        if end >= 0:
-            line = bytes(buffer[:end])
-            del buffer[:end + 1]
-            yield line
-            continue
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
-            return
-        buffer += chunk
+class Requests:
+    """The requests arriving on the worker's descriptor, one JSON object per line."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = bytearray()
+
+    def next(self) -> dict | None:
+        """The next request (lines that are not JSON objects are skipped); None at end of file."""
+        while True:
+            end = self.buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self.buffer[:end])
+                del self.buffer[:end + 1]
+                try:
+                    request = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(request, dict):
+                    return request
+                continue
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                return None
+            self.buffer += chunk
+
+    def drop_pending(self) -> None:
+        """Discard whatever is buffered or readable now, without blocking."""
+        self.buffer.clear()
+        while select.select([self.fd], [], [], 0)[0]:
+            if not os.read(self.fd, 1 << 16):
+                return
 
 
 def restore_signals() -> None:
@@ -234,6 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     code = 0
     try:
         if worker.load():
+            restore_signals()
             devices = worker.probe_devices()
             in_fd = worker.become_one_worker()
             worker.announce(devices)
@@ -241,6 +268,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             code = 2
     except BaseException:  # noqa: BLE001 - the judging process reports a worker that stops answering
+        import traceback
+
+        traceback.print_exc()  # to the worker log (CONFORMANCE_WORKER_LOG), if there is one
         code = 70
     finally:
         os._exit(code)  # no atexit handlers or non-daemon threads of the implementation keep it alive
