@@ -135,7 +135,10 @@ class Recorder:
     def _error(self, exc: BaseException) -> dict:
         if isinstance(exc, MemoryError) or _OUT_OF_MEMORY.search(safe_str(exc, 400)):
             self.out_of_memory = True
-        return exception_info(exc, self._surface.missing(exc, self._in_scenario))
+        with warnings.catch_warnings():  # reading the API surface to spell a name is not the scenario's doing
+            warnings.simplefilter("ignore")
+            missing = self._surface.missing(exc, self._in_scenario)
+        return exception_info(exc, missing)
 
     def _add(self, label: str, line: int | None, pending: dict, **outcome: Any) -> None:
         if len(self.steps) >= STEPS_LIMIT:

@@ -164,6 +164,10 @@ class Surface:
             return None
         for call in _calls_on_line(entry):
             owner, attribute, callee = _resolve_callee(call, entry.frame)
+            if callee is _UNRESOLVED and keyword and isinstance(call.func, ast.Attribute):
+                # the owner is an expression (``(x * x).sum().backward(...)``) that cannot be evaluated
+                # without running it again: look for the method on the API's classes instead
+                owner, attribute, callee = self._method_on_api_classes(call.func.attr)
             if callee is _UNRESOLVED:
                 continue
             spelled = self._spell_callee(owner, attribute, callee)
@@ -179,6 +183,29 @@ class Surface:
             if not callable(callee):
                 return {"name": spelled, "kind": "not-callable"}
         return None
+
+    def _method_on_api_classes(self, attribute: str) -> tuple[Any, str | None, Any]:
+        """(class, attribute, method) for the first API class (Tensor first) that has ``attribute``."""
+        tensor = _quiet_getattr(self.root, "Tensor")
+        classes = [tensor] if isinstance(tensor, type) else []
+        classes += [obj for obj in self._keep_classes() if obj is not tensor]
+        for cls in classes:
+            method = _quiet_getattr(cls, attribute)
+            if method is not None and callable(method):
+                return cls, attribute, method
+        return _UNRESOLVED, None, _UNRESOLVED
+
+    def _keep_classes(self) -> list[type]:
+        names = self.names()
+        return [obj for obj in self._all_classes() if id(obj) in names]
+
+    def _all_classes(self) -> list[type]:
+        found = []
+        for obj in self._keep:
+            for _, value in _quiet_items(obj):
+                if isinstance(value, type):
+                    found.append(value)
+        return found
 
     def _not_implemented(self, code: types.CodeType) -> dict | None:
         self.names()
