@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 FEATURES: dict[str, str] = {
-    "non-scalar": "tensors with more than one element (an engine of scalar values lacks them)",
+    "non-scalar": "tensors with other than one element (an engine of scalar values lacks them)",
     "float64": "double precision tensors",
     "integer-dtypes": "integer and bool tensors",
     "complex": "complex tensors and complex gradients",
@@ -42,6 +42,13 @@ FEATURES: dict[str, str] = {
 
 # Feature -> a pattern whose presence in a case's source shows the feature is used.
 DETECTORS: dict[str, re.Pattern] = {
+    "non-scalar": re.compile(
+        r"tensor\(\s*\[[^\[\]]*,|tensor\(\s*\[\s*\[|\b(?:ones|zeros|randn|rand|empty|full|eye)\(\s*\(?\s*[2-9]"
+        r"|\b(?:arange|linspace|stack|cat|meshgrid)\(|\.(?:expand|view|reshape|repeat|unsqueeze|t)\("
+        r"|\bnn\.Linear\(|tensor\(\s*\[\s*\]|\b(?:ones|zeros|randn|rand|empty)\(\s*0\b"),
+    "integer-dtypes": re.compile(r"\bint(?:8|16|32|64)\b|torch\.long\b|torch\.bool\b|\.long\(\)|\.int\(\)"
+                                 r"|\.bool\(\)|torch\.uint8"),
+    "in-place": re.compile(r"\.(?!requires_grad_\()[a-z][a-z0-9_]*_\(|[^=!<>]\s*[-+*/]=\s|\]\s*=[^=]"),
     "float64": re.compile(r"float64|\.double\(|torch\.double\b"),
     "complex": re.compile(r"complex|\bcfloat\b|1j\b"),
     "autograd.grad": re.compile(r"autograd\.grad\("),
@@ -56,7 +63,7 @@ DETECTORS: dict[str, re.Pattern] = {
     "detach": re.compile(r"\.detach\(|\.detach_\(|\.data\b"),
     "hooks": re.compile(r"register_(post_accumulate_grad_)?hook\(|register_prehook\("),
     "saved-tensor-hooks": re.compile(r"saved_tensors_hooks|save_on_cpu"),
-    "custom-function": re.compile(r"autograd\.Function\b"),
+    "custom-function": re.compile(r"autograd\.Function\b|once_differentiable"),
     "graph-introspection": re.compile(r"next_functions|\._saved_|\.metadata\b|\.name\(\)"),
     "anomaly": re.compile(r"detect_anomaly|set_detect_anomaly"),
     "printing": re.compile(r"\bprint\(|\brepr\(|\bstr\("),

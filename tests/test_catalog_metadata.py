@@ -10,6 +10,7 @@ import pytest
 
 from conformance import catalog, docs
 from conformance.case import ALL_DEVICES, REGISTRY, Case, Registry, case
+from conformance.features import FEATURES, UnknownFeature, detected
 
 FACTORIES = {"tensor", "ones", "zeros", "full", "empty", "arange", "eye", "linspace", "logspace", "rand",
              "randn", "randint", "ones_like", "zeros_like"}
@@ -89,6 +90,32 @@ def test_unknown_devices_are_refused():
 def test_lint_catches_a_factory_without_device():
     assert _calls_without_device("def f(torch, rec):\n    x = torch.ones(2)\n") == ["torch.ones(2)"]
     assert _calls_without_device("def f(torch, rec):\n    x = torch.ones(2, device=rec.device)\n") == []
+
+
+@pytest.mark.parametrize("item", CASES, ids=lambda c: c.id)
+def test_declared_features_cover_what_the_scenario_visibly_uses(item: Case):
+    """Features a scenario's source shows must be declared (others, invisible in it, may be added by hand)."""
+    assert set(item.features) <= set(FEATURES)
+    missing = detected(item.source) - set(item.features)
+    assert not missing, f"declare features={tuple(sorted(missing))} (seen in the scenario)"
+    if item.devices == ("cuda",):
+        assert "cuda" in item.features
+
+
+def test_feature_detection_sees_what_it_should():
+    assert {"non-scalar", "hooks", "autograd.grad"} <= detected(
+        "x = torch.tensor([1.0, 2.0]); x.register_hook(f); torch.autograd.grad(y, x)")
+    assert "non-scalar" not in detected("x = torch.tensor(2.0, requires_grad=True); (x * x).backward()")
+    assert "in-place" in detected("x.add_(1)") and "in-place" not in detected("x.requires_grad_()")
+    assert detected("x.data *= 100") >= {"in-place", "detach"}
+
+
+def test_unknown_features_are_refused():
+    def scenario(torch, rec):
+        pass
+
+    with pytest.raises(UnknownFeature, match="unknown feature 'teleportation'"):
+        case("Bad", doc=docs.TENSOR_GRAD, features=("teleportation",), registry=Registry())(scenario)
 
 
 def test_every_case_is_registered_once():

@@ -6,7 +6,8 @@ from ..case import case
 
 @case(".grad is None until the first backward, which returns None and fills it with a tensor that does "
       "not require grad", doc=docs.TENSOR_GRAD,
-      tags=("seed",))
+      tags=("seed",),
+      features=("non-scalar",))
 def grad_is_none_until_backward(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     rec("x.grad before backward", x.grad)
@@ -16,7 +17,8 @@ def grad_is_none_until_backward(torch, rec):
 
 
 @case("backward on fresh graphs adds into .grad instead of replacing it", doc=docs.TENSOR_GRAD,
-      tags=("seed",))
+      tags=("seed",),
+      features=("non-scalar",))
 def grad_accumulates_across_backward_calls(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     (x * 3).sum().backward()
@@ -25,7 +27,8 @@ def grad_accumulates_across_backward_calls(torch, rec):
     rec("x.grad after two backward", x.grad)
 
 
-@case("A tensor used several times in one graph gets the sum of the contributions", doc=docs.TENSOR_BACKWARD)
+@case("A tensor used several times in one graph gets the sum of the contributions", doc=docs.TENSOR_BACKWARD,
+      features=("non-scalar",))
 def tensor_used_twice_sums_contributions(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (x * x + x).sum()
@@ -34,14 +37,15 @@ def tensor_used_twice_sums_contributions(torch, rec):
 
 
 @case("grad.zero_() zeroes .grad in place and grad = None resets it; the next backward starts afresh",
-      doc=docs.TENSOR_BACKWARD, tags=("seed",))
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      features=("non-scalar", "in-place"))
 def zero_grad_by_hand(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     (x * 2).sum().backward()
     g = x.grad
     x.grad.zero_()
     rec("x.grad after zero_()", x.grad)
-    rec("x.grad is g", x.grad is g)
+    rec.same("x.grad is g", x.grad, g)
     x.grad = None
     rec("x.grad after = None", x.grad)
     (x * 5).sum().backward()
@@ -49,7 +53,8 @@ def zero_grad_by_hand(torch, rec):
 
 
 @case("Optimizer.zero_grad() sets .grad to None by default; set_to_none=False zeroes it in place",
-      doc=docs.OPTIMIZER_ZERO_GRAD)
+      doc=docs.OPTIMIZER_ZERO_GRAD,
+      features=("non-scalar", "nn", "optim"))
 def optimizer_zero_grad(torch, rec):
     p = torch.nn.Parameter(torch.tensor([1.0, 2.0], device=rec.device))
     q = torch.nn.Parameter(torch.tensor([1.0, 2.0], device=rec.device))
@@ -61,10 +66,11 @@ def optimizer_zero_grad(torch, rec):
     opt_q.zero_grad(set_to_none=False)
     rec("p.grad after zero_grad()", p.grad)
     rec("q.grad after zero_grad(set_to_none=False)", q.grad)
-    rec("q.grad is the same tensor", q.grad is q_grad)
+    rec.same("q.grad is the same tensor", q.grad, q_grad)
 
 
-@case("Module.zero_grad() sets every parameter's .grad to None", doc=docs.MODULE_ZERO_GRAD)
+@case("Module.zero_grad() sets every parameter's .grad to None", doc=docs.MODULE_ZERO_GRAD,
+      features=("non-scalar", "nn"))
 def module_zero_grad_sets_none(torch, rec):
     layer = torch.nn.Linear(2, 1).to(rec.device)
     layer(torch.ones(1, 2, device=rec.device)).sum().backward()
@@ -76,18 +82,20 @@ def module_zero_grad_sets_none(torch, rec):
 
 
 @case("Without create_graph, accumulation updates the existing .grad tensor in place",
-      doc=docs.GRAD_LAYOUTS, tags=("hard",))
+      doc=docs.GRAD_LAYOUTS, tags=("hard",),
+      features=("non-scalar",))
 def accumulation_is_in_place(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     (x * 3).sum().backward()
     first = x.grad
     (x * 3).sum().backward()
-    rec("x.grad is first", x.grad is first)
+    rec.same("x.grad is first", x.grad, first)
     rec("first", first)
 
 
 @case("With create_graph, accumulation makes a new .grad with a graph and leaves the old one unchanged",
-      doc=docs.GRAD_LAYOUTS, tags=("hard",))
+      doc=docs.GRAD_LAYOUTS, tags=("hard",),
+      features=("non-scalar", "higher-order"))
 def create_graph_accumulation_is_out_of_place(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     (x * x).sum().backward(create_graph=True)
@@ -95,22 +103,24 @@ def create_graph_accumulation_is_out_of_place(torch, rec):
     rec("x.grad after first backward", first)
     (x * x).sum().backward(create_graph=True)
     rec("x.grad after second backward", x.grad)
-    rec("x.grad is first", x.grad is first)
+    rec.same("x.grad is first", x.grad, first)
     rec("first", first)
 
 
 @case("A gradient passed to backward is copied into .grad, not aliased", doc=docs.TENSOR_BACKWARD,
-      tags=("hard",))
+      tags=("hard",),
+      features=("non-scalar", "in-place"))
 def backward_gradient_is_not_aliased(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     g = torch.tensor([5.0, 6.0], device=rec.device)
     (x + 1).backward(g)
-    rec("x.grad is g", x.grad is g)
+    rec.same("x.grad is g", x.grad, g)
     g.mul_(10)
     rec("x.grad after changing g", x.grad)
 
 
-@case("A .grad assigned by hand is accumulated into by the next backward", doc=docs.TENSOR_GRAD)
+@case("A .grad assigned by hand is accumulated into by the next backward", doc=docs.TENSOR_GRAD,
+      features=("non-scalar",))
 def assigned_grad_is_accumulated_into(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     x.grad = torch.tensor([10.0, 10.0], device=rec.device)
@@ -119,7 +129,8 @@ def assigned_grad_is_accumulated_into(torch, rec):
 
 
 @case("An SGD step updates parameters that have a .grad and skips those whose .grad is None",
-      doc=docs.OPTIMIZER_ZERO_GRAD)
+      doc=docs.OPTIMIZER_ZERO_GRAD,
+      features=("non-scalar", "nn", "optim"))
 def sgd_step_skips_params_without_grad(torch, rec):
     p = torch.nn.Parameter(torch.tensor([1.0, 1.0], device=rec.device))
     q = torch.nn.Parameter(torch.tensor([1.0, 1.0], device=rec.device))

@@ -6,7 +6,8 @@ from ..case import case
 
 
 @case("Entering detect_anomaly() warns that anomaly detection is on; the mode ends with the block",
-      doc=docs.DETECT_ANOMALY, tags=("warning",))
+      doc=docs.DETECT_ANOMALY, tags=("warning",),
+      features=("anomaly",))
 def detect_anomaly_warns(torch, rec):
     rec("is_anomaly_enabled() before", torch.is_anomaly_enabled())
     with torch.autograd.detect_anomaly():
@@ -15,7 +16,8 @@ def detect_anomaly_warns(torch, rec):
 
 
 @case("set_detect_anomaly(True) turns anomaly mode on without a warning",
-      doc=docs.SET_DETECT_ANOMALY, tags=("warning",))
+      doc=docs.SET_DETECT_ANOMALY, tags=("warning",),
+      features=("anomaly",))
 def set_detect_anomaly_is_silent(torch, rec):
     with torch.autograd.set_detect_anomaly(True):
         rec("is_anomaly_enabled() inside", torch.is_anomaly_enabled())
@@ -23,7 +25,8 @@ def set_detect_anomaly_is_silent(torch, rec):
 
 
 @case("Under detect_anomaly a NaN produced in backward raises, naming the node, after a traceback warning",
-      doc=docs.ANOMALY, tags=("error", "warning", "hard"))
+      doc=docs.ANOMALY, tags=("error", "warning", "hard"),
+      features=("non-scalar", "anomaly"))
 def nan_in_backward_raises(torch, rec):
     x = torch.tensor([0.0, 4.0], requires_grad=True, device=rec.device)
     with torch.autograd.detect_anomaly():
@@ -33,7 +36,8 @@ def nan_in_backward_raises(torch, rec):
 
 
 @case("Without anomaly mode a NaN gradient passes silently into .grad",
-      doc=docs.ANOMALY)
+      doc=docs.ANOMALY,
+      features=("non-scalar",))
 def nan_gradient_silent_without_anomaly(torch, rec):
     x = torch.tensor([0.0, 4.0], requires_grad=True, device=rec.device)
     y = (x.sqrt() * 0).sum()
@@ -42,7 +46,8 @@ def nan_gradient_silent_without_anomaly(torch, rec):
 
 
 @case("set_detect_anomaly(True, check_nan=False) keeps anomaly mode on but does not check for NaN",
-      doc=docs.SET_DETECT_ANOMALY)
+      doc=docs.SET_DETECT_ANOMALY,
+      features=("non-scalar", "anomaly"))
 def check_nan_false_skips_nan_check(torch, rec):
     x = torch.tensor([0.0, 4.0], requires_grad=True, device=rec.device)
     with torch.autograd.set_detect_anomaly(True, check_nan=False):
@@ -55,7 +60,8 @@ def check_nan_false_skips_nan_check(torch, rec):
 
 
 @case("In anomaly mode the version-counter error ends with a different hint",
-      doc=docs.ANOMALY, tags=("error", "hard"))
+      doc=docs.ANOMALY, tags=("error", "hard"),
+      features=("non-scalar", "in-place", "anomaly"))
 def version_error_hint_in_anomaly_mode(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x.tanh()
@@ -69,7 +75,8 @@ def version_error_hint_in_anomaly_mode(torch, rec):
 
 
 @case("is_anomaly_enabled and is_anomaly_check_nan_enabled follow set_detect_anomaly called as a function",
-      doc=docs.SET_DETECT_ANOMALY)
+      doc=docs.SET_DETECT_ANOMALY,
+      features=("anomaly",))
 def anomaly_state_functions(torch, rec):
     rec("default", (torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()))
     torch.autograd.set_detect_anomaly(True, check_nan=False)

@@ -6,7 +6,8 @@ from ..case import case
 
 
 @case("torch.autograd.grad returns a tuple with one gradient per input and leaves .grad untouched",
-      doc=docs.AUTOGRAD_GRAD)
+      doc=docs.AUTOGRAD_GRAD,
+      features=("non-scalar", "autograd.grad"))
 def returns_tuple_leaves_grad_alone(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     w = torch.tensor(3.0, requires_grad=True, device=rec.device)
@@ -19,7 +20,8 @@ def returns_tuple_leaves_grad_alone(torch, rec):
 
 
 @case("An input that the outputs do not depend on raises; allow_unused=True gives None for it instead",
-      doc=docs.AUTOGRAD_GRAD, tags=("error",))
+      doc=docs.AUTOGRAD_GRAD, tags=("error",),
+      features=("non-scalar", "autograd.grad", "retain-graph"))
 def unused_input_raises_unless_allowed(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     w = torch.tensor([3.0], requires_grad=True, device=rec.device)
@@ -30,7 +32,8 @@ def unused_input_raises_unless_allowed(torch, rec):
 
 
 @case("materialize_grads=True gives zeros for an unused input; they require grad only with create_graph=True",
-      doc=docs.AUTOGRAD_GRAD, tags=("hard",))
+      doc=docs.AUTOGRAD_GRAD, tags=("hard",),
+      features=("non-scalar", "autograd.grad", "higher-order"))
 def materialize_grads_gives_zeros(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     w = torch.tensor([[3.0, 4.0, 5.0]], requires_grad=True, device=rec.device)
@@ -43,7 +46,8 @@ def materialize_grads_gives_zeros(torch, rec):
 
 
 @case("materialize_grads=True together with an explicit allow_unused=False raises ValueError",
-      doc=docs.AUTOGRAD_GRAD, tags=("error", "hard"))
+      doc=docs.AUTOGRAD_GRAD, tags=("error", "hard"),
+      features=("non-scalar", "autograd.grad"))
 def materialize_grads_with_allow_unused_false_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     w = torch.tensor([3.0], requires_grad=True, device=rec.device)
@@ -52,7 +56,8 @@ def materialize_grads_with_allow_unused_false_raises(torch, rec):
 
 
 @case("Differentiating with respect to a tensor that does not require grad raises",
-      doc=docs.AUTOGRAD_GRAD, tags=("error",))
+      doc=docs.AUTOGRAD_GRAD, tags=("error",),
+      features=("non-scalar", "autograd.grad"))
 def input_not_requiring_grad_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     c = torch.tensor([5.0, 6.0], device=rec.device)
@@ -61,7 +66,8 @@ def input_not_requiring_grad_raises(torch, rec):
 
 
 @case("A non-scalar output needs grad_outputs, the vector of the vector-Jacobian product",
-      doc=docs.AUTOGRAD_GRAD, tags=("error",))
+      doc=docs.AUTOGRAD_GRAD, tags=("error",),
+      features=("non-scalar", "autograd.grad", "retain-graph"))
 def grad_outputs_for_nonscalar_output(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * x
@@ -72,7 +78,8 @@ def grad_outputs_for_nonscalar_output(torch, rec):
 
 
 @case("The deprecated only_inputs argument is ignored and emits a FutureWarning",
-      doc=docs.AUTOGRAD_GRAD, tags=("warning",))
+      doc=docs.AUTOGRAD_GRAD, tags=("warning",),
+      features=("non-scalar", "autograd.grad"))
 def only_inputs_deprecated(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (x * 4).sum()
@@ -81,7 +88,8 @@ def only_inputs_deprecated(torch, rec):
 
 
 @case("An empty inputs sequence raises",
-      doc=docs.AUTOGRAD_GRAD, tags=("error",))
+      doc=docs.AUTOGRAD_GRAD, tags=("error",),
+      features=("non-scalar", "autograd.grad"))
 def empty_inputs_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (x * x).sum()
@@ -89,7 +97,8 @@ def empty_inputs_raises(torch, rec):
 
 
 @case("The gradient can be taken with respect to an intermediate (non-leaf) tensor",
-      doc=docs.AUTOGRAD_GRAD)
+      doc=docs.AUTOGRAD_GRAD,
+      features=("non-scalar", "autograd.grad", "retain-grad"))
 def grad_wrt_nonleaf(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     h = x * 3
@@ -100,7 +109,8 @@ def grad_wrt_nonleaf(torch, rec):
 
 
 @case("With several outputs the gradients of all of them are summed",
-      doc=docs.AUTOGRAD_GRAD)
+      doc=docs.AUTOGRAD_GRAD,
+      features=("non-scalar", "autograd.grad"))
 def several_outputs_summed(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     a = (x * 2).sum()
@@ -109,7 +119,8 @@ def several_outputs_summed(torch, rec):
 
 
 @case("Inputs given as a dict give a dict of gradients with the same keys",
-      doc=docs.AUTOGRAD_GRAD, tags=("hard",))
+      doc=docs.AUTOGRAD_GRAD, tags=("hard",),
+      features=("non-scalar", "autograd.grad"))
 def dict_inputs_give_dict(torch, rec):
     a = torch.tensor(1.0, requires_grad=True, device=rec.device)
     b = torch.tensor([2.0, 3.0], requires_grad=True, device=rec.device)
@@ -118,7 +129,8 @@ def dict_inputs_give_dict(torch, rec):
 
 
 @case("An output that does not require grad raises",
-      doc=docs.AUTOGRAD_GRAD, tags=("error",))
+      doc=docs.AUTOGRAD_GRAD, tags=("error",),
+      features=("non-scalar", "autograd.grad", "detach"))
 def output_not_requiring_grad_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x.detach().sum()
@@ -126,7 +138,8 @@ def output_not_requiring_grad_raises(torch, rec):
 
 
 @case("An input reached only through x * 0 counts as used and gets a zero gradient",
-      doc=docs.AUTOGRAD_GRAD, tags=("hard",))
+      doc=docs.AUTOGRAD_GRAD, tags=("hard",),
+      features=("non-scalar", "autograd.grad"))
 def input_used_through_times_zero(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     w = torch.tensor([4.0], requires_grad=True, device=rec.device)
@@ -135,7 +148,8 @@ def input_used_through_times_zero(torch, rec):
 
 
 @case("A None entry in grad_outputs stands for ones on a scalar output",
-      doc=docs.AUTOGRAD_GRAD)
+      doc=docs.AUTOGRAD_GRAD,
+      features=("non-scalar", "autograd.grad"))
 def none_grad_output_for_scalar(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (x * x).sum()
@@ -143,7 +157,8 @@ def none_grad_output_for_scalar(torch, rec):
 
 
 @case("The same input listed twice gets the full gradient in both places",
-      doc=docs.AUTOGRAD_GRAD, tags=("hard",))
+      doc=docs.AUTOGRAD_GRAD, tags=("hard",),
+      features=("non-scalar", "autograd.grad"))
 def same_input_twice(torch, rec):
     x = torch.tensor([1.0, 3.0], requires_grad=True, device=rec.device)
     y = (x * x).sum()
@@ -151,7 +166,8 @@ def same_input_twice(torch, rec):
 
 
 @case("A tensor given as both output and input, non-leaf or leaf, gets grad_outputs back",
-      doc=docs.AUTOGRAD_GRAD, tags=("hard",))
+      doc=docs.AUTOGRAD_GRAD, tags=("hard",),
+      features=("non-scalar", "autograd.grad"))
 def output_equal_to_input(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * x

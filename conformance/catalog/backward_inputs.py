@@ -5,7 +5,8 @@ from ..case import case
 
 
 @case("backward(inputs=[a]) accumulates into a only; other leaves keep grad None",
-      doc=docs.TENSOR_BACKWARD)
+      doc=docs.TENSOR_BACKWARD,
+      features=("non-scalar", "backward-inputs"))
 def accumulates_only_into_inputs(torch, rec):
     a = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     b = torch.tensor([3.0, 4.0], requires_grad=True, device=rec.device)
@@ -16,7 +17,8 @@ def accumulates_only_into_inputs(torch, rec):
 
 
 @case("backward(inputs=[]) raises: the inputs sequence must not be empty",
-      doc=docs.TENSOR_BACKWARD, tags=("error",))
+      doc=docs.TENSOR_BACKWARD, tags=("error",),
+      features=("non-scalar", "backward-inputs"))
 def empty_inputs_raises(torch, rec):
     a = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (a * a).sum()
@@ -24,7 +26,8 @@ def empty_inputs_raises(torch, rec):
 
 
 @case("backward(inputs=[h]) with a non-leaf h fills h.grad and turns retains_grad on",
-      doc=docs.TENSOR_BACKWARD, tags=("hard",))
+      doc=docs.TENSOR_BACKWARD, tags=("hard",),
+      features=("non-scalar", "backward-inputs", "retain-grad"))
 def nonleaf_input_gets_grad(torch, rec):
     a = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     h = a * 2
@@ -37,7 +40,8 @@ def nonleaf_input_gets_grad(torch, rec):
 
 
 @case("A leaf in inputs that the output does not depend on is silently left with grad None",
-      doc=docs.TENSOR_BACKWARD, tags=("hard",))
+      doc=docs.TENSOR_BACKWARD, tags=("hard",),
+      features=("non-scalar", "backward-inputs"))
 def unused_leaf_input_is_silent(torch, rec):
     a = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     w = torch.tensor([5.0], requires_grad=True, device=rec.device)
@@ -48,7 +52,8 @@ def unused_leaf_input_is_silent(torch, rec):
 
 
 @case("An input that does not require grad raises the retain_grad error",
-      doc=docs.TENSOR_BACKWARD, tags=("error", "hard"))
+      doc=docs.TENSOR_BACKWARD, tags=("error", "hard"),
+      features=("non-scalar", "backward-inputs"))
 def input_not_requiring_grad_raises(torch, rec):
     a = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     c = torch.tensor([2.0, 2.0], device=rec.device)
@@ -57,7 +62,8 @@ def input_not_requiring_grad_raises(torch, rec):
 
 
 @case("A single tensor is accepted as inputs, for Tensor.backward and torch.autograd.backward",
-      doc=docs.AUTOGRAD_BACKWARD)
+      doc=docs.AUTOGRAD_BACKWARD,
+      features=("backward-inputs", "retain-graph"))
 def single_tensor_as_inputs(torch, rec):
     a = torch.tensor(2.0, requires_grad=True, device=rec.device)
     b = torch.tensor(3.0, requires_grad=True, device=rec.device)

@@ -9,7 +9,8 @@ BROADCASTING = docs.note(
 
 
 @case("Broadcast add: each operand's gradient is summed back to that operand's shape",
-      doc=BROADCASTING)
+      doc=BROADCASTING,
+      features=("non-scalar",))
 def add_grads_summed_to_operand_shape(torch, rec):
     a = torch.tensor([[1.0], [2.0], [3.0]], requires_grad=True, device=rec.device)
     b = torch.tensor([[10.0, 20.0, 30.0, 40.0]], requires_grad=True, device=rec.device)
@@ -21,7 +22,8 @@ def add_grads_summed_to_operand_shape(torch, rec):
 
 
 @case("Broadcast mul with a missing leading dimension: the 1-D operand gets column sums",
-      doc=BROADCASTING)
+      doc=BROADCASTING,
+      features=("non-scalar",))
 def mul_leading_dim_expansion(torch, rec):
     w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
     x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], device=rec.device)
@@ -31,7 +33,8 @@ def mul_leading_dim_expansion(torch, rec):
 
 
 @case("A 0-dim tensor broadcast against a 2-D tensor gets a 0-dim gradient",
-      doc=BROADCASTING)
+      doc=BROADCASTING,
+      features=("non-scalar",))
 def zero_dim_against_2d(torch, rec):
     s = torch.tensor(2.0, requires_grad=True, device=rec.device)
     m = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True, device=rec.device)
@@ -42,7 +45,8 @@ def zero_dim_against_2d(torch, rec):
 
 
 @case("Python scalar operands broadcast over a tensor whose gradient keeps the tensor's shape",
-      doc=BROADCASTING)
+      doc=BROADCASTING,
+      features=("non-scalar",))
 def python_scalar_operand(torch, rec):
     x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True, device=rec.device)
     p = x * 3.0
@@ -54,7 +58,8 @@ def python_scalar_operand(torch, rec):
 
 
 @case("With a non-uniform upstream gradient, each operand receives the sums over its broadcast dimensions",
-      doc=BROADCASTING)
+      doc=BROADCASTING,
+      features=("non-scalar",))
 def nonuniform_upstream_gradient(torch, rec):
     a = torch.tensor([[1.0], [2.0]], requires_grad=True, device=rec.device)
     b = torch.tensor([[1.0, 2.0, 3.0]], requires_grad=True, device=rec.device)
@@ -66,7 +71,8 @@ def nonuniform_upstream_gradient(torch, rec):
 
 
 @case("backward through expand() sums the gradient over the expanded dimensions",
-      doc=docs.docstring("torch.Tensor.expand"))
+      doc=docs.docstring("torch.Tensor.expand"),
+      features=("non-scalar", "views"))
 def expand_then_backward(torch, rec):
     x = torch.tensor([[1.0], [2.0]], requires_grad=True, device=rec.device)
     e = x.expand(2, 3)

@@ -5,7 +5,8 @@ from ..case import case
 
 
 @case("detach() returns a leaf that does not require grad and shares storage with the original",
-      doc=docs.TENSOR_DETACH)
+      doc=docs.TENSOR_DETACH,
+      features=("non-scalar", "in-place", "version-counter", "detach"))
 def detach_shares_storage(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     d = x.detach()
@@ -16,7 +17,8 @@ def detach_shares_storage(torch, rec):
 
 
 @case("detach() shares the version counter: an in-place op through it makes backward raise",
-      doc=docs.TENSOR_DETACH, tags=("error",))
+      doc=docs.TENSOR_DETACH, tags=("error",),
+      features=("non-scalar", "in-place", "version-counter", "detach"))
 def detach_shares_version_counter(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x.exp()
@@ -26,7 +28,8 @@ def detach_shares_version_counter(torch, rec):
     y.sum().backward()
 
 
-@case("Backward does not flow through detach(): a detached factor acts as a constant", doc=docs.TENSOR_DETACH)
+@case("Backward does not flow through detach(): a detached factor acts as a constant", doc=docs.TENSOR_DETACH,
+      features=("non-scalar", "detach"))
 def backward_stops_at_detach(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * x.detach()
@@ -36,17 +39,19 @@ def backward_stops_at_detach(torch, rec):
 
 
 @case("detach_() on a non-leaf turns it, in place, into a leaf that does not require grad",
-      doc=docs.TENSOR_DETACH_)
+      doc=docs.TENSOR_DETACH_,
+      features=("non-scalar", "in-place", "detach"))
 def detach_inplace_on_nonleaf(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
     rec("y before", y)
     same = y.detach_()
-    rec("y.detach_() is y", same is y)
+    rec.same("y.detach_() is y", same, y)
     rec("y after", y)
 
 
-@case("detach_() on a leaf that requires grad makes it stop requiring grad", doc=docs.TENSOR_DETACH_)
+@case("detach_() on a leaf that requires grad makes it stop requiring grad", doc=docs.TENSOR_DETACH_,
+      features=("non-scalar", "in-place", "detach"))
 def detach_inplace_on_leaf(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     x.detach_()
@@ -54,7 +59,8 @@ def detach_inplace_on_leaf(torch, rec):
     rec("(x * 2).requires_grad", (x * 2).requires_grad)
 
 
-@case("detach_() on a view raises", doc=docs.TENSOR_DETACH_, tags=("error",))
+@case("detach_() on a view raises", doc=docs.TENSOR_DETACH_, tags=("error",),
+      features=("non-scalar", "in-place", "detach"))
 def detach_inplace_on_view_raises(torch, rec):
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
     head = (x * 2)[:2]
@@ -62,7 +68,8 @@ def detach_inplace_on_view_raises(torch, rec):
 
 
 @case(".data does not require grad, shares storage and does not share the version counter",
-      doc=docs.VARIABLE_DEPRECATED)
+      doc=docs.VARIABLE_DEPRECATED,
+      features=("non-scalar", "in-place", "version-counter", "detach"))
 def data_shares_storage_not_version(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     d = x.data
@@ -73,7 +80,8 @@ def data_shares_storage_not_version(torch, rec):
 
 
 @case("Modifying a saved tensor through .data raises nothing and silently gives a wrong gradient",
-      doc=docs.TENSOR_DETACH, tags=("hard",))
+      doc=docs.TENSOR_DETACH, tags=("hard",),
+      features=("non-scalar", "in-place", "version-counter", "detach"))
 def data_modification_gives_wrong_gradient(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x.exp()
@@ -84,7 +92,8 @@ def data_modification_gives_wrong_gradient(torch, rec):
 
 
 @case("Changing a leaf through .data after using it leaves the recorded gradient unchanged",
-      doc=docs.VARIABLE_DEPRECATED, tags=("seed",))
+      doc=docs.VARIABLE_DEPRECATED, tags=("seed",),
+      features=("in-place", "detach"))
 def data_update_not_recorded(torch, rec):
     x = torch.ones(1, requires_grad=True, device=rec.device)
     rec("x.data.requires_grad", x.data.requires_grad)
@@ -95,7 +104,8 @@ def data_update_not_recorded(torch, rec):
 
 
 @case("Assigning .data replaces the tensor's contents (even its shape) and keeps it a leaf requiring grad",
-      doc=docs.VARIABLE_DEPRECATED)
+      doc=docs.VARIABLE_DEPRECATED,
+      features=("non-scalar", "detach"))
 def assign_data(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     x.data = torch.tensor([5.0, 6.0, 7.0], device=rec.device)
@@ -105,7 +115,8 @@ def assign_data(torch, rec):
 
 
 @case("detach() shares storage but is not a view: _is_view() is False and _base is None",
-      doc=docs.TENSOR_DETACH, tags=("hard",))
+      doc=docs.TENSOR_DETACH, tags=("hard",),
+      features=("non-scalar", "views", "detach"))
 def detach_is_not_a_view(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     d = x.detach()
@@ -114,7 +125,8 @@ def detach_is_not_a_view(torch, rec):
 
 
 @case("detach_() on a non-leaf that a later op saved makes that op's backward raise",
-      doc=docs.TENSOR_DETACH_, tags=("error", "hard"))
+      doc=docs.TENSOR_DETACH_, tags=("error", "hard"),
+      features=("non-scalar", "in-place", "detach"))
 def detach_inplace_of_saved_nonleaf_breaks_backward(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2

@@ -9,7 +9,8 @@ CUDA_SEMANTICS = docs.note("cuda-semantics", "CUDA semantics", page=f"{docs.DOCS
 
 
 @case("An op on tensors of two devices raises, except with a 0-dim CPU tensor, which joins a CUDA op and gets "
-      "its gradient on the CPU", doc=CUDA_SEMANTICS, devices=CUDA_ONLY, tags=("error",))
+      "its gradient on the CPU", doc=CUDA_SEMANTICS, devices=CUDA_ONLY, tags=("error",),
+      features=("non-scalar", "cuda"))
 def mixed_devices_in_one_op(torch, rec):
     a = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     b = torch.tensor([3.0, 4.0], device="cpu")
@@ -25,7 +26,8 @@ def mixed_devices_in_one_op(torch, rec):
 
 
 @case(".to('cpu') of a CUDA tensor is recorded (ToCopyBackward0) and its gradient returns to the CUDA leaf",
-      doc=docs.docstring("torch.Tensor.to"), devices=CUDA_ONLY)
+      doc=docs.docstring("torch.Tensor.to"), devices=CUDA_ONLY,
+      features=("non-scalar", "cuda"))
 def gradient_flows_back_across_devices(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x.to("cpu")
@@ -40,14 +42,16 @@ def gradient_flows_back_across_devices(torch, rec):
 
 
 @case("Assigning a .grad on another device than the tensor's raises", doc=docs.TENSOR_GRAD,
-      devices=CUDA_ONLY, tags=("error",))
+      devices=CUDA_ONLY, tags=("error",),
+      features=("non-scalar", "cuda"))
 def assign_grad_on_other_device_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     x.grad = torch.zeros(2, device="cpu")
 
 
 @case("A backward gradient on another device than the output's raises", doc=docs.TENSOR_BACKWARD,
-      devices=CUDA_ONLY, tags=("error",))
+      devices=CUDA_ONLY, tags=("error",),
+      features=("non-scalar", "cuda"))
 def backward_gradient_on_other_device_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -55,7 +59,8 @@ def backward_gradient_on_other_device_raises(torch, rec):
 
 
 @case("A custom Function whose backward returns a gradient on the wrong device raises",
-      doc=docs.EXTENDING_AUTOGRAD, devices=CUDA_ONLY, tags=("error",))
+      doc=docs.EXTENDING_AUTOGRAD, devices=CUDA_ONLY, tags=("error",),
+      features=("non-scalar", "custom-function", "cuda"))
 def custom_backward_on_wrong_device_raises(torch, rec):
     class ToHost(torch.autograd.Function):
         @staticmethod

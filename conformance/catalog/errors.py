@@ -7,7 +7,8 @@ BROADCASTING = docs.note("general-semantics", "General semantics", page=f"{docs.
 
 
 @case("Operands whose shapes do not broadcast raise, naming the sizes and the dimension",
-      doc=BROADCASTING, tags=("error",))
+      doc=BROADCASTING, tags=("error",),
+      features=("non-scalar", "views"))
 def shapes_that_do_not_broadcast(torch, rec):
     a = torch.ones(2, 3, device=rec.device)
     b = torch.ones(4, device=rec.device)
@@ -18,7 +19,8 @@ def shapes_that_do_not_broadcast(torch, rec):
 
 
 @case("Matrix products of incompatible shapes raise, each product with its own message",
-      doc=docs.docstring("torch.matmul"), tags=("error",))
+      doc=docs.docstring("torch.matmul"), tags=("error",),
+      features=("non-scalar",))
 def matmul_shape_mismatch(torch, rec):
     m = torch.ones(2, 3, device=rec.device)
     with rec.attempt("ones(2, 3) @ ones(2, 3)"):
@@ -34,14 +36,16 @@ def matmul_shape_mismatch(torch, rec):
 
 
 @case("A matrix product of float32 and float64 matrices raises instead of promoting",
-      doc=docs.docstring("torch.matmul"), tags=("error",))
+      doc=docs.docstring("torch.matmul"), tags=("error",),
+      features=("non-scalar", "float64"))
 def matmul_dtype_mismatch(torch, rec):
     a = torch.ones(2, 2, device=rec.device)
     b = torch.ones(2, 2, dtype=torch.float64, device=rec.device)
     a @ b
 
 
-@case("item() of a tensor of several elements raises", doc=docs.TENSOR_ITEM, tags=("error",))
+@case("item() of a tensor of several elements raises", doc=docs.TENSOR_ITEM, tags=("error",),
+      features=("non-scalar",))
 def item_of_several_elements(torch, rec):
     x = torch.ones(3, device=rec.device)
     rec("ones(1).item()", torch.ones(1, device=rec.device).item())
@@ -49,7 +53,8 @@ def item_of_several_elements(torch, rec):
 
 
 @case("view() of a transposed tensor raises, pointing to reshape(); a wrong size raises too",
-      doc=docs.docstring("torch.Tensor.view"), tags=("error",))
+      doc=docs.docstring("torch.Tensor.view"), tags=("error",),
+      features=("non-scalar", "views"))
 def view_incompatible(torch, rec):
     t = torch.ones(2, 3, device=rec.device).t()
     with rec.attempt("t.view(6)"):
@@ -60,7 +65,8 @@ def view_incompatible(torch, rec):
 
 
 @case("Indexing out of range raises IndexError naming the index, the dimension and the size",
-      doc=docs.docstring("torch.Tensor.select"), tags=("error",))
+      doc=docs.docstring("torch.Tensor.select"), tags=("error",),
+      features=("non-scalar",))
 def index_out_of_range(torch, rec):
     x = torch.ones(2, 3, device=rec.device)
     with rec.attempt("x[5]"):
@@ -73,13 +79,15 @@ def index_out_of_range(torch, rec):
         x.select(0, 5)
 
 
-@case("Indices must be integer or boolean tensors", doc=docs.docstring("torch.Tensor.index_select"), tags=("error",))
+@case("Indices must be integer or boolean tensors", doc=docs.docstring("torch.Tensor.index_select"), tags=("error",),
+      features=("non-scalar",))
 def float_index_raises(torch, rec):
     x = torch.ones(3, device=rec.device)
     x[torch.tensor([0.5], device=rec.device)]
 
 
-@case("cat and stack check the sizes of their inputs", doc=docs.docstring("torch.cat"), tags=("error",))
+@case("cat and stack check the sizes of their inputs", doc=docs.docstring("torch.cat"), tags=("error",),
+      features=("non-scalar",))
 def cat_and_stack_sizes(torch, rec):
     with rec.attempt("cat([ones(2, 3), ones(2, 4)])"):
         torch.cat([torch.ones(2, 3, device=rec.device), torch.ones(2, 4, device=rec.device)])
@@ -90,7 +98,8 @@ def cat_and_stack_sizes(torch, rec):
 
 
 @case("A dimension out of range raises IndexError with the valid range", doc=docs.docstring("torch.sum"),
-      tags=("error",))
+      tags=("error",),
+      features=("non-scalar",))
 def dimension_out_of_range(torch, rec):
     x = torch.ones(2, 3, device=rec.device)
     with rec.attempt("x.sum(2)"):
@@ -100,7 +109,8 @@ def dimension_out_of_range(torch, rec):
 
 
 @case("Boolean tensors refuse subtraction and negation, pointing to logical operators",
-      doc=docs.docstring("torch.sub"), tags=("error",))
+      doc=docs.docstring("torch.sub"), tags=("error",),
+      features=("non-scalar",))
 def bool_arithmetic_raises(torch, rec):
     t = torch.tensor([True, False], device=rec.device)
     with rec.attempt("bool - bool"):
@@ -111,7 +121,8 @@ def bool_arithmetic_raises(torch, rec):
 
 
 @case("Integer tensors refuse negative integer powers and mean()", doc=docs.docstring("torch.mean"),
-      tags=("error",))
+      tags=("error",),
+      features=("non-scalar",))
 def integer_arithmetic_limits(torch, rec):
     t = torch.tensor([2, 4], device=rec.device)
     with rec.attempt("int ** -1"):
@@ -122,7 +133,8 @@ def integer_arithmetic_limits(torch, rec):
 
 
 @case("torch.tensor refuses ragged nested lists and factories refuse negative sizes",
-      doc=docs.docstring("torch.tensor"), tags=("error",))
+      doc=docs.docstring("torch.tensor"), tags=("error",),
+      features=("non-scalar",))
 def bad_construction(torch, rec):
     with rec.attempt("tensor([[1., 2.], [3.]])"):
         torch.tensor([[1.0, 2.0], [3.0]], device=rec.device)

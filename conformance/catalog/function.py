@@ -11,7 +11,8 @@ FUNCTION_FORWARD = docs.docstring("torch.autograd.Function.forward")
 # -- basics ----------------------------------------------------------------------------------
 
 @case("A custom Function gives a non-leaf output with grad_fn '<Class>Backward' and its backward's gradients",
-      doc=docs.EXTENDING_AUTOGRAD)
+      doc=docs.EXTENDING_AUTOGRAD,
+      features=("non-scalar", "custom-function"))
 def basic_function(torch, rec):
     class Cube(torch.autograd.Function):
         @staticmethod
@@ -33,7 +34,8 @@ def basic_function(torch, rec):
 
 
 @case("ctx.needs_input_grad tells, per forward input, whether it requires grad (False for non-tensors)",
-      doc=docs.EXTENDING_AUTOGRAD)
+      doc=docs.EXTENDING_AUTOGRAD,
+      features=("custom-function",))
 def needs_input_grad(torch, rec):
     flags = []
 
@@ -56,7 +58,8 @@ def needs_input_grad(torch, rec):
 
 
 @case("Function.apply with no input requiring grad returns a plain tensor without grad_fn",
-      doc=docs.EXTENDING_AUTOGRAD)
+      doc=docs.EXTENDING_AUTOGRAD,
+      features=("non-scalar", "custom-function"))
 def apply_without_requires_grad(torch, rec):
     class Double(torch.autograd.Function):
         @staticmethod
@@ -74,7 +77,8 @@ def apply_without_requires_grad(torch, rec):
 
 
 @case("A custom Function's output is a new tensor: forward returning an input unchanged gives a view of it",
-      doc=docs.EXTENDING_AUTOGRAD, tags=("hard",))
+      doc=docs.EXTENDING_AUTOGRAD, tags=("hard",),
+      features=("non-scalar", "views", "custom-function"))
 def returning_input_gives_new_tensor(torch, rec):
     class Identity(torch.autograd.Function):
         @staticmethod
@@ -87,7 +91,7 @@ def returning_input_gives_new_tensor(torch, rec):
 
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = Identity.apply(x)
-    rec("y is x", y is x)
+    rec.same("y is x", y, x)
     rec("y._is_view()", y._is_view())
     rec("y", y)
     y.sum().backward()
@@ -95,7 +99,8 @@ def returning_input_gives_new_tensor(torch, rec):
 
 
 @case("A Function written with forward(*args) and a separate setup_context works like the ctx style",
-      doc=SETUP_CONTEXT)
+      doc=SETUP_CONTEXT,
+      features=("custom-function",))
 def setup_context_style(torch, rec):
     class Mul(torch.autograd.Function):
         @staticmethod
@@ -122,7 +127,8 @@ def setup_context_style(torch, rec):
 
 
 @case("Non-tensor outputs of forward are returned as they are",
-      doc=FUNCTION_FORWARD)
+      doc=FUNCTION_FORWARD,
+      features=("custom-function",))
 def non_tensor_outputs_returned_as_is(torch, rec):
     class WithCount(torch.autograd.Function):
         @staticmethod
@@ -143,7 +149,8 @@ def non_tensor_outputs_returned_as_is(torch, rec):
 # -- what backward returns ---------------------------------------------------------------------
 
 @case("backward returning the wrong number of gradients raises",
-      doc=FUNCTION_BACKWARD, tags=("error",))
+      doc=FUNCTION_BACKWARD, tags=("error",),
+      features=("custom-function",))
 def wrong_number_of_gradients_raises(torch, rec):
     class Add(torch.autograd.Function):
         @staticmethod
@@ -160,7 +167,8 @@ def wrong_number_of_gradients_raises(torch, rec):
 
 
 @case("backward returning a gradient of the wrong shape raises",
-      doc=FUNCTION_BACKWARD, tags=("error",))
+      doc=FUNCTION_BACKWARD, tags=("error",),
+      features=("non-scalar", "custom-function"))
 def wrong_gradient_shape_raises(torch, rec):
     class Bad(torch.autograd.Function):
         @staticmethod
@@ -176,7 +184,8 @@ def wrong_gradient_shape_raises(torch, rec):
 
 
 @case("backward returning a smaller gradient that would broadcast to the input's shape is rejected",
-      doc=FUNCTION_BACKWARD, tags=("error", "hard"))
+      doc=FUNCTION_BACKWARD, tags=("error", "hard"),
+      features=("non-scalar", "custom-function"))
 def smaller_broadcastable_gradient_rejected(torch, rec):
     class Bad(torch.autograd.Function):
         @staticmethod
@@ -192,7 +201,8 @@ def smaller_broadcastable_gradient_rejected(torch, rec):
 
 
 @case("backward may return a gradient with extra leading dimensions: they are summed to the input's shape",
-      doc=FUNCTION_BACKWARD, tags=("hard",))
+      doc=FUNCTION_BACKWARD, tags=("hard",),
+      features=("non-scalar", "views", "custom-function"))
 def extra_leading_dims_summed(torch, rec):
     class Spread(torch.autograd.Function):
         @staticmethod
@@ -209,7 +219,8 @@ def extra_leading_dims_summed(torch, rec):
 
 
 @case("backward returning a gradient for a non-tensor input raises",
-      doc=FUNCTION_BACKWARD, tags=("error",))
+      doc=FUNCTION_BACKWARD, tags=("error",),
+      features=("non-scalar", "custom-function"))
 def gradient_for_non_tensor_input_raises(torch, rec):
     class Scale(torch.autograd.Function):
         @staticmethod
@@ -225,7 +236,8 @@ def gradient_for_non_tensor_input_raises(torch, rec):
 
 
 @case("A gradient of another floating dtype returned by backward is cast to the input's dtype",
-      doc=FUNCTION_BACKWARD)
+      doc=FUNCTION_BACKWARD,
+      features=("non-scalar", "float64", "custom-function"))
 def gradient_dtype_cast(torch, rec):
     class Double(torch.autograd.Function):
         @staticmethod
@@ -242,7 +254,8 @@ def gradient_dtype_cast(torch, rec):
 
 
 @case("backward returning None for an input that requires grad leaves that input's .grad None",
-      doc=FUNCTION_BACKWARD)
+      doc=FUNCTION_BACKWARD,
+      features=("custom-function",))
 def none_gradient_leaves_grad_none(torch, rec):
     class First(torch.autograd.Function):
         @staticmethod
@@ -261,7 +274,8 @@ def none_gradient_leaves_grad_none(torch, rec):
 
 
 @case("An exception raised inside backward propagates unchanged to the caller of backward()",
-      doc=FUNCTION_BACKWARD, tags=("error",))
+      doc=FUNCTION_BACKWARD, tags=("error",),
+      features=("custom-function",))
 def exception_in_backward_propagates(torch, rec):
     class Fails(torch.autograd.Function):
         @staticmethod
@@ -281,7 +295,8 @@ def exception_in_backward_propagates(torch, rec):
 # -- non-differentiable outputs and materialized grads -----------------------------------------
 
 @case("mark_non_differentiable: that output does not require grad, and backward still gets a zero gradient for it",
-      doc=docs.FUNCTION_CTX_MARK_NON_DIFFERENTIABLE)
+      doc=docs.FUNCTION_CTX_MARK_NON_DIFFERENTIABLE,
+      features=("non-scalar", "in-place", "custom-function"))
 def mark_non_differentiable(torch, rec):
     received = []
 
@@ -311,7 +326,8 @@ def mark_non_differentiable(torch, rec):
 
 
 @case("By default backward receives zeros for outputs that got no gradient",
-      doc=docs.FUNCTION_CTX_SET_MATERIALIZE_GRADS)
+      doc=docs.FUNCTION_CTX_SET_MATERIALIZE_GRADS,
+      features=("non-scalar", "custom-function"))
 def materialize_grads_default(torch, rec):
     received = []
 
@@ -333,7 +349,8 @@ def materialize_grads_default(torch, rec):
 
 
 @case("After ctx.set_materialize_grads(False) backward receives None for outputs that got no gradient",
-      doc=docs.FUNCTION_CTX_SET_MATERIALIZE_GRADS)
+      doc=docs.FUNCTION_CTX_SET_MATERIALIZE_GRADS,
+      features=("non-scalar", "custom-function"))
 def materialize_grads_false(torch, rec):
     received = []
 
@@ -361,7 +378,8 @@ def materialize_grads_false(torch, rec):
 # -- higher order ------------------------------------------------------------------------------
 
 @case("A backward written with differentiable ops supports double backward",
-      doc=docs.EXTENDING_AUTOGRAD)
+      doc=docs.EXTENDING_AUTOGRAD,
+      features=("autograd.grad", "higher-order", "custom-function"))
 def double_backward_through_backward(torch, rec):
     class Square(torch.autograd.Function):
         @staticmethod
@@ -403,7 +421,8 @@ def once_differentiable_square(torch):
 
 @case("once_differentiable: with an incoming gradient that does not require grad, the result does not "
       "either, so differentiating it again raises",
-      doc=docs.EXTENDING_AUTOGRAD, tags=("error", "hard"))
+      doc=docs.EXTENDING_AUTOGRAD, tags=("error", "hard"),
+      features=("autograd.grad", "higher-order", "custom-function"))
 def once_differentiable_result_without_grad(torch, rec):
     Square = once_differentiable_square(torch)
     x = torch.tensor([3.0], requires_grad=True, device=rec.device)
@@ -413,7 +432,8 @@ def once_differentiable_result_without_grad(torch, rec):
 
 
 @case("once_differentiable: when the incoming gradient requires grad, backward through the result raises",
-      doc=docs.EXTENDING_AUTOGRAD, tags=("error", "hard"))
+      doc=docs.EXTENDING_AUTOGRAD, tags=("error", "hard"),
+      features=("autograd.grad", "higher-order", "custom-function"))
 def once_differentiable_double_backward_raises(torch, rec):
     Square = once_differentiable_square(torch)
     x = torch.tensor([3.0], requires_grad=True, device=rec.device)
@@ -426,7 +446,8 @@ def once_differentiable_double_backward_raises(torch, rec):
 # -- mark_dirty ---------------------------------------------------------------------------------
 
 @case("mark_dirty: an in-place Function returns the very input object, its _version bumped",
-      doc=docs.FUNCTION_CTX_MARK_DIRTY)
+      doc=docs.FUNCTION_CTX_MARK_DIRTY,
+      features=("non-scalar", "in-place", "version-counter", "custom-function"))
 def mark_dirty_returns_input(torch, rec):
     class AddOne_(torch.autograd.Function):
         @staticmethod
@@ -443,14 +464,15 @@ def mark_dirty_returns_input(torch, rec):
     y = x.clone()
     rec("y before", y, version=True)
     z = AddOne_.apply(y)
-    rec("z is y", z is y)
+    rec.same("z is y", z, y)
     rec("y after", y, version=True)
     z.sum().backward()
     rec("x.grad", x.grad)
 
 
 @case("mark_dirty on a leaf that requires grad raises",
-      doc=docs.FUNCTION_CTX_MARK_DIRTY, tags=("error",))
+      doc=docs.FUNCTION_CTX_MARK_DIRTY, tags=("error",),
+      features=("non-scalar", "in-place", "custom-function"))
 def mark_dirty_leaf_raises(torch, rec):
     class AddOne_(torch.autograd.Function):
         @staticmethod
@@ -468,7 +490,8 @@ def mark_dirty_leaf_raises(torch, rec):
 
 
 @case("mark_dirty given a tensor that is not an input only warns",
-      doc=docs.FUNCTION_CTX_MARK_DIRTY, tags=("warning",))
+      doc=docs.FUNCTION_CTX_MARK_DIRTY, tags=("warning",),
+      features=("non-scalar", "custom-function"))
 def mark_dirty_non_input_warns(torch, rec):
     class Odd(torch.autograd.Function):
         @staticmethod
@@ -491,7 +514,8 @@ def mark_dirty_non_input_warns(torch, rec):
 # -- saved tensors -----------------------------------------------------------------------------
 
 @case("save_for_backward with something other than a tensor or None raises TypeError",
-      doc=docs.FUNCTION_CTX_SAVE_FOR_BACKWARD, tags=("error",))
+      doc=docs.FUNCTION_CTX_SAVE_FOR_BACKWARD, tags=("error",),
+      features=("custom-function",))
 def save_for_backward_non_tensor_raises(torch, rec):
     class Scale(torch.autograd.Function):
         @staticmethod
@@ -508,7 +532,8 @@ def save_for_backward_non_tensor_raises(torch, rec):
 
 
 @case("Reading saved_tensors after backward freed the graph raises",
-      doc=docs.FUNCTION_CTX_SAVE_FOR_BACKWARD, tags=("error",))
+      doc=docs.FUNCTION_CTX_SAVE_FOR_BACKWARD, tags=("error",),
+      features=("non-scalar", "custom-function"))
 def saved_tensors_after_free_raises(torch, rec):
     class Square(torch.autograd.Function):
         @staticmethod
@@ -529,7 +554,8 @@ def saved_tensors_after_free_raises(torch, rec):
 
 
 @case("A tensor saved with save_for_backward and then modified in place makes backward raise the version error",
-      doc=docs.FUNCTION_CTX_SAVE_FOR_BACKWARD, tags=("error", "hard"))
+      doc=docs.FUNCTION_CTX_SAVE_FOR_BACKWARD, tags=("error", "hard"),
+      features=("non-scalar", "in-place", "version-counter", "custom-function"))
 def saved_tensor_modified_inplace_raises(torch, rec):
     class Square(torch.autograd.Function):
         @staticmethod
@@ -553,7 +579,8 @@ def saved_tensor_modified_inplace_raises(torch, rec):
 # -- legacy -------------------------------------------------------------------------------------
 
 @case("Instantiating a Function with a legacy non-static forward warns; calling the instance raises",
-      doc=docs.AUTOGRAD_FUNCTION, tags=("warning", "error"))
+      doc=docs.AUTOGRAD_FUNCTION, tags=("warning", "error"),
+      features=("custom-function",))
 def legacy_non_static_forward(torch, rec):
     class Legacy(torch.autograd.Function):
         def forward(self, x):
@@ -569,7 +596,8 @@ def legacy_non_static_forward(torch, rec):
 
 
 @case("once_differentiable: autograd.grad through the result of its backward raises, as backward() does",
-      doc=docs.EXTENDING_AUTOGRAD, tags=("error", "hard"))
+      doc=docs.EXTENDING_AUTOGRAD, tags=("error", "hard"),
+      features=("autograd.grad", "higher-order", "custom-function"))
 def once_differentiable_autograd_grad_raises(torch, rec):
     Square = once_differentiable_square(torch)
     x = torch.tensor([3.0], requires_grad=True, device=rec.device)

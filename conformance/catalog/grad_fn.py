@@ -5,7 +5,8 @@ from ..case import case
 
 
 @case("Arithmetic ops record AddBackward0, SubBackward0, MulBackward0, DivBackward0, NegBackward0, RsubBackward1",
-      doc=docs.NODE_NAME)
+      doc=docs.NODE_NAME,
+      features=("non-scalar",))
 def arithmetic_node_names(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     w = torch.tensor([3.0, 4.0], requires_grad=True, device=rec.device)
@@ -19,7 +20,8 @@ def arithmetic_node_names(torch, rec):
 
 
 @case("pow records PowBackward0 for a scalar exponent, PowBackward1 for a tensor exponent and "
-      "PowBackward2 for a scalar base", doc=docs.NODE_NAME)
+      "PowBackward2 for a scalar base", doc=docs.NODE_NAME,
+      features=("non-scalar",))
 def pow_node_overloads(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     w = torch.tensor([3.0, 4.0], requires_grad=True, device=rec.device)
@@ -29,7 +31,8 @@ def pow_node_overloads(torch, rec):
 
 
 @case("Elementwise functions record ExpBackward0, LogBackward0, AbsBackward0, SqrtBackward0, ReluBackward0, "
-      "TanhBackward0, SigmoidBackward0", doc=docs.NODE_NAME)
+      "TanhBackward0, SigmoidBackward0", doc=docs.NODE_NAME,
+      features=("non-scalar",))
 def elementwise_node_names(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     rec("x.exp().grad_fn", x.exp().grad_fn)
@@ -42,7 +45,8 @@ def elementwise_node_names(torch, rec):
 
 
 @case("Reductions record SumBackward0, SumBackward1 (with dim), MeanBackward0, MaxBackward1 (full) "
-      "and MaxBackward0 (with dim)", doc=docs.NODE_NAME)
+      "and MaxBackward0 (with dim)", doc=docs.NODE_NAME,
+      features=("non-scalar",))
 def reduction_node_names(torch, rec):
     m = torch.tensor([[1.0, 5.0], [3.0, 2.0]], requires_grad=True, device=rec.device)
     rec("m.sum().grad_fn", m.sum().grad_fn)
@@ -56,7 +60,8 @@ def reduction_node_names(torch, rec):
 
 @case("Matrix and structural ops record MmBackward0, MvBackward0, CloneBackward0, CatBackward0, "
       "StackBackward0, ToCopyBackward0, WhereBackward0, SoftmaxBackward0; linear on a 1-D input ends in "
-      "SqueezeBackward4", doc=docs.NODE_NAME)
+      "SqueezeBackward4", doc=docs.NODE_NAME,
+      features=("non-scalar", "float64", "nn"))
 def matrix_and_structural_node_names(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     m = torch.tensor([[1.0, 0.0], [2.0, 1.0]], requires_grad=True, device=rec.device)
@@ -72,7 +77,8 @@ def matrix_and_structural_node_names(torch, rec):
 
 
 @case("Nodes are torch.autograd.graph.Node instances whose class is named like name(), except C++ nodes "
-      "whose name() carries the namespace", doc=docs.NODE_NAME)
+      "whose name() carries the namespace", doc=docs.NODE_NAME,
+      features=("non-scalar", "graph-introspection"))
 def node_types_and_class_names(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -86,7 +92,8 @@ def node_types_and_class_names(torch, rec):
 
 
 @case("next_functions holds one (node, index) pair per input: AccumulateGrad for a leaf, (None, 0) "
-      "for an input that does not require grad", doc=docs.AUTOGRAD_GRAPH)
+      "for an input that does not require grad", doc=docs.AUTOGRAD_GRAPH,
+      features=("non-scalar", "graph-introspection"))
 def next_functions_of_leaf_and_constant(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     c = torch.tensor([3.0, 4.0], device=rec.device)
@@ -94,7 +101,8 @@ def next_functions_of_leaf_and_constant(torch, rec):
     rec("y.grad_fn.next_functions", y.grad_fn.next_functions)
 
 
-@case("next_functions chain from the output back to the leaves", doc=docs.HISTORY)
+@case("next_functions chain from the output back to the leaves", doc=docs.HISTORY,
+      features=("non-scalar", "graph-introspection"))
 def next_functions_chain(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     w = torch.tensor([3.0, 4.0], requires_grad=True, device=rec.device)
@@ -107,43 +115,47 @@ def next_functions_chain(torch, rec):
 
 
 @case("The AccumulateGrad node of a leaf points to the leaf, has no next_functions and is reused while alive",
-      doc=docs.AUTOGRAD_GRAPH)
+      doc=docs.AUTOGRAD_GRAPH,
+      features=("non-scalar", "graph-introspection"))
 def accumulate_grad_node(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
     acc = y.grad_fn.next_functions[0][0]
     rec("acc", acc)
-    rec("acc.variable is x", acc.variable is x)
+    rec.same("acc.variable is x", acc.variable, x)
     rec("acc.next_functions", acc.next_functions)
     z = x + 1
-    rec("z.grad_fn.next_functions[0][0] is acc", z.grad_fn.next_functions[0][0] is acc)
+    rec.same("z.grad_fn.next_functions[0][0] is acc", z.grad_fn.next_functions[0][0], acc)
     rec("x.grad_fn", x.grad_fn)
 
 
 @case("mul saves its operands: _saved_self and _saved_other are the input tensors, and a Python scalar "
-      "operand is saved as a 0-dim tensor", doc=docs.AUTOGRAD_GRAPH, tags=("hard",))
+      "operand is saved as a 0-dim tensor", doc=docs.AUTOGRAD_GRAPH, tags=("hard",),
+      features=("non-scalar", "graph-introspection"))
 def mul_saves_its_operands(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     w = torch.tensor([3.0, 4.0], requires_grad=True, device=rec.device)
     y = x * w
-    rec("y.grad_fn._saved_self is x", y.grad_fn._saved_self is x)
-    rec("y.grad_fn._saved_other is w", y.grad_fn._saved_other is w)
+    rec.same("y.grad_fn._saved_self is x", y.grad_fn._saved_self, x)
+    rec.same("y.grad_fn._saved_other is w", y.grad_fn._saved_other, w)
     z = x * 2
     rec("z.grad_fn._saved_other", z.grad_fn._saved_other)
 
 
-@case("exp saves its result: _saved_result equals the output and shares its memory", doc=docs.SAVED_TENSORS)
+@case("exp saves its result: _saved_result equals the output and shares its memory", doc=docs.SAVED_TENSORS,
+      features=("non-scalar", "graph-introspection"))
 def exp_saves_result(torch, rec):
     x = torch.tensor([0.0, 1.0], requires_grad=True, device=rec.device)
     y = x.exp()
     saved = y.grad_fn._saved_result
     rec("torch.equal(saved, y)", torch.equal(saved, y))
     rec("saved.data_ptr() == y.data_ptr()", saved.data_ptr() == y.data_ptr())
-    rec("saved.grad_fn is y.grad_fn", saved.grad_fn is y.grad_fn)
+    rec.same("saved.grad_fn is y.grad_fn", saved.grad_fn, y.grad_fn)
 
 
 @case("sum saves the input sizes (_saved_self_sym_sizes); sum(dim) also saves _saved_dim and _saved_keepdim",
-      doc=docs.AUTOGRAD_GRAPH)
+      doc=docs.AUTOGRAD_GRAPH,
+      features=("non-scalar", "graph-introspection"))
 def sum_saved_sizes_and_dim(torch, rec):
     m = torch.ones(2, 3, requires_grad=True, device=rec.device)
     total = m.sum()
@@ -154,18 +166,20 @@ def sum_saved_sizes_and_dim(torch, rec):
     rec("rows.grad_fn._saved_self_sym_sizes", rows.grad_fn._saved_self_sym_sizes)
 
 
-@case("A node's metadata is a dict, empty at first, that keeps what is stored in it", doc=docs.NODE_METADATA)
+@case("A node's metadata is a dict, empty at first, that keeps what is stored in it", doc=docs.NODE_METADATA,
+      features=("non-scalar", "in-place", "graph-introspection"))
 def metadata_persists(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
     rec("y.grad_fn.metadata", y.grad_fn.metadata)
     y.grad_fn.metadata["tag"] = "scaled"
     rec("y.grad_fn.metadata after storing", y.grad_fn.metadata)
-    rec("same dict each time", y.grad_fn.metadata is y.grad_fn.metadata)
+    rec.same("same dict each time", y.grad_fn.metadata, y.grad_fn.metadata)
 
 
 @case("Tensor reprs show requires_grad=True on leaves, grad_fn=<...> on non-leaves and the dtype when "
-      "not the default; a node's repr names its class and an address", doc=docs.HISTORY)
+      "not the default; a node's repr names its class and an address", doc=docs.HISTORY,
+      features=("non-scalar", "float64", "detach", "printing"))
 def tensor_and_node_reprs(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     rec("repr(x)", repr(x))
@@ -177,7 +191,8 @@ def tensor_and_node_reprs(torch, rec):
 
 
 @case("Calling a grad_fn directly returns the gradients for its inputs, None where one does not require grad",
-      doc=docs.AUTOGRAD_GRAPH)
+      doc=docs.AUTOGRAD_GRAPH,
+      features=("non-scalar",))
 def call_grad_fn_directly(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     c = torch.tensor([3.0, 4.0], device=rec.device)
@@ -186,7 +201,8 @@ def call_grad_fn_directly(torch, rec):
 
 
 @case("After backward frees the graph, saved scalars stay readable while reading a saved tensor raises",
-      doc=docs.SAVED_TENSORS, tags=("error",))
+      doc=docs.SAVED_TENSORS, tags=("error",),
+      features=("non-scalar", "graph-introspection"))
 def saved_scalar_survives_free(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x ** 3

@@ -6,7 +6,8 @@ from ..case import case
 
 
 @case("Under no_grad results do not require grad and have no grad_fn; the leaf keeps requires_grad",
-      doc=docs.NO_GRAD_MODE)
+      doc=docs.NO_GRAD_MODE,
+      features=("non-scalar", "grad-mode"))
 def no_grad_results_not_tracked(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     rec("is_grad_enabled() before", torch.is_grad_enabled())
@@ -19,7 +20,8 @@ def no_grad_results_not_tracked(torch, rec):
 
 
 @case("no_grad used as a decorator disables tracking inside the decorated function",
-      doc=docs.NO_GRAD)
+      doc=docs.NO_GRAD,
+      features=("non-scalar", "grad-mode"))
 def no_grad_as_decorator(torch, rec):
     @torch.no_grad()
     def double(t):
@@ -32,7 +34,8 @@ def no_grad_as_decorator(torch, rec):
 
 
 @case("enable_grad inside no_grad turns tracking back on for its block",
-      doc=docs.ENABLE_GRAD)
+      doc=docs.ENABLE_GRAD,
+      features=("non-scalar", "grad-mode"))
 def enable_grad_inside_no_grad(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     with torch.no_grad():
@@ -44,7 +47,8 @@ def enable_grad_inside_no_grad(torch, rec):
 
 
 @case("set_grad_enabled works as a context manager and as a plain function call",
-      doc=docs.SET_GRAD_ENABLED)
+      doc=docs.SET_GRAD_ENABLED,
+      features=("non-scalar", "grad-mode"))
 def set_grad_enabled_context_and_function(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     with torch.set_grad_enabled(False):
@@ -63,7 +67,8 @@ def set_grad_enabled_context_and_function(torch, rec):
 
 
 @case("set_grad_enabled with a non-bool argument raises TypeError",
-      doc=docs.SET_GRAD_ENABLED, tags=("error",))
+      doc=docs.SET_GRAD_ENABLED, tags=("error",),
+      features=("grad-mode",))
 def set_grad_enabled_non_bool_raises(torch, rec):
     with rec.attempt("set_grad_enabled(0)"):
         torch.set_grad_enabled(0)
@@ -71,7 +76,8 @@ def set_grad_enabled_non_bool_raises(torch, rec):
 
 
 @case("Tensors made under inference_mode are inference tensors that do not require grad",
-      doc=docs.INFERENCE_MODE)
+      doc=docs.INFERENCE_MODE,
+      features=("non-scalar", "grad-mode", "inference-mode"))
 def inference_mode_makes_inference_tensors(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     with torch.inference_mode():
@@ -87,7 +93,8 @@ def inference_mode_makes_inference_tensors(torch, rec):
 
 
 @case("An inference tensor that an autograd-recorded op must save raises outside inference mode",
-      doc=docs.INFERENCE_MODE, tags=("error", "hard"))
+      doc=docs.INFERENCE_MODE, tags=("error", "hard"),
+      features=("non-scalar", "inference-mode"))
 def inference_tensor_saved_for_backward_raises(torch, rec):
     with torch.inference_mode():
         t = torch.tensor([2.0, 3.0], device=rec.device)
@@ -96,7 +103,8 @@ def inference_tensor_saved_for_backward_raises(torch, rec):
 
 
 @case("An inference tensor used by an op that saves nothing (add) works in autograd",
-      doc=docs.INFERENCE_MODE, tags=("hard",))
+      doc=docs.INFERENCE_MODE, tags=("hard",),
+      features=("non-scalar", "inference-mode"))
 def inference_tensor_unsaved_use_works(torch, rec):
     with torch.inference_mode():
         t = torch.tensor([2.0, 3.0], device=rec.device)
@@ -108,7 +116,8 @@ def inference_tensor_unsaved_use_works(torch, rec):
 
 
 @case("An in-place update of an inference tensor outside inference mode raises",
-      doc=docs.INFERENCE_MODE_DOC, tags=("error",))
+      doc=docs.INFERENCE_MODE_DOC, tags=("error",),
+      features=("non-scalar", "inference-mode", "in-place"))
 def inference_tensor_inplace_outside_raises(torch, rec):
     with torch.inference_mode():
         t = torch.ones(2, device=rec.device)
@@ -118,7 +127,8 @@ def inference_tensor_inplace_outside_raises(torch, rec):
 
 
 @case("requires_grad_() on an inference tensor outside inference mode raises",
-      doc=docs.INFERENCE_MODE_DOC, tags=("error",))
+      doc=docs.INFERENCE_MODE_DOC, tags=("error",),
+      features=("non-scalar", "inference-mode"))
 def inference_tensor_requires_grad_raises(torch, rec):
     with torch.inference_mode():
         t = torch.ones(2, device=rec.device)
@@ -126,7 +136,8 @@ def inference_tensor_requires_grad_raises(torch, rec):
 
 
 @case("Inference tensors track no version counter: reading _version raises",
-      doc=docs.INFERENCE_MODE, tags=("error", "hard"))
+      doc=docs.INFERENCE_MODE, tags=("error", "hard"),
+      features=("non-scalar", "inference-mode", "version-counter"))
 def inference_tensor_version_raises(torch, rec):
     with torch.inference_mode():
         t = torch.ones(2, device=rec.device)
@@ -135,7 +146,8 @@ def inference_tensor_version_raises(torch, rec):
 
 
 @case("A clone of an inference tensor made outside inference mode is a normal tensor usable in autograd",
-      doc=docs.INFERENCE_MODE)
+      doc=docs.INFERENCE_MODE,
+      features=("non-scalar", "inference-mode", "version-counter"))
 def inference_tensor_clone_is_normal(torch, rec):
     with torch.inference_mode():
         t = torch.tensor([3.0, 4.0], device=rec.device)
@@ -149,7 +161,8 @@ def inference_tensor_clone_is_normal(torch, rec):
 
 
 @case("inference_mode(False) inside inference mode gives normal tensors again",
-      doc=docs.INFERENCE_MODE_DOC)
+      doc=docs.INFERENCE_MODE_DOC,
+      features=("non-scalar", "inference-mode"))
 def inference_mode_false_inside(torch, rec):
     with torch.inference_mode():
         with torch.inference_mode(False):
@@ -161,7 +174,8 @@ def inference_mode_false_inside(torch, rec):
 
 
 @case("An optimizer-style update w -= lr * w.grad under no_grad is not recorded; w stays a usable leaf",
-      doc=docs.NO_GRAD_MODE)
+      doc=docs.NO_GRAD_MODE,
+      features=("non-scalar", "grad-mode", "in-place", "version-counter"))
 def parameter_update_under_no_grad(torch, rec):
     w = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     (w * w).sum().backward()
@@ -175,7 +189,8 @@ def parameter_update_under_no_grad(torch, rec):
 
 
 @case("backward() called inside no_grad still computes and accumulates gradients",
-      doc=docs.NO_GRAD, tags=("hard",))
+      doc=docs.NO_GRAD, tags=("hard",),
+      features=("non-scalar", "grad-mode"))
 def backward_inside_no_grad(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (x * x).sum()
@@ -185,7 +200,8 @@ def backward_inside_no_grad(torch, rec):
 
 
 @case("Hooks run with grad mode off during backward, and on when create_graph=True",
-      doc=docs.TENSOR_POST_ACCUMULATE_HOOK, tags=("hard",))
+      doc=docs.TENSOR_POST_ACCUMULATE_HOOK, tags=("hard",),
+      features=("non-scalar", "autograd.grad", "higher-order", "grad-mode", "hooks"))
 def hooks_see_grad_mode(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     modes = []

@@ -5,7 +5,8 @@ from ..case import case
 
 
 @case("Chaining grad with create_graph=True gives second and third derivatives; the last one, taken "
-      "without create_graph, does not require grad", doc=docs.AUTOGRAD_GRAD, tags=("seed",))
+      "without create_graph, does not require grad", doc=docs.AUTOGRAD_GRAD, tags=("seed",),
+      features=("autograd.grad", "higher-order", "detach"))
 def higher_derivatives_with_create_graph(torch, rec):
     x = torch.tensor(1.5, requires_grad=True, device=rec.device)
     y = x ** 4
@@ -19,7 +20,8 @@ def higher_derivatives_with_create_graph(torch, rec):
 
 
 @case("Without create_graph the gradient does not require grad, so differentiating it again raises",
-      doc=docs.AUTOGRAD_GRAD, tags=("error",))
+      doc=docs.AUTOGRAD_GRAD, tags=("error",),
+      features=("non-scalar", "autograd.grad"))
 def grad_without_create_graph_is_constant(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     (g,) = torch.autograd.grad((x ** 3).sum(), x)
@@ -28,7 +30,8 @@ def grad_without_create_graph_is_constant(torch, rec):
 
 
 @case("The gradient of a linear function does not require grad even with create_graph=True",
-      doc=docs.AUTOGRAD_GRAD, tags=("error", "hard"))
+      doc=docs.AUTOGRAD_GRAD, tags=("error", "hard"),
+      features=("non-scalar", "autograd.grad", "higher-order"))
 def linear_function_grad_does_not_require_grad(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     (g,) = torch.autograd.grad((x * 2).sum(), x, create_graph=True)
@@ -37,7 +40,8 @@ def linear_function_grad_does_not_require_grad(torch, rec):
 
 
 @case("backward(create_graph=True) warns about a reference cycle, once per process",
-      doc=docs.AUTOGRAD_BACKWARD, tags=("warning", "hard"))
+      doc=docs.AUTOGRAD_BACKWARD, tags=("warning", "hard"),
+      features=("non-scalar", "higher-order"))
 def backward_create_graph_warns_once(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     (x * x).sum().backward(create_graph=True)
@@ -48,7 +52,8 @@ def backward_create_graph_warns_once(torch, rec):
 
 
 @case("torch.autograd.grad(create_graph=True) gives a gradient with a graph and does not warn",
-      doc=docs.AUTOGRAD_BACKWARD, tags=("warning", "hard"))
+      doc=docs.AUTOGRAD_BACKWARD, tags=("warning", "hard"),
+      features=("non-scalar", "autograd.grad", "higher-order", "detach"))
 def autograd_grad_create_graph_does_not_warn(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     (g,) = torch.autograd.grad((x * x).sum(), x, create_graph=True)
@@ -57,7 +62,8 @@ def autograd_grad_create_graph_does_not_warn(torch, rec):
 
 
 @case("A Hessian-vector product by differentiating the gradient against a vector",
-      doc=docs.AUTOGRAD_GRAD)
+      doc=docs.AUTOGRAD_GRAD,
+      features=("non-scalar", "autograd.grad", "higher-order"))
 def hessian_vector_product(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     v = torch.tensor([1.0, -1.0], device=rec.device)
@@ -67,7 +73,8 @@ def hessian_vector_product(torch, rec):
 
 
 @case("torch.autograd.functional.jacobian and hessian of small functions",
-      doc=docs.FUNCTIONAL_API)
+      doc=docs.FUNCTIONAL_API,
+      features=("non-scalar",))
 def functional_jacobian_and_hessian(torch, rec):
     x = torch.tensor([1.0, 2.0], device=rec.device)
     rec("jacobian of x**2", torch.autograd.functional.jacobian(lambda t: t ** 2, x))
@@ -75,7 +82,8 @@ def functional_jacobian_and_hessian(torch, rec):
 
 
 @case("backward(create_graph=True, inputs=[x]) into a leaf warns about the reference cycle, as without inputs",
-      doc=docs.TENSOR_BACKWARD, tags=("warning", "hard"))
+      doc=docs.TENSOR_BACKWARD, tags=("warning", "hard"),
+      features=("non-scalar", "backward-inputs", "higher-order"))
 def create_graph_with_inputs_warns(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     w = torch.tensor([3.0, 4.0], requires_grad=True, device=rec.device)

@@ -6,7 +6,8 @@ from ..case import case
 # -- tensor hooks ------------------------------------------------------------------------------
 
 @case("A tensor hook's return value replaces the gradient; after handle.remove() it no longer runs",
-      doc=docs.TENSOR_REGISTER_HOOK)
+      doc=docs.TENSOR_REGISTER_HOOK,
+      features=("non-scalar", "hooks"))
 def hook_replaces_grad_until_removed(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     handle = x.register_hook(lambda g: g * 10)
@@ -19,7 +20,8 @@ def hook_replaces_grad_until_removed(torch, rec):
 
 
 @case("A tensor hook that returns None sees the gradient and leaves it unchanged",
-      doc=docs.TENSOR_REGISTER_HOOK)
+      doc=docs.TENSOR_REGISTER_HOOK,
+      features=("non-scalar", "hooks"))
 def hook_returning_none_keeps_grad(torch, rec):
     x = torch.tensor([1.0, -1.0], requires_grad=True, device=rec.device)
     seen = []
@@ -34,7 +36,8 @@ def hook_returning_none_keeps_grad(torch, rec):
 
 
 @case("register_hook on a tensor that does not require grad raises",
-      doc=docs.TENSOR_REGISTER_HOOK, tags=("error",))
+      doc=docs.TENSOR_REGISTER_HOOK, tags=("error",),
+      features=("non-scalar", "hooks"))
 def register_hook_without_requires_grad_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], device=rec.device)
     rec("x.requires_grad", x.requires_grad)
@@ -42,7 +45,8 @@ def register_hook_without_requires_grad_raises(torch, rec):
 
 
 @case("Several hooks on one tensor run in registration order, each seeing the previous result",
-      doc=docs.BACKWARD_HOOKS)
+      doc=docs.BACKWARD_HOOKS,
+      features=("hooks",))
 def hooks_chain_in_registration_order(torch, rec):
     x = torch.tensor([1.0], requires_grad=True, device=rec.device)
     calls = []
@@ -63,7 +67,8 @@ def hooks_chain_in_registration_order(torch, rec):
 
 
 @case("A hook on a non-leaf changes the gradient that flows on to the tensors it came from",
-      doc=docs.TENSOR_REGISTER_HOOK)
+      doc=docs.TENSOR_REGISTER_HOOK,
+      features=("non-scalar", "hooks"))
 def nonleaf_hook_changes_upstream_grad(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -74,7 +79,8 @@ def nonleaf_hook_changes_upstream_grad(torch, rec):
 
 
 @case("retain_grad stores the gradient after every tensor hook, whether registered before or after them",
-      doc=docs.BACKWARD_HOOKS, tags=("hard",))
+      doc=docs.BACKWARD_HOOKS, tags=("hard",),
+      features=("retain-grad", "hooks"))
 def retain_grad_after_all_tensor_hooks(torch, rec):
     x = torch.tensor([1.0], requires_grad=True, device=rec.device)
     early = x * 2
@@ -90,7 +96,8 @@ def retain_grad_after_all_tensor_hooks(torch, rec):
 
 
 @case("A tensor hook that returns a gradient of another shape raises, naming the hook",
-      doc=docs.TENSOR_REGISTER_HOOK, tags=("error",))
+      doc=docs.TENSOR_REGISTER_HOOK, tags=("error",),
+      features=("non-scalar", "hooks"))
 def hook_wrong_shape_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
 
@@ -102,7 +109,8 @@ def hook_wrong_shape_raises(torch, rec):
 
 
 @case("A tensor hook that returns a gradient of another dtype raises",
-      doc=docs.TENSOR_REGISTER_HOOK, tags=("error",))
+      doc=docs.TENSOR_REGISTER_HOOK, tags=("error",),
+      features=("non-scalar", "float64", "hooks"))
 def hook_wrong_dtype_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
 
@@ -114,7 +122,8 @@ def hook_wrong_dtype_raises(torch, rec):
 
 
 @case("A tensor hook that returns something other than a tensor or None raises TypeError",
-      doc=docs.TENSOR_REGISTER_HOOK, tags=("error",))
+      doc=docs.TENSOR_REGISTER_HOOK, tags=("error",),
+      features=("non-scalar", "hooks"))
 def hook_non_tensor_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
 
@@ -126,7 +135,8 @@ def hook_non_tensor_raises(torch, rec):
 
 
 @case("A hook on a leaf fires on every backward through a retained graph",
-      doc=docs.TENSOR_REGISTER_HOOK)
+      doc=docs.TENSOR_REGISTER_HOOK,
+      features=("retain-graph", "hooks"))
 def leaf_hook_fires_every_backward(torch, rec):
     x = torch.tensor([3.0], requires_grad=True, device=rec.device)
     calls = []
@@ -139,7 +149,8 @@ def leaf_hook_fires_every_backward(torch, rec):
 
 
 @case("With create_graph=True a hook receives a gradient that requires grad; without it, one that does not",
-      doc=docs.TENSOR_REGISTER_HOOK)
+      doc=docs.TENSOR_REGISTER_HOOK,
+      features=("autograd.grad", "higher-order", "hooks"))
 def hook_grad_requires_grad_in_create_graph(torch, rec):
     x = torch.tensor([2.0], requires_grad=True, device=rec.device)
     flags = []
@@ -150,7 +161,8 @@ def hook_grad_requires_grad_in_create_graph(torch, rec):
 
 
 @case("register_hook on a leaf leaves it a leaf with grad_fn None",
-      doc=docs.TENSOR_REGISTER_HOOK)
+      doc=docs.TENSOR_REGISTER_HOOK,
+      features=("non-scalar", "hooks"))
 def register_hook_keeps_leaf(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     x.register_hook(lambda g: g * 2)
@@ -159,7 +171,8 @@ def register_hook_keeps_leaf(torch, rec):
 
 
 @case("A tensor hook fires for a tensor passed as an input to autograd.grad",
-      doc=docs.BACKWARD_HOOKS, tags=("hard",))
+      doc=docs.BACKWARD_HOOKS, tags=("hard",),
+      features=("non-scalar", "autograd.grad", "hooks"))
 def hook_fires_for_autograd_grad_input(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -172,7 +185,8 @@ def hook_fires_for_autograd_grad_input(torch, rec):
 
 @case("A hook registered before an in-place op stays with the old grad_fn and gets the gradient "
       "of the value before the in-place op",
-      doc=docs.HOOKS_INPLACE, tags=("hard",))
+      doc=docs.HOOKS_INPLACE, tags=("hard",),
+      features=("non-scalar", "in-place", "hooks"))
 def hook_before_inplace_stays_with_old_grad_fn(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -188,7 +202,8 @@ def hook_before_inplace_stays_with_old_grad_fn(torch, rec):
 # -- post-accumulate-grad hooks ---------------------------------------------------------------
 
 @case("A post-accumulate-grad hook runs after .grad is updated and receives the tensor itself",
-      doc=docs.TENSOR_POST_ACCUMULATE_HOOK)
+      doc=docs.TENSOR_POST_ACCUMULATE_HOOK,
+      features=("non-scalar", "in-place", "hooks"))
 def post_accumulate_hook_sees_updated_grad(torch, rec):
     w = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     seen = []
@@ -204,7 +219,8 @@ def post_accumulate_hook_sees_updated_grad(torch, rec):
 
 
 @case("register_post_accumulate_grad_hook on a non-leaf raises",
-      doc=docs.TENSOR_POST_ACCUMULATE_HOOK, tags=("error",))
+      doc=docs.TENSOR_POST_ACCUMULATE_HOOK, tags=("error",),
+      features=("hooks",))
 def post_accumulate_hook_on_nonleaf_raises(torch, rec):
     x = torch.tensor([1.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -212,7 +228,8 @@ def post_accumulate_hook_on_nonleaf_raises(torch, rec):
 
 
 @case("register_post_accumulate_grad_hook on a tensor that does not require grad raises",
-      doc=docs.TENSOR_POST_ACCUMULATE_HOOK, tags=("error",))
+      doc=docs.TENSOR_POST_ACCUMULATE_HOOK, tags=("error",),
+      features=("hooks",))
 def post_accumulate_hook_without_requires_grad_raises(torch, rec):
     x = torch.tensor([1.0], device=rec.device)
     x.register_post_accumulate_grad_hook(lambda p: None)
@@ -221,7 +238,8 @@ def post_accumulate_hook_without_requires_grad_raises(torch, rec):
 # -- Node hooks ---------------------------------------------------------------------------------
 
 @case("A Node pre-hook receives grad_outputs and can return replacements for them",
-      doc=docs.NODE_REGISTER_PREHOOK)
+      doc=docs.NODE_REGISTER_PREHOOK,
+      features=("non-scalar", "hooks"))
 def node_prehook_replaces_grad_outputs(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 3
@@ -238,7 +256,8 @@ def node_prehook_replaces_grad_outputs(torch, rec):
 
 
 @case("A Node post-hook receives (grad_inputs, grad_outputs), one grad_input per input of the node",
-      doc=docs.NODE_REGISTER_HOOK)
+      doc=docs.NODE_REGISTER_HOOK,
+      features=("non-scalar", "hooks"))
 def node_posthook_arguments(torch, rec):
     a = torch.tensor([2.0, 3.0], requires_grad=True, device=rec.device)
     b = torch.tensor([5.0, 7.0], requires_grad=True, device=rec.device)
@@ -254,7 +273,8 @@ def node_posthook_arguments(torch, rec):
 
 
 @case("A Node post-hook's return value replaces the grad_inputs passed on; handle.remove() undoes it",
-      doc=docs.NODE_REGISTER_HOOK)
+      doc=docs.NODE_REGISTER_HOOK,
+      features=("non-scalar", "retain-graph", "hooks"))
 def node_posthook_replaces_grad_inputs(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -269,7 +289,8 @@ def node_posthook_replaces_grad_inputs(torch, rec):
 
 @case("Hooks fire in the order: tensor hook, Node pre-hook, Node post-hook, leaf tensor hook, "
       "post-accumulate-grad hook",
-      doc=docs.BACKWARD_HOOKS, tags=("hard",))
+      doc=docs.BACKWARD_HOOKS, tags=("hard",),
+      features=("hooks",))
 def hook_firing_order(torch, rec):
     x = torch.tensor([1.0], requires_grad=True, device=rec.device)
     order = []
@@ -284,7 +305,8 @@ def hook_firing_order(torch, rec):
 
 
 @case("register_multi_grad_hook calls its function once, with the gradients of all the tensors",
-      doc=docs.MULTI_GRAD_HOOK)
+      doc=docs.MULTI_GRAD_HOOK,
+      features=("non-scalar",))
 def multi_grad_hook_fires_once(torch, rec):
     a = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     b = torch.tensor([3.0, 4.0], requires_grad=True, device=rec.device)
@@ -299,7 +321,8 @@ def multi_grad_hook_fires_once(torch, rec):
 
 
 @case("register_multi_grad_hook passes None for a tensor whose gradient was not computed",
-      doc=docs.MULTI_GRAD_HOOK)
+      doc=docs.MULTI_GRAD_HOOK,
+      features=("non-scalar", "backward-inputs"))
 def multi_grad_hook_none_for_excluded_input(torch, rec):
     a = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     b = torch.tensor([3.0, 4.0], requires_grad=True, device=rec.device)
@@ -317,7 +340,8 @@ def multi_grad_hook_none_for_excluded_input(torch, rec):
 # -- saved-tensor hooks -------------------------------------------------------------------------
 
 @case("saved_tensors_hooks: pack runs when the forward saves a tensor, unpack when backward uses it",
-      doc=docs.SAVED_TENSOR_HOOKS)
+      doc=docs.SAVED_TENSOR_HOOKS,
+      features=("non-scalar", "saved-tensor-hooks"))
 def saved_tensors_hooks_pack_then_unpack(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     events = []
@@ -339,7 +363,8 @@ def saved_tensors_hooks_pack_then_unpack(torch, rec):
 
 
 @case("Registering hooks a second time on the same saved tensor raises",
-      doc=docs.SAVED_TENSOR_HOOKS, tags=("error",))
+      doc=docs.SAVED_TENSOR_HOOKS, tags=("error",),
+      features=("non-scalar",))
 def saved_tensor_register_hooks_twice_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x.pow(2)
@@ -350,7 +375,8 @@ def saved_tensor_register_hooks_twice_raises(torch, rec):
 
 
 @case("A Node post-hook gets None among grad_inputs for an operand that needs no gradient",
-      doc=docs.NODE_REGISTER_HOOK, tags=("hard",))
+      doc=docs.NODE_REGISTER_HOOK, tags=("hard",),
+      features=("non-scalar", "hooks"))
 def node_posthook_none_for_operand_without_grad(torch, rec):
     a = torch.tensor([2.0, 3.0], requires_grad=True, device=rec.device)
     b = torch.tensor([5.0, 7.0], device=rec.device)
@@ -366,7 +392,8 @@ def node_posthook_none_for_operand_without_grad(torch, rec):
 
 
 @case("Removing a hook handle twice is harmless, and each handle has its own id",
-      doc=docs.TENSOR_REGISTER_HOOK)
+      doc=docs.TENSOR_REGISTER_HOOK,
+      features=("non-scalar", "hooks"))
 def hook_handle_remove_twice(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     first = x.register_hook(lambda g: g * 2)

@@ -4,14 +4,16 @@ from .. import docs
 from ..case import case
 
 
-@case("An in-place op on a leaf that requires grad raises", doc=docs.INPLACE, tags=("error",))
+@case("An in-place op on a leaf that requires grad raises", doc=docs.INPLACE, tags=("error",),
+      features=("non-scalar", "in-place"))
 def leaf_requiring_grad_raises(torch, rec):
     w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
     w.add_(1.0)
 
 
 @case("An in-place op on a view of a leaf that requires grad raises, with its own message",
-      doc=docs.INPLACE, tags=("error",))
+      doc=docs.INPLACE, tags=("error",),
+      features=("non-scalar", "in-place"))
 def view_of_leaf_raises(torch, rec):
     w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
     part = w[1:]
@@ -19,7 +21,8 @@ def view_of_leaf_raises(torch, rec):
 
 
 @case("Under no_grad an in-place op on a leaf that requires grad is allowed; it bumps _version "
-      "and the tensor stays a leaf", doc=docs.NO_GRAD_MODE)
+      "and the tensor stays a leaf", doc=docs.NO_GRAD_MODE,
+      features=("non-scalar", "grad-mode", "in-place", "version-counter"))
 def leaf_update_under_no_grad(torch, rec):
     w = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     rec("w before", w, version=True)
@@ -30,7 +33,8 @@ def leaf_update_under_no_grad(torch, rec):
 
 
 @case("An in-place op on a non-leaf replaces its grad_fn, bumps _version, and the gradient stays right",
-      doc=docs.INPLACE)
+      doc=docs.INPLACE,
+      features=("non-scalar", "in-place", "version-counter", "graph-introspection"))
 def nonleaf_inplace_replaces_grad_fn(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -45,7 +49,8 @@ def nonleaf_inplace_replaces_grad_fn(torch, rec):
 
 
 @case("Modifying in place the output that exp saved for backward makes backward raise the "
-      "version error, naming Exp", doc=docs.INPLACE_CHECKS, tags=("error",))
+      "version error, naming Exp", doc=docs.INPLACE_CHECKS, tags=("error",),
+      features=("non-scalar", "in-place", "version-counter"))
 def saved_exp_output_modified(torch, rec):
     x = torch.tensor([0.0, 1.0], requires_grad=True, device=rec.device)
     y = x.exp()
@@ -55,7 +60,8 @@ def saved_exp_output_modified(torch, rec):
 
 
 @case("Modifying an operand that mul saved raises at backward; the message names the op that "
-      "produced the operand's current version", doc=docs.INPLACE_CHECKS, tags=("error", "hard"))
+      "produced the operand's current version", doc=docs.INPLACE_CHECKS, tags=("error", "hard"),
+      features=("non-scalar", "in-place"))
 def saved_mul_input_modified(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     w = torch.tensor([3.0, 4.0], requires_grad=True, device=rec.device)
@@ -67,7 +73,8 @@ def saved_mul_input_modified(torch, rec):
 
 
 @case("zero_() on a saved 2-D tensor: the version error names Zero and prints the 2-D size",
-      doc=docs.INPLACE_CHECKS, tags=("error", "hard"))
+      doc=docs.INPLACE_CHECKS, tags=("error", "hard"),
+      features=("non-scalar", "in-place"))
 def saved_tensor_zeroed(torch, rec):
     x = torch.ones(2, 3, requires_grad=True, device=rec.device)
     a = x + 1
@@ -77,7 +84,8 @@ def saved_tensor_zeroed(torch, rec):
 
 
 @case("A saved leaf modified under no_grad: the version error leaves out the 'which is output' part",
-      doc=docs.INPLACE_CHECKS, tags=("error", "hard"))
+      doc=docs.INPLACE_CHECKS, tags=("error", "hard"),
+      features=("non-scalar", "grad-mode", "in-place", "version-counter"))
 def saved_leaf_modified_under_no_grad(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     z = x * x
@@ -88,7 +96,8 @@ def saved_leaf_modified_under_no_grad(torch, rec):
 
 
 @case("Two in-place ops on a saved tensor: the version error reports version 2, expected 0",
-      doc=docs.INPLACE_CHECKS, tags=("error",))
+      doc=docs.INPLACE_CHECKS, tags=("error",),
+      features=("non-scalar", "in-place", "version-counter"))
 def two_inplace_ops_version_two(torch, rec):
     x = torch.tensor([0.5, 1.5], requires_grad=True, device=rec.device)
     y = x.exp()
@@ -98,7 +107,8 @@ def two_inplace_ops_version_two(torch, rec):
     y.sum().backward()
 
 
-@case("Modifying a tensor in place after a consumer that did not save it is fine", doc=docs.INPLACE_CHECKS)
+@case("Modifying a tensor in place after a consumer that did not save it is fine", doc=docs.INPLACE_CHECKS,
+      features=("non-scalar", "in-place", "version-counter"))
 def unsaved_tensor_modified_is_fine(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     a = x * 3
@@ -111,7 +121,8 @@ def unsaved_tensor_modified_is_fine(torch, rec):
 
 
 @case("The _version counter counts in-place ops and is shared between a tensor and its views",
-      doc=docs.INPLACE_CHECKS)
+      doc=docs.INPLACE_CHECKS,
+      features=("non-scalar", "in-place", "version-counter"))
 def version_counter_shared_by_views(torch, rec):
     base = torch.zeros(4, device=rec.device)
     view = base[1:3]
@@ -125,7 +136,8 @@ def version_counter_shared_by_views(torch, rec):
 
 
 @case("An in-place op on a view of a non-leaf gives the base a CopySlices node and the view an "
-      "AsStridedBackward0 node, with the right gradient", doc=docs.INPLACE)
+      "AsStridedBackward0 node, with the right gradient", doc=docs.INPLACE,
+      features=("non-scalar", "in-place", "version-counter"))
 def view_of_nonleaf_inplace(torch, rec):
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -138,7 +150,8 @@ def view_of_nonleaf_inplace(torch, rec):
 
 
 @case("Assigning into a non-leaf by indexing records CopySlices; the overwritten positions get zero gradient",
-      doc=docs.INPLACE)
+      doc=docs.INPLACE,
+      features=("non-scalar", "in-place", "version-counter"))
 def setitem_on_nonleaf(torch, rec):
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
     y = x * 3
@@ -149,7 +162,8 @@ def setitem_on_nonleaf(torch, rec):
 
 
 @case("Assigning a value that requires grad into a plain tensor makes it a non-leaf; the value gets its gradient",
-      doc=docs.INPLACE)
+      doc=docs.INPLACE,
+      features=("non-scalar", "in-place"))
 def setitem_requires_grad_value_into_plain_tensor(torch, rec):
     buf = torch.zeros(3, device=rec.device)
     w = torch.tensor(2.0, requires_grad=True, device=rec.device)
@@ -160,7 +174,8 @@ def setitem_requires_grad_value_into_plain_tensor(torch, rec):
 
 
 @case("An in-place op on an output of unbind or split raises: outputs of functions that return "
-      "several views cannot be modified in place", doc=docs.INPLACE_CHECKS, tags=("error",))
+      "several views cannot be modified in place", doc=docs.INPLACE_CHECKS, tags=("error",),
+      features=("non-scalar", "in-place"))
 def multi_view_outputs_inplace_raise(torch, rec):
     x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True, device=rec.device)
     rows = (x * 1).unbind()
@@ -171,7 +186,8 @@ def multi_view_outputs_inplace_raise(torch, rec):
 
 
 @case("A view made under no_grad and then modified in place with grad mode on raises",
-      doc=docs.NO_GRAD_MODE, tags=("error",))
+      doc=docs.NO_GRAD_MODE, tags=("error",),
+      features=("non-scalar", "grad-mode", "in-place"))
 def no_grad_view_modified_with_grad_raises(torch, rec):
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -181,7 +197,8 @@ def no_grad_view_modified_with_grad_raises(torch, rec):
 
 
 @case("An in-place op with an operand that requires grad turns a plain leaf into a non-leaf",
-      doc=docs.INPLACE)
+      doc=docs.INPLACE,
+      features=("non-scalar", "in-place", "version-counter"))
 def plain_leaf_becomes_nonleaf(torch, rec):
     acc = torch.zeros(2, device=rec.device)
     w = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
@@ -193,14 +210,16 @@ def plain_leaf_becomes_nonleaf(torch, rec):
 
 
 @case("An op with out= raises when one of its inputs requires grad", doc=docs.INPLACE_PAGE,
-      tags=("error",))
+      tags=("error",),
+      features=("non-scalar",))
 def out_argument_with_requires_grad_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     buf = torch.zeros(2, device=rec.device)
     torch.add(x, 1.0, out=buf)
 
 
-@case("sigmoid_() and exp_() in place on non-leaves give the right gradients", doc=docs.INPLACE)
+@case("sigmoid_() and exp_() in place on non-leaves give the right gradients", doc=docs.INPLACE,
+      features=("non-scalar", "in-place", "version-counter"))
 def elementwise_inplace_gradients(torch, rec):
     x = torch.tensor([0.0, 1.0], requires_grad=True, device=rec.device)
     y = x * 1
@@ -217,7 +236,8 @@ def elementwise_inplace_gradients(torch, rec):
 
 
 @case("An in-place op on a leaf that does not require grad is fine and bumps _version",
-      doc=docs.INPLACE)
+      doc=docs.INPLACE,
+      features=("non-scalar", "in-place", "version-counter"))
 def inplace_on_plain_leaf(torch, rec):
     a = torch.tensor([1.0, 2.0], device=rec.device)
     a.mul_(4.0)
@@ -225,7 +245,8 @@ def inplace_on_plain_leaf(torch, rec):
 
 
 @case("resize_ on a tensor that requires grad raises", doc=docs.docstring("torch.Tensor.resize_"),
-      tags=("error",))
+      tags=("error",),
+      features=("non-scalar", "in-place"))
 def resize_requires_grad_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     x.resize_(4)

@@ -6,7 +6,8 @@ from ..case import case
 
 
 @case("A tensor created with requires_grad=True is a leaf without grad_fn", doc=docs.TENSOR_IS_LEAF,
-      tags=("seed",))
+      tags=("seed",),
+      features=("non-scalar",))
 def user_created_is_leaf(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     rec("x", x)
@@ -14,7 +15,8 @@ def user_created_is_leaf(torch, rec):
 
 
 @case("An op result is a non-leaf with a grad_fn only when an input requires grad; otherwise it is a leaf",
-      doc=docs.TENSOR_IS_LEAF)
+      doc=docs.TENSOR_IS_LEAF,
+      features=("non-scalar",))
 def op_result_is_nonleaf_only_when_tracked(torch, rec):
     plain = torch.ones(2, device=rec.device)
     w = torch.ones(2, requires_grad=True, device=rec.device)
@@ -37,7 +39,8 @@ def nonleaf_grad_warns(torch, rec):
 
 
 @case("backward fills .grad of every leaf in the graph (zero through x*0) and leaves an unused leaf's .grad None",
-      doc=docs.TENSOR_IS_LEAF)
+      doc=docs.TENSOR_IS_LEAF,
+      features=("non-scalar",))
 def only_leaves_in_graph_get_grad(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     z = torch.tensor([5.0, 6.0], requires_grad=True, device=rec.device)
@@ -50,7 +53,8 @@ def only_leaves_in_graph_get_grad(torch, rec):
 
 
 @case("retain_grad() makes a non-leaf keep its .grad and sets retains_grad; on a leaf it is a no-op",
-      doc=docs.TENSOR_RETAIN_GRAD, tags=("seed",))
+      doc=docs.TENSOR_RETAIN_GRAD, tags=("seed",),
+      features=("non-scalar", "retain-grad"))
 def retain_grad_populates_nonleaf_grad(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * x
@@ -65,14 +69,16 @@ def retain_grad_populates_nonleaf_grad(torch, rec):
 
 
 @case("retain_grad() on a tensor that does not require grad raises", doc=docs.TENSOR_RETAIN_GRAD,
-      tags=("error",))
+      tags=("error",),
+      features=("non-scalar", "retain-grad"))
 def retain_grad_without_requires_grad_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], device=rec.device)
     x.retain_grad()
 
 
 @case("A retained non-leaf .grad accumulates across backward calls, like a leaf's",
-      doc=docs.TENSOR_RETAIN_GRAD)
+      doc=docs.TENSOR_RETAIN_GRAD,
+      features=("retain-graph", "retain-grad"))
 def retain_grad_accumulates_across_backward(torch, rec):
     x = torch.tensor([1.0], requires_grad=True, device=rec.device)
     y = x * x
@@ -85,7 +91,8 @@ def retain_grad_accumulates_across_backward(torch, rec):
 
 
 @case("With backward(create_graph=True) the leaf's .grad requires grad but a retained non-leaf's .grad does not",
-      doc=docs.TENSOR_RETAIN_GRAD, tags=("hard",))
+      doc=docs.TENSOR_RETAIN_GRAD, tags=("hard",),
+      features=("higher-order", "retain-grad"))
 def retain_grad_with_create_graph(torch, rec):
     a = torch.tensor([3.0], requires_grad=True, device=rec.device)
     b = a * a
@@ -97,13 +104,14 @@ def retain_grad_with_create_graph(torch, rec):
 
 @case("A non-leaf's requires_grad cannot be changed: assignment raises either way (only False hints at "
       "detach()), requires_grad_(True) is a silent no-op and requires_grad_(False) raises",
-      doc=docs.REQUIRES_GRAD, tags=("error", "hard"))
+      doc=docs.REQUIRES_GRAD, tags=("error", "hard"),
+      features=("non-scalar",))
 def set_requires_grad_on_nonleaf_raises(torch, rec):
     x = torch.ones(2, requires_grad=True, device=rec.device)
     y = x * 2
     with rec.attempt("y.requires_grad = True"):
         y.requires_grad = True
-    rec("y.requires_grad_(True) is y", y.requires_grad_(True) is y)
+    rec.same("y.requires_grad_(True) is y", y.requires_grad_(True), y)
     with rec.attempt("y.requires_grad_(False)"):
         y.requires_grad_(False)
     rec("y", y)
@@ -111,7 +119,8 @@ def set_requires_grad_on_nonleaf_raises(torch, rec):
 
 
 @case("Assigning .grad of a non-leaf is allowed, and reading it back gives the tensor without a warning",
-      doc=docs.TENSOR_GRAD, tags=("hard",))
+      doc=docs.TENSOR_GRAD, tags=("hard",),
+      features=("non-scalar",))
 def assign_grad_on_nonleaf_allowed(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -120,7 +129,8 @@ def assign_grad_on_nonleaf_allowed(torch, rec):
 
 
 @case("Assigning a .grad whose size or dtype differs from the tensor's raises", doc=docs.TENSOR_GRAD,
-      tags=("error",))
+      tags=("error",),
+      features=("non-scalar", "float64"))
 def assign_grad_mismatch_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     with rec.attempt("x.grad = torch.zeros(3)"):
@@ -130,20 +140,23 @@ def assign_grad_mismatch_raises(torch, rec):
 
 
 @case("Assigning something other than a tensor or None to .grad raises TypeError", doc=docs.TENSOR_GRAD,
-      tags=("error",))
+      tags=("error",),
+      features=("non-scalar",))
 def assign_grad_non_tensor_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     x.grad = [0.0, 0.0]
 
 
-@case("Assigning a tensor as its own .grad raises", doc=docs.TENSOR_GRAD, tags=("error",))
+@case("Assigning a tensor as its own .grad raises", doc=docs.TENSOR_GRAD, tags=("error",),
+      features=("non-scalar",))
 def assign_grad_itself_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     x.grad = x
 
 
 @case("An nn.Parameter is a leaf that requires grad by default; requires_grad=False gives a plain leaf",
-      doc=docs.PARAMETER)
+      doc=docs.PARAMETER,
+      features=("non-scalar", "nn"))
 def parameter_is_leaf(torch, rec):
     p = torch.nn.Parameter(torch.tensor([1.0, 2.0], device=rec.device))
     q = torch.nn.Parameter(torch.tensor([3.0], device=rec.device), requires_grad=False)
@@ -155,7 +168,8 @@ def parameter_is_leaf(torch, rec):
 
 
 @case("After retain_grad() and before any backward, a non-leaf's .grad is None without a warning",
-      doc=docs.TENSOR_RETAIN_GRAD, tags=("warning", "hard"))
+      doc=docs.TENSOR_RETAIN_GRAD, tags=("warning", "hard"),
+      features=("non-scalar", "retain-grad"))
 def retain_grad_before_backward_reads_none(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -164,7 +178,8 @@ def retain_grad_before_backward_reads_none(torch, rec):
 
 
 @case("The non-leaf .grad warning fires on every read, not once per process",
-      doc=docs.TENSOR_GRAD, tags=("warning", "hard"))
+      doc=docs.TENSOR_GRAD, tags=("warning", "hard"),
+      features=("non-scalar",))
 def nonleaf_grad_warns_every_time(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -174,7 +189,8 @@ def nonleaf_grad_warns_every_time(torch, rec):
 
 
 @case("retain_grad() called twice is the same as once: one gradient, no double accumulation",
-      doc=docs.TENSOR_RETAIN_GRAD)
+      doc=docs.TENSOR_RETAIN_GRAD,
+      features=("non-scalar", "retain-grad"))
 def retain_grad_twice(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -185,9 +201,10 @@ def retain_grad_twice(torch, rec):
 
 
 @case("A cast to the tensor's own dtype returns the tensor itself, still a leaf",
-      doc=docs.docstring("torch.Tensor.to"))
+      doc=docs.docstring("torch.Tensor.to"),
+      features=("non-scalar", "float64"))
 def cast_to_own_dtype_is_identity(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
-    rec("x.to(x.dtype) is x", x.to(x.dtype) is x)
-    rec("x.float() is x", x.float() is x)
+    rec.same("x.to(x.dtype) is x", x.to(x.dtype), x)
+    rec.same("x.float() is x", x.float(), x)
     rec("x.double()", x.double())

@@ -6,7 +6,8 @@ from .. import docs
 from ..case import case
 
 
-@case("Ties in a full max() or amax() share the gradient evenly", doc=docs.docstring("torch.max"))
+@case("Ties in a full max() or amax() share the gradient evenly", doc=docs.docstring("torch.max"),
+      features=("non-scalar",))
 def max_ties_split_gradient(torch, rec):
     x = torch.tensor([1.0, 3.0, 3.0], requires_grad=True, device=rec.device)
     x.max().backward()
@@ -17,7 +18,8 @@ def max_ties_split_gradient(torch, rec):
 
 
 @case("With ties, max(dim) returns the first maximal index and sends the whole gradient there",
-      doc=docs.docstring("torch.max"))
+      doc=docs.docstring("torch.max"),
+      features=("non-scalar",))
 def max_dim_ties_pick_one(torch, rec):
     x = torch.tensor([[1.0, 3.0, 3.0], [4.0, 4.0, 0.0]], requires_grad=True, device=rec.device)
     values, indices = x.max(dim=1)
@@ -26,7 +28,8 @@ def max_dim_ties_pick_one(torch, rec):
     rec("x.grad", x.grad)
 
 
-@case("At 0 the gradient of relu and abs is 0 and the gradient of sqrt is inf", doc=docs.NONDIFFERENTIABLE)
+@case("At 0 the gradient of relu and abs is 0 and the gradient of sqrt is inf", doc=docs.NONDIFFERENTIABLE,
+      features=("non-scalar",))
 def gradients_at_zero(torch, rec):
     x = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True, device=rec.device)
     torch.relu(x).sum().backward()
@@ -39,7 +42,8 @@ def gradients_at_zero(torch, rec):
     rec("s.grad after sqrt", s.grad)
 
 
-@case("clamp passes the gradient at both bounds and blocks it outside them", doc=docs.NONDIFFERENTIABLE)
+@case("clamp passes the gradient at both bounds and blocks it outside them", doc=docs.NONDIFFERENTIABLE,
+      features=("non-scalar",))
 def clamp_at_bounds(torch, rec):
     x = torch.tensor([-1.0, 0.0, 0.5, 1.0, 2.0], requires_grad=True, device=rec.device)
     y = x.clamp(0.0, 1.0)
@@ -48,7 +52,8 @@ def clamp_at_bounds(torch, rec):
     rec("x.grad", x.grad)
 
 
-@case("The gradient of the norm at the zero vector is 0 (a subgradient), not NaN", doc=docs.NONDIFFERENTIABLE)
+@case("The gradient of the norm at the zero vector is 0 (a subgradient), not NaN", doc=docs.NONDIFFERENTIABLE,
+      features=("non-scalar",))
 def norm_at_zero(torch, rec):
     x = torch.zeros(3, requires_grad=True, device=rec.device)
     x.norm().backward()
@@ -71,7 +76,8 @@ def sqrt_and_log_of_negative(torch, rec):
 
 
 @case("torch.where does not stop a NaN gradient coming from the branch it did not select",
-      doc=docs.docstring("torch.where"), tags=("hard",))
+      doc=docs.docstring("torch.where"), tags=("hard",),
+      features=("non-scalar",))
 def where_keeps_nan_of_unselected_branch(torch, rec):
     x = torch.tensor([0.0, 4.0], requires_grad=True, device=rec.device)
     y = torch.where(x > 0, x.sqrt(), torch.zeros(2, device=rec.device))
@@ -81,7 +87,8 @@ def where_keeps_nan_of_unselected_branch(torch, rec):
 
 
 @case("A leaf reached only through x * 0 gets a zero gradient, not None; an unused leaf keeps None",
-      doc=docs.TENSOR_GRAD, tags=("hard",))
+      doc=docs.TENSOR_GRAD, tags=("hard",),
+      features=("non-scalar",))
 def leaf_through_zero_gets_zero_grad(torch, rec):
     x = torch.tensor([5.0, 6.0], requires_grad=True, device=rec.device)
     unused = torch.tensor([1.0], requires_grad=True, device=rec.device)
@@ -91,7 +98,8 @@ def leaf_through_zero_gets_zero_grad(torch, rec):
 
 
 @case("float() of a tensor that requires grad warns, while .item(), .tolist() and int() are silent",
-      doc=docs.TENSOR_ITEM, tags=("warning",))
+      doc=docs.TENSOR_ITEM, tags=("warning",),
+      features=("detach",))
 def scalar_conversions(torch, rec):
     x = torch.tensor([1.5], requires_grad=True, device=rec.device)
     rec("x.item()", x.item())
@@ -102,7 +110,8 @@ def scalar_conversions(torch, rec):
 
 
 @case(".numpy() of a tensor that requires grad raises, pointing to detach()", doc=docs.TENSOR_NUMPY,
-      devices=("cpu",), tags=("error",))
+      devices=("cpu",), tags=("error",),
+      features=("non-scalar", "detach", "numpy-interop"))
 def numpy_of_requires_grad_raises(torch, rec):
     x = torch.tensor([1.5, 2.5], requires_grad=True, device=rec.device)
     rec("x.detach().numpy()", x.detach().numpy())
@@ -110,19 +119,21 @@ def numpy_of_requires_grad_raises(torch, rec):
 
 
 @case("deepcopy of a leaf gives a new leaf with the same values, requires_grad and .grad; deepcopy of "
-      "a non-leaf raises", doc=docs.TENSOR_IS_LEAF, tags=("error",))
+      "a non-leaf raises", doc=docs.TENSOR_IS_LEAF, tags=("error",),
+      features=("non-scalar",))
 def deepcopy_leaf_and_nonleaf(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     (x * 3).sum().backward()
     c = copy.deepcopy(x)
     rec("c = deepcopy(x)", c)
-    rec("c is x", c is x)
-    rec("c.grad is x.grad", c.grad is x.grad)
+    rec.same("c is x", c, x)
+    rec.same("c.grad is x.grad", c.grad, x.grad)
     y = x * 2
     copy.deepcopy(y)
 
 
-@case("The gradient of a leaf with transposed strides gets the same strides", doc=docs.GRAD_LAYOUTS)
+@case("The gradient of a leaf with transposed strides gets the same strides", doc=docs.GRAD_LAYOUTS,
+      features=("non-scalar", "detach"))
 def transposed_leaf_grad_follows_strides(torch, rec):
     p = torch.arange(12.0, device=rec.device).reshape(3, 4).t().detach().requires_grad_()
     rec("p.stride()", p.stride())
@@ -132,7 +143,8 @@ def transposed_leaf_grad_follows_strides(torch, rec):
     rec("p.grad.stride()", p.grad.stride())
 
 
-@case("An expanded leaf (overlapping memory) gets a contiguous gradient", doc=docs.GRAD_LAYOUTS)
+@case("An expanded leaf (overlapping memory) gets a contiguous gradient", doc=docs.GRAD_LAYOUTS,
+      features=("non-scalar", "views", "detach"))
 def expanded_leaf_gets_contiguous_grad(torch, rec):
     p = torch.tensor([1.0, 2.0, 3.0], device=rec.device).expand(2, 3).detach().requires_grad_()
     rec("p.stride()", p.stride())

@@ -6,7 +6,8 @@ from ..case import case
 
 
 @case("backward() without a gradient works on a [1, 1] output: one element is enough, 0-dim is not needed",
-      doc=docs.TENSOR_BACKWARD)
+      doc=docs.TENSOR_BACKWARD,
+      features=("non-scalar",))
 def implicit_grad_single_element_2d(torch, rec):
     x = torch.tensor([[3.0]], requires_grad=True, device=rec.device)
     y = x * x
@@ -16,7 +17,8 @@ def implicit_grad_single_element_2d(torch, rec):
 
 
 @case("backward() without a gradient on a vector output raises: it is only implicit for scalars",
-      doc=docs.TENSOR_BACKWARD, tags=("error",))
+      doc=docs.TENSOR_BACKWARD, tags=("error",),
+      features=("non-scalar",))
 def implicit_grad_vector_raises(torch, rec):
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
     y = x.exp()
@@ -25,7 +27,8 @@ def implicit_grad_vector_raises(torch, rec):
 
 
 @case("backward() without a gradient on a zero-element output raises",
-      doc=docs.TENSOR_BACKWARD, tags=("error", "hard"))
+      doc=docs.TENSOR_BACKWARD, tags=("error", "hard"),
+      features=("non-scalar",))
 def implicit_grad_empty_raises(torch, rec):
     x = torch.ones(0, requires_grad=True, device=rec.device)
     y = x * 2
@@ -34,7 +37,8 @@ def implicit_grad_empty_raises(torch, rec):
 
 
 @case("An explicit gradient makes backward compute the vector-Jacobian product",
-      doc=docs.TENSOR_BACKWARD)
+      doc=docs.TENSOR_BACKWARD,
+      features=("non-scalar",))
 def explicit_gradient_vjp(torch, rec):
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
     w = torch.tensor([[1.0, 0.0, 2.0], [0.0, 3.0, -1.0]], device=rec.device)
@@ -45,7 +49,8 @@ def explicit_gradient_vjp(torch, rec):
 
 
 @case("A gradient must have exactly the output's shape: a broadcastable one or a 0-dim one for [1] is rejected",
-      doc=docs.TENSOR_BACKWARD, tags=("error", "hard"))
+      doc=docs.TENSOR_BACKWARD, tags=("error", "hard"),
+      features=("non-scalar",))
 def gradient_shape_mismatch_raises(torch, rec):
     x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True, device=rec.device)
     y = x * 3
@@ -62,7 +67,8 @@ def gradient_shape_mismatch_raises(torch, rec):
 
 
 @case("A gradient of another floating dtype is cast; the leaf's .grad keeps the leaf's dtype",
-      doc=docs.TENSOR_BACKWARD, tags=("hard",))
+      doc=docs.TENSOR_BACKWARD, tags=("hard",),
+      features=("non-scalar", "float64"))
 def gradient_other_float_dtype_cast(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 4
@@ -72,7 +78,8 @@ def gradient_other_float_dtype_cast(torch, rec):
 
 
 @case("A gradient given as a Python list or a Python float raises TypeError",
-      doc=docs.TENSOR_BACKWARD, tags=("error", "hard"))
+      doc=docs.TENSOR_BACKWARD, tags=("error", "hard"),
+      features=("non-scalar",))
 def non_tensor_gradient_raises_type_error(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -87,7 +94,8 @@ def non_tensor_gradient_raises_type_error(torch, rec):
 
 
 @case("backward() on a tensor that does not require grad raises",
-      doc=docs.TENSOR_BACKWARD, tags=("error",))
+      doc=docs.TENSOR_BACKWARD, tags=("error",),
+      features=("non-scalar",))
 def backward_without_requires_grad_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], device=rec.device)
     y = (x * 2).sum()
@@ -96,7 +104,8 @@ def backward_without_requires_grad_raises(torch, rec):
 
 
 @case("backward() called on a leaf itself fills its .grad with ones, or with the given gradient",
-      doc=docs.TENSOR_BACKWARD, tags=("hard",))
+      doc=docs.TENSOR_BACKWARD, tags=("hard",),
+      features=("non-scalar",))
 def backward_on_leaf(torch, rec):
     s = torch.tensor(5.0, requires_grad=True, device=rec.device)
     s.backward()
@@ -107,7 +116,8 @@ def backward_on_leaf(torch, rec):
 
 
 @case("torch.autograd.backward takes lists of tensors and grad_tensors; None stands for a scalar's ones",
-      doc=docs.AUTOGRAD_BACKWARD)
+      doc=docs.AUTOGRAD_BACKWARD,
+      features=("non-scalar",))
 def autograd_backward_lists(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     a = x * 3
@@ -117,7 +127,8 @@ def autograd_backward_lists(torch, rec):
 
 
 @case("torch.autograd.backward raises when grad_tensors has fewer entries than tensors",
-      doc=docs.AUTOGRAD_BACKWARD, tags=("error",))
+      doc=docs.AUTOGRAD_BACKWARD, tags=("error",),
+      features=("non-scalar",))
 def grad_tensors_length_mismatch_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     a = (x * 2).sum()
@@ -126,7 +137,8 @@ def grad_tensors_length_mismatch_raises(torch, rec):
 
 
 @case("The 'does not require grad' error names the index of the offending tensor",
-      doc=docs.AUTOGRAD_BACKWARD, tags=("error",))
+      doc=docs.AUTOGRAD_BACKWARD, tags=("error",),
+      features=("non-scalar",))
 def does_not_require_grad_names_element(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     c = torch.tensor([3.0, 4.0], device=rec.device)
@@ -136,7 +148,8 @@ def does_not_require_grad_names_element(torch, rec):
 
 
 @case("The deprecated grad_variables argument still works and emits a FutureWarning",
-      doc=docs.AUTOGRAD_BACKWARD, tags=("warning",))
+      doc=docs.AUTOGRAD_BACKWARD, tags=("warning",),
+      features=("non-scalar",))
 def grad_variables_deprecated(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 5
@@ -144,7 +157,8 @@ def grad_variables_deprecated(torch, rec):
     rec("x.grad", x.grad)
 
 
-@case("A complex gradient for a real output raises", doc=docs.TENSOR_BACKWARD, tags=("error", "hard"))
+@case("A complex gradient for a real output raises", doc=docs.TENSOR_BACKWARD, tags=("error", "hard"),
+      features=("non-scalar", "complex"))
 def complex_gradient_for_real_output_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -152,7 +166,8 @@ def complex_gradient_for_real_output_raises(torch, rec):
 
 
 @case("backward of several outputs checks each gradient's shape: a mismatch in the second raises",
-      doc=docs.AUTOGRAD_BACKWARD, tags=("error", "hard"))
+      doc=docs.AUTOGRAD_BACKWARD, tags=("error", "hard"),
+      features=("non-scalar",))
 def several_outputs_second_gradient_shape_mismatch(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     a = x * 2

@@ -6,7 +6,8 @@ from ..case import case
 
 
 @case("Factories do not require grad unless asked; an op result requires grad when at least one input does",
-      doc=docs.REQUIRES_GRAD, tags=("seed",))
+      doc=docs.REQUIRES_GRAD, tags=("seed",),
+      features=("non-scalar",))
 def requires_grad_default_and_propagation(torch, rec):
     x = torch.ones(2, device=rec.device)
     y = torch.zeros(2, device=rec.device)
@@ -21,11 +22,12 @@ def requires_grad_default_and_propagation(torch, rec):
 
 @case("requires_grad_() sets the flag in place (default True) and returns the tensor; requires_grad_(False) "
       "stops recording later ops and keeps the .grad already there", doc=docs.TENSOR_REQUIRES_GRAD_,
-      tags=("seed",))
+      tags=("seed",),
+      features=("non-scalar",))
 def requires_grad_method_on_leaf(torch, rec):
     w = torch.tensor([1.0, 2.0], device=rec.device)
     returned = w.requires_grad_()
-    rec("returned is w", returned is w)
+    rec.same("returned is w", returned, w)
     rec("w", w)
     (w * w).sum().backward()
     w.requires_grad_(False)
@@ -36,7 +38,8 @@ def requires_grad_method_on_leaf(torch, rec):
 
 
 @case("Creating an integer or bool tensor with requires_grad=True raises", doc=docs.REQUIRES_GRAD,
-      tags=("error", "hard"))
+      tags=("error", "hard"),
+      features=("non-scalar", "integer-dtypes"))
 def integer_factory_with_requires_grad_raises(torch, rec):
     with rec.attempt("torch.zeros(2, dtype=torch.int64, requires_grad=True)"):
         torch.zeros(2, dtype=torch.int64, requires_grad=True, device=rec.device)
@@ -46,14 +49,16 @@ def integer_factory_with_requires_grad_raises(torch, rec):
 
 
 @case("requires_grad_() on an integer tensor raises, with its own message", doc=docs.TENSOR_REQUIRES_GRAD_,
-      tags=("error", "hard"))
+      tags=("error", "hard"),
+      features=("non-scalar",))
 def integer_requires_grad_method_raises(torch, rec):
     n = torch.tensor([1, 2], device=rec.device)
     n.requires_grad_()
 
 
 @case("Setting requires_grad = True on an integer or bool tensor raises", doc=docs.TENSOR_REQUIRES_GRAD,
-      tags=("error", "hard"))
+      tags=("error", "hard"),
+      features=("non-scalar",))
 def integer_requires_grad_assignment_raises(torch, rec):
     flags = torch.tensor([True, False], device=rec.device)
     with rec.attempt("flags.requires_grad = True"):
@@ -63,14 +68,16 @@ def integer_requires_grad_assignment_raises(torch, rec):
 
 
 @case("Setting requires_grad to a value that is not a bool raises", doc=docs.TENSOR_REQUIRES_GRAD,
-      tags=("error",))
+      tags=("error",),
+      features=("non-scalar",))
 def requires_grad_assignment_needs_bool(torch, rec):
     x = torch.tensor([1.0, 2.0], device=rec.device)
     x.requires_grad = 1
 
 
 @case("Comparisons, argmax and casts to integer give results that do not require grad",
-      doc=docs.NONDIFFERENTIABLE)
+      doc=docs.NONDIFFERENTIABLE,
+      features=("non-scalar", "integer-dtypes"))
 def integer_valued_ops_do_not_require_grad(torch, rec):
     x = torch.tensor([0.5, -1.5, 2.5], requires_grad=True, device=rec.device)
     rec("x > 0", x > 0)
@@ -78,7 +85,8 @@ def integer_valued_ops_do_not_require_grad(torch, rec):
     rec("x.long()", x.long())
 
 
-@case("round, sign and floor are recorded and backpropagate zero gradients", doc=docs.NONDIFFERENTIABLE)
+@case("round, sign and floor are recorded and backpropagate zero gradients", doc=docs.NONDIFFERENTIABLE,
+      features=("non-scalar",))
 def piecewise_constant_ops_give_zero_grad(torch, rec):
     x = torch.tensor([0.3, -1.7, 2.6], requires_grad=True, device=rec.device)
     r = x.round()
@@ -92,11 +100,12 @@ def piecewise_constant_ops_give_zero_grad(torch, rec):
 
 
 @case("Module.requires_grad_(False) turns requires_grad off on every parameter and returns the module",
-      doc=docs.docstring("torch.nn.Module.requires_grad_"))
+      doc=docs.docstring("torch.nn.Module.requires_grad_"),
+      features=("non-scalar", "nn"))
 def module_requires_grad_false_freezes_parameters(torch, rec):
     layer = torch.nn.Linear(2, 1).to(rec.device)
     returned = layer.requires_grad_(False)
-    rec("returned is layer", returned is layer)
+    rec.same("returned is layer", returned, layer)
     rec("layer.weight.requires_grad", layer.weight.requires_grad)
     rec("layer.bias.requires_grad", layer.bias.requires_grad)
     out = layer(torch.ones(1, 2, device=rec.device))
@@ -104,7 +113,8 @@ def module_requires_grad_false_freezes_parameters(torch, rec):
 
 
 @case("float16 and float64 tensors can require grad; mixed, the result is float64 and each leaf's .grad "
-      "keeps the leaf's dtype", doc=docs.TENSOR_GRAD, tags=("hard",))
+      "keeps the leaf's dtype", doc=docs.TENSOR_GRAD, tags=("hard",),
+      features=("non-scalar", "float64"))
 def mixed_dtypes_grad_keeps_leaf_dtype(torch, rec):
     a = torch.tensor([1.0, 2.0], dtype=torch.float16, requires_grad=True, device=rec.device)
     b = torch.tensor([3.0, 4.0], dtype=torch.float64, requires_grad=True, device=rec.device)
@@ -116,7 +126,8 @@ def mixed_dtypes_grad_keeps_leaf_dtype(torch, rec):
 
 
 @case("A factory call with requires_grad=True inside no_grad still gives a leaf that requires grad",
-      doc=docs.NO_GRAD_MODE, tags=("hard",))
+      doc=docs.NO_GRAD_MODE, tags=("hard",),
+      features=("non-scalar", "grad-mode"))
 def factory_requires_grad_inside_no_grad(torch, rec):
     with torch.no_grad():
         w = torch.zeros(2, requires_grad=True, device=rec.device)
@@ -128,7 +139,8 @@ def factory_requires_grad_inside_no_grad(torch, rec):
 
 
 @case("For a real loss of complex inputs the gradient is the conjugate Wirtinger one: sum(|z|^2) gives 2z",
-      doc=docs.COMPLEX)
+      doc=docs.COMPLEX,
+      features=("non-scalar", "complex"))
 def complex_abs_squared_gradient(torch, rec):
     z = torch.tensor([1 + 2j, 3 - 1j], requires_grad=True, device=rec.device)
     loss = (z.abs() ** 2).sum()
@@ -138,7 +150,8 @@ def complex_abs_squared_gradient(torch, rec):
 
 
 @case("backward() without a gradient on a complex scalar raises: implicit grads need a real scalar",
-      doc=docs.TENSOR_BACKWARD, tags=("error",))
+      doc=docs.TENSOR_BACKWARD, tags=("error",),
+      features=("non-scalar", "complex"))
 def complex_scalar_implicit_grad_raises(torch, rec):
     z = torch.tensor([1 + 2j, 3 - 1j], requires_grad=True, device=rec.device)
     s = (z * 2).sum()
@@ -147,7 +160,8 @@ def complex_scalar_implicit_grad_raises(torch, rec):
 
 
 @case("A float -> int -> float round trip silently cuts the graph; backward then finds nothing to differentiate",
-      doc=docs.REQUIRES_GRAD, tags=("error", "hard"))
+      doc=docs.REQUIRES_GRAD, tags=("error", "hard"),
+      features=("non-scalar", "integer-dtypes"))
 def integer_round_trip_cuts_graph(torch, rec):
     x = torch.tensor([1.5, 2.5], requires_grad=True, device=rec.device)
     y = x.long().float() * 2

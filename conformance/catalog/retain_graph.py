@@ -5,7 +5,8 @@ from ..case import case
 
 
 @case("Second backward through a graph whose saved tensors were freed raises",
-      doc=docs.TENSOR_BACKWARD, tags=("error", "seed"))
+      doc=docs.TENSOR_BACKWARD, tags=("error", "seed"),
+      features=("non-scalar",))
 def second_backward_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (x * x).sum()
@@ -15,7 +16,8 @@ def second_backward_raises(torch, rec):
 
 
 @case("retain_graph=True keeps the graph for one more backward, which accumulates; after a plain "
-      "backward a third one raises", doc=docs.TENSOR_BACKWARD, tags=("error", "seed"))
+      "backward a third one raises", doc=docs.TENSOR_BACKWARD, tags=("error", "seed"),
+      features=("non-scalar", "retain-graph"))
 def retain_graph_keeps_graph_for_next_backward(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (x * x).sum()
@@ -27,7 +29,8 @@ def retain_graph_keeps_graph_for_next_backward(torch, rec):
 
 
 @case("A graph that saves no tensors (x + 1, sum) can be backpropagated twice without retain_graph",
-      doc=docs.SAVED_TENSORS, tags=("hard",))
+      doc=docs.SAVED_TENSORS, tags=("hard",),
+      features=("non-scalar",))
 def graph_without_saved_tensors_backward_twice(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (x + 1).sum()
@@ -37,7 +40,8 @@ def graph_without_saved_tensors_backward_twice(torch, rec):
 
 
 @case("Reading a saved tensor of a node after backward freed it raises the same error",
-      doc=docs.SAVED_TENSORS, tags=("error",))
+      doc=docs.SAVED_TENSORS, tags=("error",),
+      features=("non-scalar", "graph-introspection"))
 def saved_tensor_access_after_free_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x.pow(2)
@@ -47,7 +51,8 @@ def saved_tensor_access_after_free_raises(torch, rec):
 
 
 @case("A new output built on an intermediate of a graph already backpropagated fails on its backward",
-      doc=docs.TENSOR_BACKWARD, tags=("error", "hard"))
+      doc=docs.TENSOR_BACKWARD, tags=("error", "hard"),
+      features=("non-scalar",))
 def shared_subgraph_freed_by_first_backward(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     h = x * x
@@ -58,7 +63,8 @@ def shared_subgraph_freed_by_first_backward(torch, rec):
 
 
 @case("torch.autograd.grad frees the graph too: a second call on it raises", doc=docs.AUTOGRAD_GRAD,
-      tags=("error",))
+      tags=("error",),
+      features=("non-scalar", "autograd.grad"))
 def autograd_grad_twice_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (x * x).sum()
@@ -67,7 +73,8 @@ def autograd_grad_twice_raises(torch, rec):
 
 
 @case("retain_graph defaults to create_graph: with create_graph=True a second grad call works, unless "
-      "retain_graph=False is given explicitly", doc=docs.AUTOGRAD_GRAD, tags=("error", "hard"))
+      "retain_graph=False is given explicitly", doc=docs.AUTOGRAD_GRAD, tags=("error", "hard"),
+      features=("non-scalar", "autograd.grad", "higher-order", "detach"))
 def create_graph_implies_retain_graph(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (x * x).sum()

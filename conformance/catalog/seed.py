@@ -17,7 +17,8 @@ from ..case import case
 
 # 000, block 1
 @case("backward(retain_graph=True) keeps the graph; a second backward through it adds to the leaf's .grad",
-      doc=docs.TENSOR_BACKWARD, tags=("seed",))
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      features=("retain-graph", "printing"))
 def retain_graph_then_accumulate(torch, rec):
     a = torch.tensor([1.1], requires_grad=True, device=rec.device)
     b = a * 2
@@ -34,7 +35,8 @@ def retain_graph_then_accumulate(torch, rec):
 
 # 000, block 2
 @case("Zeroing .grad in place between two backward calls keeps only the second gradient",
-      doc=docs.TENSOR_BACKWARD, tags=("seed",))
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      features=("retain-graph", "in-place", "printing"))
 def zero_grad_between_backwards(torch, rec):
     a = torch.tensor([1.1], requires_grad=True, device=rec.device)
     b = a * 2
@@ -50,7 +52,8 @@ def zero_grad_between_backwards(torch, rec):
 
 # 000, block 2 (the comment: 所以也可以a.grad=torch.tensor([0.0]))
 @case("Assigning a zero tensor to .grad by hand also resets it: the next backward adds to it",
-      doc=docs.TENSOR_GRAD, tags=("seed",))
+      doc=docs.TENSOR_GRAD, tags=("seed",),
+      features=("retain-graph", "printing"))
 def assign_grad_by_hand(torch, rec):
     a = torch.tensor([1.1], requires_grad=True, device=rec.device)
     b = a * 2
@@ -65,7 +68,8 @@ def assign_grad_by_hand(torch, rec):
 
 # 000, list item 1; 002, note on requires_grad defaults
 @case("A created tensor does not require grad by default, a result of a tracked input does, and the "
-      "weights of an nn module do", doc=docs.REQUIRES_GRAD, tags=("seed",))
+      "weights of an nn module do", doc=docs.REQUIRES_GRAD, tags=("seed",),
+      features=("non-scalar", "printing", "nn"))
 def requires_grad_defaults(torch, rec):
     a = torch.tensor([1.1], device=rec.device)
     print(a.requires_grad)
@@ -79,7 +83,8 @@ def requires_grad_defaults(torch, rec):
 
 # 000, block 4
 @case("A result computed under no_grad does not require grad; backward through it reaches the other "
-      "leaf but not the leaves behind it", doc=docs.NO_GRAD, tags=("seed",))
+      "leaf but not the leaves behind it", doc=docs.NO_GRAD, tags=("seed",),
+      features=("grad-mode", "printing"))
 def no_grad_intermediate_stops_backprop(torch, rec):
     a = torch.tensor([1.1], requires_grad=True, device=rec.device)
     b = a * 2
@@ -103,7 +108,8 @@ def no_grad_intermediate_stops_backprop(torch, rec):
 
 # 001, In [7]
 @case("A created tensor is a leaf with grad_fn None; results of operations carry a grad_fn",
-      doc=docs.TENSOR_IS_LEAF, tags=("seed",))
+      doc=docs.TENSOR_IS_LEAF, tags=("seed",),
+      features=("non-scalar", "printing"))
 def leaf_has_no_grad_fn(torch, rec):
     x = torch.ones(2, 2, requires_grad=True, device=rec.device)
     print(x)
@@ -121,7 +127,8 @@ def leaf_has_no_grad_fn(torch, rec):
 
 # 001, In [8]
 @case("requires_grad_(True) turns tracking on for a tensor computed without it; later ops record a grad_fn",
-      doc=docs.TENSOR_REQUIRES_GRAD_, tags=("seed",))
+      doc=docs.TENSOR_REQUIRES_GRAD_, tags=("seed",),
+      features=("non-scalar", "printing"))
 def requires_grad_switched_in_place(torch, rec):
     a = torch.randn(2, 2, device=rec.device)  # values are never observed
     a = ((a * 3) / (a - 1))
@@ -130,14 +137,15 @@ def requires_grad_switched_in_place(torch, rec):
     print(a.requires_grad)
     b = (a * a).sum()
     print(b.grad_fn)
-    rec("requires_grad_ returns the tensor itself", returned is a)
+    rec.same("requires_grad_ returns the tensor itself", returned, a)
     rec("a.is_leaf", a.is_leaf)
     rec("b.grad_fn", b.grad_fn)
 
 
 # 001, In [11]
 @case("Gradients of successive backward calls accumulate in .grad until it is zeroed through .grad.data",
-      doc=docs.TENSOR_BACKWARD, tags=("seed",))
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      features=("non-scalar", "in-place", "detach", "printing"))
 def grad_accumulates_until_zeroed_through_data(torch, rec):
     x = torch.ones(2, 2, requires_grad=True, device=rec.device)
     y = x + 2
@@ -159,7 +167,8 @@ def grad_accumulates_until_zeroed_through_data(torch, rec):
 
 # 001, In [15]; 004, block 7 (z.backward(gradient=grads))
 @case("backward(v) of a non-scalar view weights each element's gradient by v",
-      doc=docs.TENSOR_BACKWARD, tags=("seed",))
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      features=("non-scalar", "views", "printing"))
 def nonscalar_backward_with_weights(torch, rec):
     x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True, device=rec.device)
     y = 2 * x
@@ -174,7 +183,8 @@ def nonscalar_backward_with_weights(torch, rec):
 
 # 001, In [18]
 @case("A term computed under no_grad is a constant: the gradient comes only from the tracked term",
-      doc=docs.NO_GRAD, tags=("seed",))
+      doc=docs.NO_GRAD, tags=("seed",),
+      features=("grad-mode", "printing"))
 def no_grad_term_is_constant(torch, rec):
     x = torch.tensor(1.0, requires_grad=True, device=rec.device)
     y1 = x ** 2
@@ -194,7 +204,8 @@ def no_grad_term_is_constant(torch, rec):
 
 # 001, In [19]
 @case("Changing x.data in place is not tracked: x keeps its leaf status and the gradient uses the graph",
-      doc=docs.VARIABLE_DEPRECATED, tags=("seed",))
+      doc=docs.VARIABLE_DEPRECATED, tags=("seed",),
+      features=("in-place", "version-counter", "detach", "printing"))
 def data_changes_are_not_tracked(torch, rec):
     x = torch.ones(1, requires_grad=True, device=rec.device)
     print(x.data)
@@ -222,7 +233,8 @@ def requires_grad_two_ways(torch, rec):
 
 # 002, In [3]
 @case("backward() sums the gradients of every path from the output to the leaf (chain rule)",
-      doc=docs.TENSOR_BACKWARD, tags=("seed",))
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      features=("printing",))
 def chain_rule_sums_over_paths(torch, rec):
     x = torch.tensor(2., requires_grad=True, device=rec.device)
     a = torch.add(x, 1)
@@ -235,7 +247,8 @@ def chain_rule_sums_over_paths(torch, rec):
 
 # 002, text after In [2]: y.backward() is the same as torch.autograd.backward(y); 003, section 三
 @case("torch.autograd.backward(y) does what y.backward() does; grad_tensors weights a non-scalar output",
-      doc=docs.AUTOGRAD_BACKWARD, tags=("seed",))
+      doc=docs.AUTOGRAD_BACKWARD, tags=("seed",),
+      features=("non-scalar", "printing"))
 def autograd_backward_equals_tensor_backward(torch, rec):
     x = torch.tensor(2., requires_grad=True, device=rec.device)
     a = torch.add(x, 1)
@@ -254,7 +267,8 @@ def autograd_backward_equals_tensor_backward(torch, rec):
 
 # 002, In [4]
 @case("After backward() intermediate results require grad but are not leaves; only the leaf has .grad "
-      "(reading theirs warns)", doc=docs.TENSOR_GRAD, tags=("seed", "warning"))
+      "(reading theirs warns)", doc=docs.TENSOR_GRAD, tags=("seed", "warning"),
+      features=("printing",))
 def only_leaves_keep_grad(torch, rec):
     x = torch.tensor(2., requires_grad=True, device=rec.device)
     a = torch.add(x, 1)
@@ -270,7 +284,8 @@ def only_leaves_keep_grad(torch, rec):
 
 # 002, In [5] and In [7]
 @case("torch.autograd.grad returns the gradients as a tuple and leaves .grad untouched",
-      doc=docs.AUTOGRAD_GRAD, tags=("seed",))
+      doc=docs.AUTOGRAD_GRAD, tags=("seed",),
+      features=("autograd.grad", "printing"))
 def autograd_grad_returns_tuple(torch, rec):
     x = torch.tensor(2., requires_grad=True, device=rec.device)
     a = torch.add(x, 1)
@@ -284,7 +299,8 @@ def autograd_grad_returns_tuple(torch, rec):
 
 # 002, In [6]
 @case("backward() fills .grad of every leaf the output depends on",
-      doc=docs.TENSOR_BACKWARD, tags=("seed",))
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      features=("printing",))
 def backward_fills_every_leaf(torch, rec):
     x = torch.tensor(2., requires_grad=True, device=rec.device)
     y = torch.tensor(3., requires_grad=True, device=rec.device)
@@ -297,7 +313,8 @@ def backward_fills_every_leaf(torch, rec):
 
 # 002, In [8]
 @case("autograd.grad with retain_graph=True keeps the graph for a second autograd.grad to another input",
-      doc=docs.AUTOGRAD_GRAD, tags=("seed",))
+      doc=docs.AUTOGRAD_GRAD, tags=("seed",),
+      features=("autograd.grad", "retain-graph", "printing"))
 def autograd_grad_retain_graph(torch, rec):
     x = torch.tensor(2., device=rec.device).requires_grad_()
     y = torch.tensor(3., device=rec.device).requires_grad_()
@@ -311,7 +328,8 @@ def autograd_grad_retain_graph(torch, rec):
 
 # 002, text before In [8]: the graph is freed after one autograd.grad
 @case("A second autograd.grad through a graph freed by the first one raises",
-      doc=docs.AUTOGRAD_GRAD, tags=("seed", "error"))
+      doc=docs.AUTOGRAD_GRAD, tags=("seed", "error"),
+      features=("autograd.grad", "printing"))
 def autograd_grad_frees_graph(torch, rec):
     x = torch.tensor(2., requires_grad=True, device=rec.device)
     y = torch.tensor(3., requires_grad=True, device=rec.device)
@@ -324,7 +342,8 @@ def autograd_grad_frees_graph(torch, rec):
 
 # 003, section 四: autograd.grad differentiates only the given inputs (only_inputs)
 @case("autograd.grad with only_inputs=False warns that the argument is deprecated and ignored: "
-      "other leaves still get no .grad", doc=docs.AUTOGRAD_GRAD, tags=("seed", "warning"))
+      "other leaves still get no .grad", doc=docs.AUTOGRAD_GRAD, tags=("seed", "warning"),
+      features=("autograd.grad", "printing"))
 def autograd_grad_only_inputs_ignored(torch, rec):
     x = torch.tensor(2., requires_grad=True, device=rec.device)
     y = torch.tensor(3., requires_grad=True, device=rec.device)
@@ -337,7 +356,8 @@ def autograd_grad_only_inputs_ignored(torch, rec):
 
 # 002, In [9]
 @case("The grad of a gradient computed without create_graph raises: it has no grad_fn",
-      doc=docs.AUTOGRAD_GRAD, tags=("seed", "error"))
+      doc=docs.AUTOGRAD_GRAD, tags=("seed", "error"),
+      features=("autograd.grad", "retain-graph"))
 def grad_of_grad_without_create_graph_raises(torch, rec):
     x = torch.tensor(2., requires_grad=True, device=rec.device)
     y = torch.tensor(3., requires_grad=True, device=rec.device)
@@ -349,7 +369,8 @@ def grad_of_grad_without_create_graph_raises(torch, rec):
 
 # 002, In [10]
 @case("autograd.grad with create_graph=True gives a differentiable gradient: a second autograd.grad "
-      "gives the second derivative", doc=docs.AUTOGRAD_GRAD, tags=("seed",))
+      "gives the second derivative", doc=docs.AUTOGRAD_GRAD, tags=("seed",),
+      features=("autograd.grad", "higher-order", "printing"))
 def second_derivative_with_create_graph(torch, rec):
     x = torch.tensor(2., requires_grad=True, device=rec.device)
     y = torch.tensor(3., requires_grad=True, device=rec.device)
@@ -363,7 +384,8 @@ def second_derivative_with_create_graph(torch, rec):
 
 # 002, In [11]
 @case("backward() of a gradient made with create_graph=True puts the second derivative in .grad",
-      doc=docs.AUTOGRAD_GRAD, tags=("seed",))
+      doc=docs.AUTOGRAD_GRAD, tags=("seed",),
+      features=("autograd.grad", "higher-order", "printing"))
 def create_graph_grad_then_backward(torch, rec):
     x = torch.tensor(2., requires_grad=True, device=rec.device)
     y = torch.tensor(3., requires_grad=True, device=rec.device)
@@ -377,7 +399,8 @@ def create_graph_grad_then_backward(torch, rec):
 
 # 002, In [12]
 @case("backward(create_graph=True) warns about a reference cycle and makes x.grad differentiable: "
-      "autograd.grad of it gives the second derivative", doc=docs.TENSOR_BACKWARD, tags=("seed", "warning"))
+      "autograd.grad of it gives the second derivative", doc=docs.TENSOR_BACKWARD, tags=("seed", "warning"),
+      features=("autograd.grad", "higher-order", "printing"))
 def backward_create_graph_then_grad(torch, rec):
     x = torch.tensor(2., requires_grad=True, device=rec.device)
     y = torch.tensor(3., requires_grad=True, device=rec.device)
@@ -391,7 +414,8 @@ def backward_create_graph_then_grad(torch, rec):
 
 # 002, In [13]
 @case("backward() of x.grad made with create_graph=True adds the second derivative to the first one",
-      doc=docs.TENSOR_BACKWARD, tags=("seed", "warning"))
+      doc=docs.TENSOR_BACKWARD, tags=("seed", "warning"),
+      features=("higher-order", "detach", "printing"))
 def backward_of_grad_accumulates(torch, rec):
     x = torch.tensor(2., requires_grad=True, device=rec.device)
     y = torch.tensor(3., requires_grad=True, device=rec.device)
@@ -406,7 +430,8 @@ def backward_of_grad_accumulates(torch, rec):
 
 # 002, In [14]
 @case("Zeroing x.grad through .data before backward() of it leaves only the second derivative",
-      doc=docs.TENSOR_BACKWARD, tags=("seed", "warning"))
+      doc=docs.TENSOR_BACKWARD, tags=("seed", "warning"),
+      features=("higher-order", "in-place", "detach", "printing"))
 def backward_of_zeroed_grad(torch, rec):
     x = torch.tensor(2., requires_grad=True, device=rec.device)
     y = torch.tensor(3., requires_grad=True, device=rec.device)
@@ -420,7 +445,8 @@ def backward_of_zeroed_grad(torch, rec):
 
 # 002, In [15]
 @case("backward() without a gradient on a non-scalar output raises",
-      doc=docs.TENSOR_BACKWARD, tags=("seed", "error"))
+      doc=docs.TENSOR_BACKWARD, tags=("seed", "error"),
+      features=("non-scalar",))
 def nonscalar_backward_raises(torch, rec):
     x = torch.tensor([1., 2.], device=rec.device).requires_grad_()
     y = x + 1
@@ -430,7 +456,8 @@ def nonscalar_backward_raises(torch, rec):
 
 # 002, In [16] and In [17]
 @case("For a vector output, y.sum().backward() and y.backward(torch.ones_like(y)) give the same gradient",
-      doc=docs.TENSOR_BACKWARD, tags=("seed",))
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      features=("non-scalar", "printing"))
 def vector_output_sum_or_ones_gradient(torch, rec):
     x = torch.tensor([1., 2.], device=rec.device).requires_grad_()
     y = x * x
@@ -447,7 +474,8 @@ def vector_output_sum_or_ones_gradient(torch, rec):
 
 # 002, In [18] and In [19]
 @case("autograd.grad of a vector output takes grad_outputs; with ones it equals the grad of y.sum()",
-      doc=docs.AUTOGRAD_GRAD, tags=("seed",))
+      doc=docs.AUTOGRAD_GRAD, tags=("seed",),
+      features=("non-scalar", "autograd.grad", "printing"))
 def autograd_grad_vector_output(torch, rec):
     x = torch.tensor([1., 2.], device=rec.device).requires_grad_()
     y = x * x
@@ -464,7 +492,8 @@ def autograd_grad_vector_output(torch, rec):
 
 # 002, section 使用detach()切断 (and the fragment input_B = output_A.detach())
 @case("detach() cuts a path: the detached factor is a leaf that does not require grad, and the gradient "
-      "flows only through the other path", doc=docs.TENSOR_DETACH, tags=("seed",))
+      "flows only through the other path", doc=docs.TENSOR_DETACH, tags=("seed",),
+      features=("detach", "printing"))
 def detach_cuts_path(torch, rec):
     x = torch.tensor([2.], requires_grad=True, device=rec.device)
     a = torch.add(x, 1).detach()
@@ -480,7 +509,8 @@ def detach_cuts_path(torch, rec):
 
 # 002, section 原位操作 in-place: 叶子节点不可执行 in-place 操作
 @case("An in-place operation on a leaf that requires grad raises",
-      doc=docs.INPLACE_PAGE, tags=("seed", "error"))
+      doc=docs.INPLACE_PAGE, tags=("seed", "error"),
+      features=("in-place", "version-counter"))
 def inplace_on_leaf_raises(torch, rec):
     x = torch.tensor([2.], requires_grad=True, device=rec.device)
     rec("x", x, version=True)
@@ -492,7 +522,8 @@ def inplace_on_leaf_raises(torch, rec):
 
 # 003, example 1
 @case("backward() of y frees its part of the graph: a later backward of z = y * 3 through it raises",
-      doc=docs.SAVED_TENSORS, tags=("seed", "error"))
+      doc=docs.SAVED_TENSORS, tags=("seed", "error"),
+      features=("retain-graph", "printing"))
 def backward_through_freed_graph_raises(torch, rec):
     a = torch.tensor(1.0, requires_grad=True, device=rec.device)
     y = a ** 2
@@ -505,7 +536,8 @@ def backward_through_freed_graph_raises(torch, rec):
 
 # 003, example 2
 @case("backward(retain_graph=True) of y lets z = y * 3 backpropagate through the same graph; "
-      "the gradients add up", doc=docs.TENSOR_BACKWARD, tags=("seed",))
+      "the gradients add up", doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      features=("retain-graph", "printing"))
 def retain_graph_allows_second_backward(torch, rec):
     a = torch.tensor(1.0, requires_grad=True, device=rec.device)
     y = a ** 2
@@ -520,7 +552,8 @@ def retain_graph_allows_second_backward(torch, rec):
 
 # 003, example 3 (and seed 000, block 3)
 @case("The .grad of an intermediate result is None after backward, with a warning; the leaf has its gradient",
-      doc=docs.TENSOR_GRAD, tags=("seed", "warning"))
+      doc=docs.TENSOR_GRAD, tags=("seed", "warning"),
+      features=("retain-graph", "printing"))
 def intermediate_grad_is_none(torch, rec):
     a = torch.tensor(1.0, requires_grad=True, device=rec.device)
     y = a ** 2
@@ -533,7 +566,8 @@ def intermediate_grad_is_none(torch, rec):
 
 # 003, example 4
 @case("retain_grad() makes an intermediate result keep its .grad; retains_grad turns True",
-      doc=docs.TENSOR_RETAIN_GRAD, tags=("seed",))
+      doc=docs.TENSOR_RETAIN_GRAD, tags=("seed",),
+      features=("retain-graph", "retain-grad", "printing"))
 def retain_grad_keeps_intermediate_grad(torch, rec):
     a = torch.tensor(1.0, requires_grad=True, device=rec.device)
     y = a ** 2
@@ -553,7 +587,8 @@ def retain_grad_keeps_intermediate_grad(torch, rec):
 
 # 004, block 1
 @case("Variable(tensor, requires_grad=True) gives a tensor leaf whose .grad starts as None",
-      doc=docs.VARIABLE_DEPRECATED, tags=("seed",))
+      doc=docs.VARIABLE_DEPRECATED, tags=("seed",),
+      features=("printing",))
 def variable_grad_starts_none(torch, rec):
     Variable = torch.autograd.Variable
     w1 = Variable(torch.Tensor([1.0, 2.0, 3.0]).to(rec.device), requires_grad=True)
@@ -566,7 +601,8 @@ def variable_grad_starts_none(torch, rec):
 
 # 004, blocks 2, 3 and 4
 @case("backward() twice through mean (which saves no tensors) needs no retain_graph and accumulates; "
-      "w1.grad.data.zero_() resets it", doc=docs.SAVED_TENSORS, tags=("seed",))
+      "w1.grad.data.zero_() resets it", doc=docs.SAVED_TENSORS, tags=("seed",),
+      features=("in-place", "detach", "printing"))
 def repeated_backward_without_saved_tensors(torch, rec):
     Variable = torch.autograd.Variable
     w1 = Variable(torch.Tensor([1.0, 2.0, 3.0]).to(rec.device), requires_grad=True)
@@ -584,7 +620,8 @@ def repeated_backward_without_saved_tensors(torch, rec):
 
 # 004, block 5
 @case("Updating weights through w1.data.sub_() changes the values without recording the update: "
-      "w1 stays a leaf and its version counter does not move", doc=docs.VARIABLE_DEPRECATED, tags=("seed",))
+      "w1 stays a leaf and its version counter does not move", doc=docs.VARIABLE_DEPRECATED, tags=("seed",),
+      features=("in-place", "version-counter", "detach", "printing"))
 def manual_update_through_data(torch, rec):
     Variable = torch.autograd.Variable
     w1 = Variable(torch.Tensor([1.0, 2.0, 3.0]).to(rec.device), requires_grad=True)
@@ -598,7 +635,8 @@ def manual_update_through_data(torch, rec):
 
 # 004, block 6 (and seed 002's fragment optimizer.zero_grad())
 @case("In an SGD training loop optimizer.zero_grad() resets the grads to None and step() updates the "
-      "parameters from the fresh gradients", doc=docs.OPTIMIZER_ZERO_GRAD, tags=("seed",))
+      "parameters from the fresh gradients", doc=docs.OPTIMIZER_ZERO_GRAD, tags=("seed",),
+      features=("non-scalar", "grad-mode", "in-place", "nn", "optim"))
 def optimizer_zero_grad_then_step(torch, rec):
     optim = torch.optim
     net = torch.nn.Linear(3, 1).to(rec.device)
@@ -640,7 +678,8 @@ def backward_twice_with_saved_tensors_raises(torch, rec):
 
 # 004, block 9 (on fixed values instead of an uninitialised CUDA tensor)
 @case("Backward of the mean of one row of a leaf gives the other rows a zero gradient",
-      doc=docs.TENSOR_BACKWARD, tags=("seed",))
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      features=("non-scalar", "printing"))
 def partial_use_gives_zero_grad_elsewhere(torch, rec):
     Variable = torch.autograd.Variable
     w1 = Variable(torch.ones(2, 3, device=rec.device), requires_grad=True)

@@ -8,19 +8,21 @@ INPLACE_ON_BASE = docs.INPLACE
 
 
 @case("view() of a leaf that requires grad is a non-leaf view with ViewBackward0 and the leaf as _base",
-      doc=docs.docstring("torch.Tensor.view"))
+      doc=docs.docstring("torch.Tensor.view"),
+      features=("non-scalar", "views"))
 def view_of_leaf(torch, rec):
     x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True, device=rec.device)
     v = x.view(2, 2)
     rec("v", v)
     rec("v._is_view()", v._is_view())
-    rec("v._base is x", v._base is x)
+    rec.same("v._base is x", v._base, x)
     rec("x._is_view()", x._is_view())
     rec("x._base", x._base)
 
 
 @case("Reordering and indexing views record TransposeBackward0, TBackward0, PermuteBackward0, "
-      "SelectBackward0, SliceBackward0 (slicing and narrow) and DiagonalBackward0", doc=TENSOR_VIEWS)
+      "SelectBackward0, SliceBackward0 (slicing and narrow) and DiagonalBackward0", doc=TENSOR_VIEWS,
+      features=("non-scalar",))
 def reordering_and_indexing_view_grad_fns(torch, rec):
     m = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True, device=rec.device)
     rec("m.transpose(0, 1).grad_fn", m.transpose(0, 1).grad_fn)
@@ -33,7 +35,8 @@ def reordering_and_indexing_view_grad_fns(torch, rec):
 
 
 @case("Shape views record UnsqueezeBackward0, SqueezeBackward1, ExpandBackward0 and, for flatten, ViewBackward0",
-      doc=TENSOR_VIEWS)
+      doc=TENSOR_VIEWS,
+      features=("non-scalar", "views"))
 def shape_view_grad_fns(torch, rec):
     m = torch.tensor([[1.0], [2.0]], requires_grad=True, device=rec.device)
     rec("m.unsqueeze(0).grad_fn", m.unsqueeze(0).grad_fn)
@@ -43,7 +46,8 @@ def shape_view_grad_fns(torch, rec):
 
 
 @case("reshape of a contiguous tensor is a view (ViewBackward0); of a non-contiguous one a copy "
-      "(UnsafeViewBackward0)", doc=docs.docstring("torch.Tensor.reshape"))
+      "(UnsafeViewBackward0)", doc=docs.docstring("torch.Tensor.reshape"),
+      features=("non-scalar", "views"))
 def reshape_view_or_copy(torch, rec):
     m = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True, device=rec.device)
     flat = m.reshape(6)
@@ -54,17 +58,19 @@ def reshape_view_or_copy(torch, rec):
     rec("flat_t._is_view()", flat_t._is_view())
 
 
-@case("A view of a view has the root tensor as its _base", doc=TENSOR_VIEWS)
+@case("A view of a view has the root tensor as its _base", doc=TENSOR_VIEWS,
+      features=("non-scalar", "views"))
 def view_of_view_base_is_root(torch, rec):
     x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True, device=rec.device)
     v1 = x.view(4)
     v2 = v1[1:]
     rec("v2._is_view()", v2._is_view())
-    rec("v2._base is x", v2._base is x)
-    rec("v2._base is v1", v2._base is v1)
+    rec.same("v2._base is x", v2._base, x)
+    rec.same("v2._base is v1", v2._base, v1)
 
 
-@case("Advanced indexing returns a copy, not a view; basic slicing returns a view", doc=TENSOR_VIEWS)
+@case("Advanced indexing returns a copy, not a view; basic slicing returns a view", doc=TENSOR_VIEWS,
+      features=("non-scalar", "in-place", "views"))
 def advanced_indexing_is_copy(torch, rec):
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
     picked = x[[0, 2]]
@@ -76,7 +82,8 @@ def advanced_indexing_is_copy(torch, rec):
     rec("x[0:2]._is_view()", x[0:2]._is_view())
 
 
-@case("The gradient through a chain of views lands back in the base's layout", doc=docs.AUTOGRAD_GRAPH)
+@case("The gradient through a chain of views lands back in the base's layout", doc=docs.AUTOGRAD_GRAPH,
+      features=("non-scalar", "views"))
 def gradient_through_views_in_base_layout(torch, rec):
     x = torch.tensor([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], requires_grad=True, device=rec.device)
     y = x.view(2, 3).t()
@@ -86,7 +93,8 @@ def gradient_through_views_in_base_layout(torch, rec):
 
 
 @case("backward on a non-scalar view with a gradient argument weights each element",
-      doc=docs.TENSOR_BACKWARD, tags=("seed",))
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      features=("non-scalar", "views"))
 def view_backward_with_gradient(torch, rec):
     x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True, device=rec.device)
     z = (2 * x).view(2, 2)
@@ -95,17 +103,19 @@ def view_backward_with_gradient(torch, rec):
     rec("x.grad", x.grad)
 
 
-@case("A view of a tensor that does not require grad is a view without grad_fn", doc=TENSOR_VIEWS)
+@case("A view of a tensor that does not require grad is a view without grad_fn", doc=TENSOR_VIEWS,
+      features=("non-scalar", "views"))
 def view_of_plain_tensor(torch, rec):
     a = torch.tensor([1.0, 2.0, 3.0], device=rec.device)
     v = a[1:]
     rec("v", v)
     rec("v._is_view()", v._is_view())
-    rec("v._base is a", v._base is a)
+    rec.same("v._base is a", v._base, a)
 
 
 @case("An in-place op on a base after a view was taken replaces the view's grad_fn (AsStridedBackward0), and "
-      "gradients through the view see the change", doc=INPLACE_ON_BASE, tags=("hard",))
+      "gradients through the view see the change", doc=INPLACE_ON_BASE, tags=("hard",),
+      features=("non-scalar", "in-place"))
 def inplace_on_base_regenerates_view_grad_fn(torch, rec):
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
     y = x * 2
