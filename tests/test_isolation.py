@@ -173,9 +173,13 @@ def items_pass_although_size_raises(result: dict) -> bool:
 
 # -- attacks made at import ------------------------------------------------------------------------
 def test_attacks_at_import_change_neither_the_judge_nor_the_reference(tmp_path):
+    importers = tmp_path / "imported_by"
     done, marker = cli("run", "--impl", "tests.broken.hostile.at_import", "--registry", SELF_CHECK,
                        "--device", "cpu,cuda", "--report-dir", str(tmp_path), "--no-progress", "--timeout", "10",
-                       timeout=120)
+                       env={"HOSTILE_IMPORTED_BY": str(importers)}, timeout=120)
+    # only the implementation's workers imported it: not the judging process, not the reference's workers
+    lines = importers.read_text().splitlines()
+    assert lines and all("conformance/worker.py --side implementation" in line for line in lines)
     assert done.returncode == 1, done.stderr[-2000:]
     result = json.loads((tmp_path / "results.json").read_text())
     items = {r["id"]: r for r in result["cases"]}
@@ -337,6 +341,52 @@ def test_bad_arguments_are_one_line_and_exit_2_before_anything_runs(tmp_path, ca
     assert out == ""
     assert message in err and err.endswith("\n") and err.count("\n") == 1, err
     assert not (tmp_path / "reports" / "results.jsonl").exists()
+
+
+def test_an_unwritable_report_directory_is_one_line(tmp_path, monkeypatch, capsys):
+    """As root every directory is writable, so the refusal is simulated where the check asks."""
+    import tempfile
+
+    from conformance import cli as cli_module
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", refuse)
+    assert cli_module.main(["run", "--impl", "torch", "--report-dir", str(tmp_path), "--no-progress"]) == 2
+    assert capsys.readouterr().err == f"conformance: error: --report-dir {tmp_path} is not writable (Permission denied)\n"
+
+
+def test_device_checks_survive_whatever_the_implementation_does():
+    from types import SimpleNamespace
+
+    from conformance.implementations import device_status
+
+    def exits():
+        raise SystemExit(0)
+
+    class Raising:
+        @property
+        def cuda(self):
+            raise RuntimeError("no")
+
+    assert device_status(SimpleNamespace(cuda=SimpleNamespace(is_available=exits)), "cuda") == \
+        "CUDA not available (SystemExit: 0)"
+    assert device_status(Raising(), "cuda").startswith("CUDA not supported by the implementation")
+    assert device_status(SimpleNamespace(), "cuda") == "CUDA not supported by the implementation"
+    assert device_status(SimpleNamespace(cuda=SimpleNamespace(is_available=lambda: True)), "cuda") is None
+
+
+def test_versions_come_from_the_distribution_when_there_is_no_version_attribute():
+    import importlib.metadata
+    from types import SimpleNamespace
+
+    from conformance.implementations import version_of
+
+    numpy_version = importlib.metadata.version("numpy")
+    assert version_of(SimpleNamespace(__conformance_distribution__="numpy"), None, "anything") == numpy_version
+    assert version_of(SimpleNamespace(), SimpleNamespace(), "numpy.linalg") == numpy_version
+    assert version_of(SimpleNamespace(), SimpleNamespace(), "no_such_distribution_xyz") == "unknown"
 
 
 def test_listing_into_a_closed_pipe_ends_quietly():
