@@ -17,6 +17,7 @@ the case (``conformance/catalog/leaf.py`` gives topic ``leaf``), so nothing is w
 from __future__ import annotations
 
 import inspect
+import linecache
 import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -137,3 +138,16 @@ def case(
         return scenario
 
     return register
+
+
+def case_from_source(source: str, case_id: str, title: str, doc: Doc, function: str = "scenario",
+                     namespace: Mapping | None = None, **fields) -> Case:
+    """A case whose scenario is the function ``function`` defined by ``source`` (generated code:
+    operator samples, fuzzed programs). The source is compiled under the file name
+    ``<case id>`` and registered in ``linecache``, so ``Case.source`` is exactly what runs and
+    tracebacks and the recorder's line numbers point into it."""
+    filename = f"<{case_id}>"
+    scope = {"__name__": f"conformance.generated.{case_id}", **(namespace or {})}
+    exec(compile(source, filename, "exec"), scope)  # noqa: S102 - our own generated source
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return Case(id=case_id, title=title, doc=doc, scenario=scope[function], source=source, **fields)

@@ -81,11 +81,13 @@ class SideWorker:
             return self.proc.pid
         return self.info.get("pid") if isinstance(self.info.get("pid"), int) else None
 
-    def send(self, item: Item, timeout: float, seq: int) -> None:
+    def send(self, item: Item, timeout: float, seq: int, source: str | None = None) -> None:
         self.item = item
         self.request = {"seq": seq, "token": new_token(), "case": item.case.id, "device": item.device,
                         "dtype": item.dtype, "timeout": timeout, "memory_mib": self.config.memory_mib,
-                        "kind": "item"}
+                        "kind": "item" if source is None else "program"}
+        if source is not None:
+            self.request["source"] = source
         self.state = "busy"
         self.deadline = time.monotonic() + timeout + GRACE
         try:
@@ -161,6 +163,7 @@ class Pool:
         self.workers = [SideWorker(side, config) for side in SIDES for _ in range(max(1, config.jobs))]
         self.queues: dict[str, deque] = {side: deque() for side in SIDES}
         self.timeouts: dict[tuple, float] = {}
+        self.sources: dict[tuple, str] = {}
         self.partial: dict[tuple, dict] = {}
         self.items: dict[tuple, Item] = {}
         self.info: dict[str, dict] = {}
@@ -202,9 +205,12 @@ class Pool:
             raise StartupError(why)
 
     # -- items ------------------------------------------------------------------------------
-    def submit(self, item: Item, timeout: float) -> None:
+    def submit(self, item: Item, timeout: float, source: str | None = None) -> None:
+        """Queue ``item`` on both sides; ``source``: a program to run instead of a catalog case."""
         self.items[item.key] = item
         self.timeouts[item.key] = timeout
+        if source is not None:
+            self.sources[item.key] = source
         for side in SIDES:
             self.queues[side].append(item)
 
@@ -236,7 +242,7 @@ class Pool:
             if worker.state == "idle" and self.queues[worker.side]:
                 item = self.queues[worker.side].popleft()
                 self._seq += 1
-                worker.send(item, self.timeouts[item.key], self._seq)
+                worker.send(item, self.timeouts[item.key], self._seq, self.sources.get(item.key))
 
     def _wait(self, wait: float) -> None:
         live = [w for w in self.workers if w.reader is not None]
@@ -321,6 +327,7 @@ class Pool:
             del self.partial[item.key]
             self.items.pop(item.key, None)
             self.timeouts.pop(item.key, None)
+            self.sources.pop(item.key, None)
             self._done.append((item, pair["reference"], pair["implementation"]))
 
     # -- the end ----------------------------------------------------------------------------

@@ -36,16 +36,17 @@ class Session:
         self.start()
         return self.devices.get(device, f"device {device} was not checked")
 
-    def observe(self, item: Item, timeout: float = DEFAULT_TIMEOUT) -> tuple[dict, dict]:
-        """Both sides' results for one item (reference, implementation)."""
+    def observe(self, item: Item, timeout: float = DEFAULT_TIMEOUT, source: str | None = None) -> tuple[dict, dict]:
+        """Both sides' results for one item (reference, implementation); ``source``: the item's case
+        is a program (``case.case_from_source``) that the workers compile from this source."""
         self.start()
-        self.pool.submit(item, timeout)
+        self.pool.submit(item, timeout, source)
         while True:
             for _, reference, implementation in self.pool.poll():
                 return reference, implementation
 
-    def run(self, item: Item, timeout: float = DEFAULT_TIMEOUT) -> ItemRecord:
-        reference, implementation = self.observe(item, timeout)
+    def run(self, item: Item, timeout: float = DEFAULT_TIMEOUT, source: str | None = None) -> ItemRecord:
+        reference, implementation = self.observe(item, timeout, source)
         module = self.info.get("implementation", {}).get("module", self.config.impl)
         return judge(item, reference, implementation, module, self.level, self.config.memory_mib)
 

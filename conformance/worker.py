@@ -33,12 +33,14 @@ import signal
 import sys
 
 from .bounds import RESULT_BYTES_LIMIT, safe_str
+from .case import Doc, case_from_source
 from .implementations import REFERENCE, UnknownImplementation, device_status, resolve
 from .isolation import MODES, Limits, SpareChild, become_subreaper, limit_memory, side_failure
 from .protocol import encode
 from .recorder import observe
 
 DEFAULT_REGISTRY = "conformance.catalog:load"
+PROGRAM_DOC = Doc("https://pytorch.org/docs/stable/autograd.html", "a generated program")
 
 # Modules torch imports lazily on first use (building an optimizer imports dynamo; autograd.grad
 # and backward with an explicit gradient import symbolic_shapes). Imported once here, before any
@@ -148,11 +150,17 @@ class Worker:
 
     # -- items ------------------------------------------------------------------------------
     def task(self, request: dict) -> dict:
-        """Observe one item (in the process that runs it)."""
+        """Observe one item (in the process that runs it): a case of the catalog, or a program
+        sent as source (a fuzzed program, see ``conformance.fuzz``)."""
         case_id = request.get("case")
-        if case_id not in self.registry:
+        if request.get("kind") == "program":
+            case = case_from_source(request["source"], case_id, "program", PROGRAM_DOC,
+                                    dtypes=(request.get("dtype") or "float32",))
+        elif case_id in self.registry:
+            case = self.registry.get(case_id)
+        else:
             return side_failure("error", f"the worker's catalog has no case {safe_str(case_id, 200)!r}")
-        result = observe(self.registry.get(case_id), self.loaded.namespace, request["device"], request.get("dtype"))
+        result = observe(case, self.loaded.namespace, request["device"], request.get("dtype"))
         return fit(result)
 
     def serve(self, in_fd: int) -> None:
@@ -164,7 +172,8 @@ class Worker:
                 answer = {key: request[key] for key in ("seq", "token", "case", "device", "dtype")}
             except (KeyError, TypeError, ValueError):
                 continue  # not a request of the judging process: nothing to answer
-            child_request = {key: request.get(key) for key in ("kind", "case", "device", "dtype", "memory_mib")}
+            child_request = {key: request.get(key) for key in ("kind", "case", "device", "dtype", "memory_mib",
+                                                               "source")}
             if spare is not None:
                 side = spare.run(child_request, limits)
                 spare = SpareChild(self.task)
