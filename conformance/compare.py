@@ -111,7 +111,7 @@ class Comparison:
         ref_raised = ref is not None and "error" in ref
         impl_raised = impl is not None and "error" in impl
         missing = None
-        if impl_raised and not ref_raised:
+        if impl_raised and not (ref_raised and ref["error"]["type"] == impl["error"]["type"]):
             missing = (impl["error"].get("missing") or {}).get("name")
         if ref_raised or impl_raised or ref is None or impl is None:
             detail = "the runs part here: one side raised or ended where the other went on"
@@ -138,6 +138,9 @@ class Comparison:
         elif ref.get("aspect") == "identity" or impl.get("aspect") == "identity":
             if ref["value"] != impl["value"]:
                 self.add(where, "identity", describe(ref["value"]), describe(impl["value"]))
+        elif ref.get("aspect") == "printed" or impl.get("aspect") == "printed":
+            if self._text(ref["value"], self.norm_ref) != self._text(impl["value"], self.norm_impl):
+                self.add(where, "printed", describe(ref["value"]), describe(impl["value"]))
         else:
             role = "gradient" if _GRADIENT_LABEL.search(ref["label"]) else "value"
             self.value(where, ref["value"], impl["value"], role)
@@ -152,11 +155,13 @@ class Comparison:
         if ref_text == impl_text:
             return
         missing = (impl.get("missing") or {}).get("name") if impl is not None else None
-        if ref is None or impl is None:
+        if ref is None or impl is None or missing:
+            # where the implementation raised because its API lacks a name, it did not reach what
+            # torch raises (or does not raise) for: that counts at every level
             self.add(f"{where}: exception", "raised", ref_text or "raised nothing", impl_text or "raised nothing",
                      unsupported=missing)
         elif self.norm_ref(ref["type"]) != self.norm_impl(impl["type"]):
-            self.add(f"{where}: exception", "exception-type", ref_text, impl_text, unsupported=missing)
+            self.add(f"{where}: exception", "exception-type", ref_text, impl_text)
         else:
             self.add(f"{where}: message", "message", ref_text, impl_text)
 
@@ -177,6 +182,11 @@ class Comparison:
             self.add(where, aspect, describe(ref), describe(impl))
 
     def _kinds_differ(self, where: str, ref: Any, impl: Any, role: str) -> None:
+        ref_items, impl_items = sequence_items(ref), sequence_items(impl)
+        if ref_items is not None and impl_items is not None:  # a Size, a tuple, a list: the kind is api
+            self.add(f"{where}: kind", "type", describe(ref), describe(impl))
+            self._value_sequence(where, ref_items, impl_items, role)
+            return
         ref_numbers, impl_numbers = numeric_content(ref), numeric_content(impl)
         if ref_numbers is not None and impl_numbers is not None:
             self.add(f"{where}: kind", "type", describe(ref), describe(impl))
@@ -250,8 +260,12 @@ class Comparison:
             elif self._text(r, self.norm_ref) != self._text(m, self.norm_impl):
                 self.add(f"{where}: {field}", aspect, describe(r), describe(m))
         self._tensor_values(where, ref, impl, role)
-        if "grad" in ref or "grad" in impl:
-            self.value(f"{where}.grad", ref.get("grad", "<not read>"), impl.get("grad", "<not read>"), "gradient")
+        if "grad" in ref and "grad" in impl:  # where one side did not read it, is_leaf or retains_grad differs
+            self.value(f"{where}.grad", ref["grad"], impl["grad"], "gradient")
+
+    def tolerance_of(self, dtype: Any) -> tuple[float, float]:
+        """The tolerance of a recorded dtype (exact for integers, bools and what is not a dtype name)."""
+        return self.tolerances.get(dtype, (0.0, 0.0)) if isinstance(dtype, str) else (0.0, 0.0)
 
     def _tensor_values(self, where: str, ref: dict, impl: dict, role: str) -> None:
         r, m = ref["values"], impl["values"]
@@ -263,8 +277,7 @@ class Comparison:
                 self.add(f"{where}: values", role, describe(r), describe(m), detail, unsupported)
             return
         same_shape = ref.get("shape") == impl.get("shape")
-        tolerance = max(self.tolerances.get(ref.get("dtype"), (0.0, 0.0)),
-                        self.tolerances.get(impl.get("dtype"), (0.0, 0.0)))
+        tolerance = max(self.tolerance_of(ref.get("dtype")), self.tolerance_of(impl.get("dtype")))
         problem = compare_numbers(r, m, tolerance, flatten=not same_shape)
         if problem:
             self.add(f"{where}: values", role, preview(r), preview(m), problem)
@@ -287,6 +300,15 @@ def kind_of(value: Any) -> str:
     if value is None:
         return "none"
     return type(value).__name__
+
+
+def sequence_items(value: Any) -> list | None:
+    """The items of a list, tuple or Size observation; None for anything else."""
+    if isinstance(value, list):
+        return value
+    if is_tagged(value, "tuple") or is_tagged(value, "size"):
+        return value["items"]
+    return None
 
 
 def numeric_content(value: Any) -> Any:

@@ -27,7 +27,7 @@ from .bounds import CAPTURE_LIMIT, DEPTH_LIMIT, RESULT_BYTES_LIMIT, STEPS_LIMIT,
 
 MAX_MESSAGE = RESULT_BYTES_LIMIT + (1 << 20)
 SIDE_STATUSES = ("completed", "raised", "timeout", "crash", "memory", "error")
-STEP_ASPECTS = ("identity",)
+STEP_ASPECTS = ("identity", "printed")
 MAX_TEXT = TEXT_LIMIT + 200  # a cut text carries a marker after the limit
 MAX_TEXT_FIELD = 4 * CAPTURE_LIMIT + 200  # captured bytes shown with escapes take up to 4 characters each
 

@@ -6,6 +6,8 @@ A scenario receives ``(torch, rec)``: the namespace under test and a :class:`Rec
   also records ``_version`` of tensors.
 * ``rec.same("label", a, b)`` records whether ``a is b``: an identity, judged at the ``api``
   level (see ``levels``).
+* ``rec.printed("label", text)`` records a text made for people (``repr(x)``, ``str(x)``): judged
+  as printed text, at the ``drop-in`` level.
 * ``with rec.attempt("label"): ...`` runs a block; an exception raised in it is recorded as that
   step's outcome and the scenario goes on (otherwise the step records ``ok``).
 * An exception that escapes the scenario ends it and is recorded as a final step ``raised``.
@@ -107,6 +109,11 @@ class Recorder:
         self._add(label, self._caller_line(), self._drain(), value=result, aspect="identity")
         return result
 
+    def printed(self, label: str, text: str) -> str:
+        """Record a text made for people (a repr, a str): compared as printed text."""
+        self._add(label, self._caller_line(), self._drain(), value=self._snapshotter.encode(text), aspect="printed")
+        return text
+
     @contextlib.contextmanager
     def attempt(self, label: str):
         line = self._caller_line(depth=3)
@@ -137,7 +144,7 @@ class Recorder:
             self.out_of_memory = True
         with warnings.catch_warnings():  # reading the API surface to spell a name is not the scenario's doing
             warnings.simplefilter("ignore")
-            missing = self._surface.missing(exc, self._in_scenario)
+            missing = self._surface.missing(exc, self._in_case_file)
         return exception_info(exc, missing)
 
     def _add(self, label: str, line: int | None, pending: dict, **outcome: Any) -> None:
@@ -158,6 +165,10 @@ class Recorder:
             caught.append({"category": "cut", "message": f"{len(self._warnings) - 100} more warnings cut"})
         self._warnings.clear()
         return {"warnings": caught, "stdout": self._stdout.take()}
+
+    def _in_case_file(self, filename: str, line: int) -> bool:
+        """Code of the case's own file: the scenario and the helpers written beside it."""
+        return filename == self._filename
 
     def _in_scenario(self, filename: str, line: int) -> bool:
         return filename == self._filename and self._first_line <= line <= self._last_line

@@ -11,7 +11,8 @@ boundaries and land in reports):
 * A tensor (an instance of ``namespace.Tensor``) becomes ``{"t": "tensor", "dtype": repr(t.dtype),
   "shape": list(t.shape), "device": str(t.device), "values": t.tolist(), "requires_grad",
   "is_leaf", "grad_fn": t.grad_fn.name(), "retains_grad", "grad"?, "version"?}``. ``grad`` is
-  read only where reading it cannot warn (leaves and tensors that retain grad); ``version``
+  read where reading it cannot warn (leaves, tensors that retain grad, and tensors of an engine
+  without ``is_leaf``); ``version``
   (``t._version``) only when the scenario asks.
 * A graph node (an instance of ``namespace.autograd.graph.Node``, or anything with
   ``next_functions`` and a ``name()`` method) becomes ``{"t": "node", "name": node.name()}``.
@@ -220,7 +221,9 @@ class Snapshotter:
         snap["is_leaf"] = self.read(t, "is_leaf", bool)
         snap["grad_fn"] = self.read(t, "grad_fn", lambda v: None if v is None else node_name(v))
         snap["retains_grad"] = self.read(t, "retains_grad", bool)
-        if snap["is_leaf"] is True or snap["retains_grad"] is True:
+        # .grad of a non-leaf warns on torch; read it where the tensor is a leaf, retains its grad,
+        # or cannot tell (an engine without is_leaf)
+        if snap["is_leaf"] is not False or snap["retains_grad"] is True:
             snap["grad"] = self.read(t, "grad", lambda v: self._encode(v, False, 1))
         if version:
             snap["version"] = self.read(t, "_version", encode_int)

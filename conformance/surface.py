@@ -41,6 +41,21 @@ SUBMODULES = (
 LOOKUP_FRAMES = frozenset({"__getattr__", "__getattribute__", "__get__"})
 _UNEXPECTED_KEYWORD = re.compile(r"^(?P<func>[\w.<>]+)\(\) got an unexpected keyword argument '(?P<kw>\w+)'")
 _NOT_CALLABLE = re.compile(r"^'(?P<type>[\w.]+)' object is not callable")
+# A Python protocol the implementation's class lacks: (message pattern, the special method it needs).
+_PROTOCOLS = (
+    (re.compile(r"^(?P<method>float|int|complex)\(\) argument must be a string or a (?:real )?number, "
+                r"not '(?P<type>[\w.]+)'"), None),
+    (re.compile(r"^object of type '(?P<type>[\w.]+)' has no len\(\)"), "__len__"),
+    (re.compile(r"^'(?P<type>[\w.]+)' object is not iterable"), "__iter__"),
+    (re.compile(r"^'(?P<type>[\w.]+)' object is not subscriptable"), "__getitem__"),
+    (re.compile(r"^'(?P<type>[\w.]+)' object does not support item assignment"), "__setitem__"),
+)
+_OPERATORS = {"+": "__add__", "-": "__sub__", "*": "__mul__", "/": "__truediv__", "//": "__floordiv__",
+              "%": "__mod__", "** or pow()": "__pow__", "@": "__matmul__", "+=": "__iadd__", "-=": "__isub__",
+              "*=": "__imul__", "/=": "__itruediv__", "&": "__and__", "|": "__or__", "^": "__xor__"}
+_BINARY = re.compile(r"^unsupported operand type\(s\) for (?P<op>.+?): '(?P<a>[\w.]+)' and '(?P<b>[\w.]+)'")
+_UNARY = re.compile(r"^bad operand type for (?P<op>unary -|unary \+|unary ~|abs\(\)): '(?P<type>[\w.]+)'")
+_UNARY_METHODS = {"unary -": "__neg__", "unary +": "__pos__", "unary ~": "__invert__", "abs()": "__abs__"}
 _BASIC_TYPES = (type(None), bool, int, float, complex, str, bytes, list, tuple, dict, set, frozenset)
 
 
@@ -123,7 +138,8 @@ class Surface:
     def missing(self, exc: BaseException, in_scenario) -> dict | None:
         """``{"name", "kind"}`` when ``exc`` says the API surface lacks something, else None.
 
-        ``in_scenario(filename, line)`` tells whether a traceback entry is in the scenario.
+        ``in_scenario(filename, line)`` tells whether a traceback entry is in the case's own code
+        (its scenario, or a helper written beside it).
         """
         try:
             frames = _frames(exc)
@@ -158,6 +174,9 @@ class Surface:
 
     def _bad_call(self, exc: TypeError, entry: _Entry) -> dict | None:
         message = str(exc)
+        protocol = self._missing_protocol(message)
+        if protocol is not None:
+            return protocol
         keyword = _UNEXPECTED_KEYWORD.match(message)
         not_callable = _NOT_CALLABLE.match(message)
         if not keyword and not not_callable:
@@ -182,6 +201,37 @@ class Surface:
                 return {"name": f"{spelled}({keyword.group('kw')}=)", "kind": "keyword"}
             if not callable(callee):
                 return {"name": spelled, "kind": "not-callable"}
+        return None
+
+    def _missing_protocol(self, message: str) -> dict | None:
+        """A Python protocol (float(x), len(x), x + y...) that an API class lacks, from the message."""
+        for pattern, method in _PROTOCOLS:
+            found = pattern.match(message)
+            if found:
+                owner = self._class_named(found.group("type"))
+                name = method or f"__{found.group('method')}__"
+                return None if owner is None else {"name": f"{owner}.{name}", "kind": "protocol"}
+        found = _BINARY.match(message)
+        if found and found.group("op") in _OPERATORS:
+            owner = self._class_named(found.group("a")) or self._class_named(found.group("b"))
+            if owner is not None:
+                return {"name": f"{owner}.{_OPERATORS[found.group('op')]}", "kind": "protocol"}
+        found = _UNARY.match(message)
+        if found:
+            owner = self._class_named(found.group("type"))
+            if owner is not None:
+                return {"name": f"{owner}.{_UNARY_METHODS[found.group('op')]}", "kind": "protocol"}
+        return None
+
+    def _class_named(self, name: str) -> str | None:
+        """The torch spelling of the API class whose name is ``name`` (as messages write it)."""
+        short = name.rsplit(".", 1)[-1]
+        tensor = _quiet_getattr(self.root, "Tensor")
+        if isinstance(tensor, type) and tensor.__name__ == short:
+            return "Tensor"
+        for cls in self._keep_classes():
+            if cls.__name__ == short:
+                return self.names()[id(cls)]
         return None
 
     def _method_on_api_classes(self, attribute: str) -> tuple[Any, str | None, Any]:

@@ -46,6 +46,8 @@ def levels(record: dict) -> dict:
     ("backward_without_inputs", "backward_with_inputs", "Tensor.backward(inputs=)", "keyword"),
     ("no_grad_not_callable", "no_grad_block", "torch.no_grad", "not-callable"),
     ("tests.broken.no_retain_grad", "retain_grad_of_a_product", "Tensor.retain_grad", "attribute"),
+    ("no_float_protocol", "float_of_a_tensor", "Tensor.__float__", "protocol"),
+    ("no_autograd_function_module", "helper_looks_up_a_name", "torch.autograd.function", "attribute"),
 ])
 def test_a_missing_part_of_the_api_is_unsupported_in_torch_spelling(verdict, engine, case_name, name, kind):
     record = verdict(engine, case_name)
@@ -95,6 +97,19 @@ def test_node_names_count_only_for_drop_in_and_every_difference_is_reported(verd
         ("step 1: y.grad_fn", "node-name"), ("step 2: y: grad_fn", "node-name")]
 
 
+def test_a_plain_tuple_for_a_size_differs_only_in_kind(verdict):
+    record = verdict("shape_as_tuple", "shape_is_a_size")
+    assert levels(record) == {"semantics": "pass", "api": "fail", "drop-in": "fail"}
+    assert [(d["where"], d["aspect"]) for d in record["diff"]] == [("step 1: x.shape: kind", "type")]
+
+
+def test_a_raise_for_a_missing_name_is_unsupported_even_where_torch_raises(verdict):
+    record = verdict("tests.broken.no_retain_grad", "retain_grad_without_requires_grad")
+    assert record["outcome"] == "unsupported"
+    assert levels(record)["semantics"] == "unsupported"
+    assert [(d["aspect"], d["unsupported"]) for d in record["diff"]] == [("raised", "Tensor.retain_grad")]
+
+
 def test_a_missing_flag_is_unsupported_from_api(verdict):
     record = verdict("tests.broken.no_retains_grad", "leaf_with_requires_grad")
     assert levels(record) == {"semantics": "pass", "api": "unsupported", "drop-in": "unsupported"}
@@ -110,10 +125,11 @@ def test_a_feature_the_profile_lacks_makes_its_items_not_applicable(run_cli, tmp
     assert done.returncode == 0, done.stdout + done.stderr[-2000:]
     result = json.loads((tmp_path / "results.json").read_text())
     outcomes = {r["id"].split(".", 1)[1]: r["outcome"] for r in result["cases"]}
-    not_applicable = {"autograd_grad_of_square", "retain_grad_of_a_product", "gradient_then_missing_name"}
+    not_applicable = {"autograd_grad_of_square", "retain_grad_of_a_product", "gradient_then_missing_name",
+                      "retain_grad_without_requires_grad"}
     assert {name for name, outcome in outcomes.items() if outcome == "n/a"} == not_applicable
     assert all(outcome == "pass" for name, outcome in outcomes.items() if name not in not_applicable)
-    assert result["scores"]["drop-in"] == {"pass": 6, "total": 6, "rate": 1.0}  # n/a items are not scored
+    assert result["scores"]["drop-in"] == {"pass": 9, "total": 9, "rate": 1.0}  # n/a items are not scored
     assert result["profile"] == {"lacks": ["retain-grad", "autograd.grad"], "note": "no retain_grad"}
     assert "n/a: the implementation does not aim to support retain-grad" in (tmp_path / "summary.md").read_text()
 

@@ -533,7 +533,7 @@ def save_for_backward_non_tensor_raises(torch, rec):
 
 @case("Reading saved_tensors after backward freed the graph raises",
       doc=docs.FUNCTION_CTX_SAVE_FOR_BACKWARD, tags=("error",),
-      features=("non-scalar", "custom-function"))
+      features=("non-scalar", "retain-graph", "custom-function"))
 def saved_tensors_after_free_raises(torch, rec):
     class Square(torch.autograd.Function):
         @staticmethod

@@ -182,12 +182,12 @@ def metadata_persists(torch, rec):
       features=("non-scalar", "float64", "detach", "printing"))
 def tensor_and_node_reprs(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
-    rec("repr(x)", repr(x))
-    rec("repr(x * 2)", repr(x * 2))
-    rec("repr((x * 2).sum())", repr((x * 2).sum()))
-    rec("repr(x.to(torch.float64))", repr(x.to(torch.float64)))
-    rec("repr(x.detach())", repr(x.detach()))
-    rec("repr((x * 2).grad_fn)", repr((x * 2).grad_fn))
+    rec.printed("repr(x)", repr(x))
+    rec.printed("repr(x * 2)", repr(x * 2))
+    rec.printed("repr((x * 2).sum())", repr((x * 2).sum()))
+    rec.printed("repr(x.to(torch.float64))", repr(x.to(torch.float64)))
+    rec.printed("repr(x.detach())", repr(x.detach()))
+    rec.printed("repr((x * 2).grad_fn)", repr((x * 2).grad_fn))
 
 
 @case("Calling a grad_fn directly returns the gradients for its inputs, None where one does not require grad",

@@ -6,7 +6,7 @@ from ..case import case
 
 @case("Second backward through a graph whose saved tensors were freed raises",
       doc=docs.TENSOR_BACKWARD, tags=("error", "seed"),
-      features=("non-scalar",))
+      features=("non-scalar", "retain-graph"))
 def second_backward_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (x * x).sum()
@@ -30,7 +30,7 @@ def retain_graph_keeps_graph_for_next_backward(torch, rec):
 
 @case("A graph that saves no tensors (x + 1, sum) can be backpropagated twice without retain_graph",
       doc=docs.SAVED_TENSORS, tags=("hard",),
-      features=("non-scalar",))
+      features=("non-scalar", "retain-graph"))
 def graph_without_saved_tensors_backward_twice(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (x + 1).sum()
@@ -41,7 +41,7 @@ def graph_without_saved_tensors_backward_twice(torch, rec):
 
 @case("Reading a saved tensor of a node after backward freed it raises the same error",
       doc=docs.SAVED_TENSORS, tags=("error",),
-      features=("non-scalar", "graph-introspection"))
+      features=("non-scalar", "retain-graph", "graph-introspection"))
 def saved_tensor_access_after_free_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = x.pow(2)
@@ -52,7 +52,7 @@ def saved_tensor_access_after_free_raises(torch, rec):
 
 @case("A new output built on an intermediate of a graph already backpropagated fails on its backward",
       doc=docs.TENSOR_BACKWARD, tags=("error", "hard"),
-      features=("non-scalar",))
+      features=("non-scalar", "retain-graph"))
 def shared_subgraph_freed_by_first_backward(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     h = x * x
@@ -64,7 +64,7 @@ def shared_subgraph_freed_by_first_backward(torch, rec):
 
 @case("torch.autograd.grad frees the graph too: a second call on it raises", doc=docs.AUTOGRAD_GRAD,
       tags=("error",),
-      features=("non-scalar", "autograd.grad"))
+      features=("non-scalar", "autograd.grad", "retain-graph"))
 def autograd_grad_twice_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (x * x).sum()
@@ -74,7 +74,7 @@ def autograd_grad_twice_raises(torch, rec):
 
 @case("retain_graph defaults to create_graph: with create_graph=True a second grad call works, unless "
       "retain_graph=False is given explicitly", doc=docs.AUTOGRAD_GRAD, tags=("error", "hard"),
-      features=("non-scalar", "autograd.grad", "higher-order", "detach"))
+      features=("non-scalar", "autograd.grad", "higher-order", "retain-graph", "detach"))
 def create_graph_implies_retain_graph(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (x * x).sum()

@@ -602,7 +602,7 @@ def variable_grad_starts_none(torch, rec):
 # 004, blocks 2, 3 and 4
 @case("backward() twice through mean (which saves no tensors) needs no retain_graph and accumulates; "
       "w1.grad.data.zero_() resets it", doc=docs.SAVED_TENSORS, tags=("seed",),
-      features=("in-place", "detach", "printing"))
+      features=("retain-graph", "in-place", "detach", "printing"))
 def repeated_backward_without_saved_tensors(torch, rec):
     Variable = torch.autograd.Variable
     w1 = Variable(torch.Tensor([1.0, 2.0, 3.0]).to(rec.device), requires_grad=True)
@@ -663,7 +663,8 @@ def optimizer_zero_grad_then_step(torch, rec):
 
 # 004, block 8
 @case("A second backward through a graph whose saved tensors were freed raises (the old retain_variables)",
-      doc=docs.SAVED_TENSORS, tags=("seed", "error"))
+      doc=docs.SAVED_TENSORS, tags=("seed", "error"),
+      features=("retain-graph",))
 def backward_twice_with_saved_tensors_raises(torch, rec):
     Variable = torch.autograd.Variable
     w1 = Variable(torch.Tensor([1.0, 2.0, 3.0]).to(rec.device), requires_grad=True)

@@ -79,3 +79,33 @@ def gradient_then_missing_name(torch, rec):
     rec("x.grad", x.grad)
     y = x * 3
     y.retain_grad()
+
+
+@case("The shape of a tensor is a torch.Size", doc=docs.TENSOR_BACKWARD, features=("non-scalar",), **ON_CPU)
+def shape_is_a_size(torch, rec):
+    x = torch.tensor([[1.0, 2.0]], requires_grad=True)
+    rec("x.shape", x.shape)
+
+
+@case("float() of a one-element tensor", doc=docs.TENSOR_ITEM, **ON_CPU)
+def float_of_a_tensor(torch, rec):
+    x = torch.tensor([1.5])
+    rec("float(x)", float(x))
+
+
+def _once_differentiable_double(torch):
+    """A helper beside the scenarios, as catalog modules have: its lookups are the case's own."""
+    return torch.autograd.function.once_differentiable
+
+
+@case("A helper of the case file looks a name up", doc=docs.EXTENDING_AUTOGRAD, features=("custom-function",),
+      **ON_CPU)
+def helper_looks_up_a_name(torch, rec):
+    rec("found", _once_differentiable_double(torch) is not None)
+
+
+@case("retain_grad() of a tensor that does not require grad raises", doc=docs.TENSOR_RETAIN_GRAD,
+      features=("retain-grad",), tags=("error",), **ON_CPU)
+def retain_grad_without_requires_grad(torch, rec):
+    x = torch.tensor([1.0])
+    x.retain_grad()

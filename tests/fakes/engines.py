@@ -4,6 +4,7 @@ Each is torch with one change; run one as ``--impl tests.fakes.engines:<name>``.
 """
 
 import functools
+import types
 
 import torch
 
@@ -116,3 +117,29 @@ def _no_retain_grad_and_doubled(torch_module):
 
 #: Gradients doubled, and no retain_grad: the gradient difference comes first.
 doubled_without_retain_grad = namespace("doubled_without_retain_grad", install=_no_retain_grad_and_doubled)
+
+
+def _shape_as_tuple(torch_module):
+    torch_module.Tensor.shape = property(lambda self: tuple(self.size()))
+
+
+#: Tensor.shape is a plain tuple.
+shape_as_tuple = namespace("shape_as_tuple", install=_shape_as_tuple)
+
+
+class Tensor:
+    """A tensor of a tiny engine that has no float() (no __float__)."""
+
+    def __init__(self, data):
+        self.data = list(data)
+
+    def tolist(self):
+        return list(self.data)
+
+
+#: float(x) of a tensor is not supported (a tiny engine of its own, not torch).
+no_float_protocol = types.SimpleNamespace(Tensor=Tensor, tensor=Tensor, __version__="0.0",
+                                          __conformance_module__="no_float_protocol")
+
+#: torch.autograd.function is missing (a catalog helper looks it up).
+no_autograd_function_module = namespace("no_autograd_function_module", autograd={"function": None})
