@@ -15,7 +15,10 @@ means here; a tensor on it reports ``device`` ``"cpu"``.
 This adapter translates, and only translates:
 
 * ``torch.tensor(data, dtype=, device=, requires_grad=)`` -> ``Tensor(data, device=, dtype=)``;
-  ``ones``, ``zeros``, ``full``, ``arange``, ``*_like`` likewise. ``requires_grad`` has no
+  ``ones``, ``zeros``, ``full``, ``arange``, ``*_like`` likewise. Without ``dtype``, the dtype
+  torch infers is passed (bool, int64, float32: tinygrad would pick int32 for integers). A lone
+  number is ``Tensor.full((), number)``: tinygrad's ``Tensor(number)`` is a constant without
+  storage, which backward never gives a gradient, where torch's is a tensor like any other. ``requires_grad`` has no
   tinygrad equivalent and changes nothing: tinygrad differentiates every floating-point tensor
   (a tensor made with ``requires_grad=False`` still gets a gradient, and the report shows it).
 * ``torch.autograd.grad(outputs, inputs, grad_outputs)`` -> ``outputs.gradient(*inputs,
@@ -38,6 +41,8 @@ from __future__ import annotations
 import os
 import shutil
 from typing import Any
+
+import numpy as np
 
 from . import _wrapping
 
@@ -202,6 +207,9 @@ class Tensor:
     def permute(self, *dims: Any) -> Tensor:
         return WRAPPING.wrap(self._engine.permute(*dims))
 
+    def t(self) -> Tensor:
+        return WRAPPING.wrap(self._engine.T)
+
     def transpose(self, dim0: int, dim1: int) -> Tensor:
         return WRAPPING.wrap(self._engine.transpose(dim0, dim1))
 
@@ -292,8 +300,25 @@ for _name in SAME_NAME_METHODS:
 
 
 # -- the namespace's functions -------------------------------------------------------------
+def _torch_dtype_of(data: Any) -> Any:
+    """torch's dtype for Python data: bool, int64, float32 (torch's defaults; tinygrad would pick int32
+    for integers and a weak dtype for a lone number)."""
+    try:
+        kind = np.asarray(data).dtype.kind
+    except (ValueError, TypeError):
+        return None
+    return {"b": dtypes.bool, "i": dtypes.int64, "u": dtypes.int64, "f": dtypes.float32}.get(kind)
+
+
 def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    return WRAPPING.wrap(tg.Tensor(WRAPPING.unwrap(data), device=_device(device), dtype=_dtype(dtype)))
+    """A tensor with storage of its own, as torch's. A lone number makes a constant without storage
+    in tinygrad (never given a gradient), so a 0-d tensor is made by ``Tensor.full((), number)``."""
+    data = WRAPPING.unwrap(data)
+    if dtype is None and not isinstance(data, (tg.Tensor, np.ndarray)):
+        dtype = _torch_dtype_of(data)
+    if isinstance(data, (bool, int, float)):
+        return WRAPPING.wrap(tg.Tensor.full((), data, dtype=_dtype(dtype), device=_device(device)))
+    return WRAPPING.wrap(tg.Tensor(data, device=_device(device), dtype=_dtype(dtype)))
 
 
 def _shape(size: tuple) -> tuple:
@@ -309,6 +334,7 @@ def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
 
 
 def full(size: Any, fill_value: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    dtype = _torch_dtype_of(fill_value) if dtype is None else dtype
     return WRAPPING.wrap(tg.Tensor.full(tuple(size), fill_value, dtype=_dtype(dtype), device=_device(device)))
 
 
@@ -322,7 +348,11 @@ def zeros_like(input: Any, dtype: Any = None, device: Any = None, requires_grad:
 
 def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
-    return WRAPPING.wrap(tg.Tensor.arange(start, end, step, dtype=_dtype(dtype), device=_device(device)))
+    if _device(device) != BACKEND:  # pragma: no cover - _device allows the backend only
+        raise NotImplementedError(device)
+    if dtype is None:
+        dtype = _torch_dtype_of([start, end if end is not None else start, step])
+    return WRAPPING.wrap(tg.Tensor.arange(start, end, step, dtype=_dtype(dtype)))
 
 
 def where(condition: Any, input: Any, other: Any) -> Tensor:
@@ -356,6 +386,8 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None) -> Any:
     """``torch.autograd.grad`` -> ``outputs.gradient(*inputs, gradient=grad_outputs)``."""
     output = WRAPPING.unwrap(_single(outputs, "outputs"))
     gradient = WRAPPING.unwrap(_single(grad_outputs, "grad_outputs"))
+    if not isinstance(inputs, (list, tuple, Tensor)):
+        raise NotImplementedError(f"tinygrad's gradient() takes tensors, not {type(inputs).__name__}")
     targets = WRAPPING.unwrap(tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,))
     return WRAPPING.wrap(output.gradient(*targets, gradient=gradient))
 
