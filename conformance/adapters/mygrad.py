@@ -122,6 +122,10 @@ class Tensor:
     def data(self) -> np.ndarray:
         return self._engine.data
 
+    @data.setter
+    def data(self, value: Any) -> None:
+        raise NotImplementedError("MyGrad has no way to replace a tensor's data")
+
     @property
     def _base(self) -> Any:
         return WRAPPING.wrap(self._engine.base)

@@ -6,9 +6,9 @@ forward graph and fills ``.grad`` of every floating-point tensor in it that is s
 ``Tensor.gradient(*targets)`` returns gradients without filling ``.grad``.
 
 **Backend.** The suite compares on the CPU. tinygrad's ``CPU`` device compiles kernels with
-clang; where no clang is on the ``PATH`` (``$CC`` names another compiler), the adapter uses
-tinygrad's pure-Python ``PYTHON`` backend, which interprets the same kernels without a compiler
-(slower, same results). ``CONFORMANCE_TINYGRAD_DEVICE`` overrides the choice. The chosen
+clang (``$CC``, default ``clang``: it passes clang's ``--target``); where no clang is found, the
+adapter uses tinygrad's pure-Python ``PYTHON`` backend, which interprets the same kernels
+without a compiler (slower, same results). ``CONFORMANCE_TINYGRAD_DEVICE`` overrides the choice. The chosen
 backend is tinygrad's default device for the run (``DEV``), and it is what ``device="cpu"``
 means here; a tensor on it reports ``device`` ``"cpu"``.
 
@@ -57,11 +57,16 @@ ENGINE = "tinygrad"
 
 
 def choose_backend() -> str:
-    """``CPU`` where clang (or ``$CC``) can compile its kernels, else the pure-Python ``PYTHON``."""
+    """``CPU`` where clang can compile its kernels, else the pure-Python ``PYTHON``.
+
+    tinygrad's CPU device runs ``$CC`` (default ``clang``) with clang's ``--target`` option, so
+    only a clang counts.
+    """
     chosen = os.environ.get("CONFORMANCE_TINYGRAD_DEVICE")
     if chosen:
         return chosen.upper()
-    return "CPU" if shutil.which(os.environ.get("CC", "clang")) else "PYTHON"
+    compiler = os.environ.get("CC") or "clang"
+    return "CPU" if "clang" in os.path.basename(compiler) and shutil.which(compiler) else "PYTHON"
 
 
 BACKEND = choose_backend()
