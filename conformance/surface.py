@@ -327,30 +327,31 @@ def _frames(exc: BaseException) -> list[_Entry]:
 
 
 def _calls_on_line(entry: _Entry) -> list[ast.Call]:
-    """The calls of the line a traceback entry is at: the very call that raised where the
-    instruction positions tell it, otherwise every call on the line."""
+    """The calls a traceback entry was making: the very call that raised, from the instruction's
+    source positions (a call may span several lines); failing that, every call on its line."""
     code, line = entry.code, entry.line
-    position = None
     try:
-        position = list(code.co_positions())[entry.lasti // 2]
-    except (AttributeError, IndexError):
-        pass
+        start, end, start_col, end_col = list(code.co_positions())[entry.lasti // 2]
+    except (AttributeError, IndexError, ValueError):
+        start = None
+    if start is not None and end is not None and start_col is not None and end_col is not None:
+        lines = [linecache.getline(code.co_filename, number) for number in range(start, end + 1)]
+        if lines and all(lines):
+            text = "".join(lines)[start_col:len("".join(lines[:-1])) + end_col] if len(lines) > 1 \
+                else lines[0][start_col:end_col]
+            try:
+                node = ast.parse(text.strip(), mode="eval").body
+            except SyntaxError:
+                node = None
+            if isinstance(node, ast.Call):
+                return [node]
     text = linecache.getline(code.co_filename, line).strip()
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
+    for candidate in (text, text.rstrip(":") + ": pass", text + ")"):
         try:
-            tree = ast.parse(text.rstrip(":") + ": pass" if text.endswith(":") else text + "\n")
+            return [node for node in ast.walk(ast.parse(candidate)) if isinstance(node, ast.Call)]
         except SyntaxError:
-            return []
-    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
-    if position and position[0] == position[1] == line and position[2] is not None:
-        indent = len(linecache.getline(code.co_filename, line)) - len(linecache.getline(code.co_filename, line).lstrip())
-        start, end = position[2] - indent, position[3] - indent
-        exact = [c for c in calls if c.col_offset == start and c.end_col_offset == end]
-        if exact:
-            return exact
-    return calls
+            continue
+    return []
 
 
 def _resolve_callee(call: ast.Call, frame: types.FrameType) -> tuple[Any, str | None, Any]:

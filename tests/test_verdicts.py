@@ -48,6 +48,7 @@ def levels(record: dict) -> dict:
     ("tests.broken.no_retain_grad", "retain_grad_of_a_product", "Tensor.retain_grad", "attribute"),
     ("no_float_protocol", "float_of_a_tensor", "Tensor.__float__", "protocol"),
     ("no_autograd_function_module", "helper_looks_up_a_name", "torch.autograd.function", "attribute"),
+    ("grad_without_materialize", "call_over_several_lines", "torch.autograd.grad(materialize_grads=)", "keyword"),
 ])
 def test_a_missing_part_of_the_api_is_unsupported_in_torch_spelling(verdict, engine, case_name, name, kind):
     record = verdict(engine, case_name)
@@ -126,7 +127,7 @@ def test_a_feature_the_profile_lacks_makes_its_items_not_applicable(run_cli, tmp
     result = json.loads((tmp_path / "results.json").read_text())
     outcomes = {r["id"].split(".", 1)[1]: r["outcome"] for r in result["cases"]}
     not_applicable = {"autograd_grad_of_square", "retain_grad_of_a_product", "gradient_then_missing_name",
-                      "retain_grad_without_requires_grad"}
+                      "retain_grad_without_requires_grad", "call_over_several_lines"}
     assert {name for name, outcome in outcomes.items() if outcome == "n/a"} == not_applicable
     assert all(outcome == "pass" for name, outcome in outcomes.items() if name not in not_applicable)
     assert result["scores"]["drop-in"] == {"pass": 9, "total": 9, "rate": 1.0}  # n/a items are not scored

@@ -109,3 +109,12 @@ def helper_looks_up_a_name(torch, rec):
 def retain_grad_without_requires_grad(torch, rec):
     x = torch.tensor([1.0])
     x.retain_grad()
+
+
+@case("A call spread over several lines, with a keyword", doc=docs.AUTOGRAD_GRAD, features=("autograd.grad",),
+      **ON_CPU)
+def call_over_several_lines(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    rec("grad",
+        torch.autograd.grad((x * x).sum(), x,
+                            materialize_grads=True))

@@ -143,3 +143,12 @@ no_float_protocol = types.SimpleNamespace(Tensor=Tensor, tensor=Tensor, __versio
 
 #: torch.autograd.function is missing (a catalog helper looks it up).
 no_autograd_function_module = namespace("no_autograd_function_module", autograd={"function": None})
+
+
+def _grad_without_materialize(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+                              allow_unused=None):
+    return torch.autograd.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused=allow_unused)
+
+
+#: torch.autograd.grad() takes no materialize_grads keyword.
+grad_without_materialize = namespace("grad_without_materialize", autograd={"grad": _grad_without_materialize})
