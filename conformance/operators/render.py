@@ -164,8 +164,10 @@ class Writer:
             f"torch.tensor(random_floats({name}.shape, seed={self.seed(number, 1 + i)}), dtype=dtype, "
             f"device=rec.device).reshape({name}.shape)" for i, name in enumerate(twice))
         self.emit(f"vectors = [{vectors}]")
+        self.emit(f"second = torch.autograd.grad([{firsts}], [{names}], vectors, materialize_grads=True)")
+        self.emit("# clone(): torch may answer with an efficient zero tensor, whose values tolist() cannot read")
         self.emit(f'rec("{number}: second-order gradients of {names} through the gradients of '
-                  f'{", ".join(twice)}", torch.autograd.grad([{firsts}], [{names}], vectors, materialize_grads=True))')
+                  f'{", ".join(twice)}", [g.clone() for g in second])')
         self.checks.add("check:gradgrad")
 
     def raises(self, number: int, error: Raises) -> None:
