@@ -45,6 +45,7 @@ OPERATORS = [
              v=R(2)),
            S("out = x.clone()\nout[idx] += v", "an augmented assignment through an index", x=R(4), idx=I([3, 0]),
              v=R(2)),
+           S("out = x.clone()\nout[range(0, 4, 2)] = v", "rows by a range", x=R(4, 2), v=R(2, 2)),
            E("x[0] = 1.0", "a leaf that requires grad", requires_grad=True, x=R(3)),
            E("out = x.clone()\nout[[0, 1]] = v", "a value of the wrong shape", x=R(3, 4), v=R(3)),
        ]),

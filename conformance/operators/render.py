@@ -160,10 +160,11 @@ class Writer:
         if not twice:
             return
         firsts = ", ".join(f"grad_{name}" for name in twice)
-        vectors = ", ".join(
-            f"torch.tensor(random_floats({name}.shape, seed={self.seed(number, 1 + i)}), dtype=dtype, "
-            f"device=rec.device).reshape({name}.shape)" for i, name in enumerate(twice))
-        self.emit(f"vectors = [{vectors}]")
+        self.emit("vectors = [")
+        for i, name in enumerate(twice):
+            self.emit(f"{INDENT}torch.tensor(random_floats({name}.shape, seed={self.seed(number, 1 + i)}), dtype=dtype, "
+                      f"device=rec.device).reshape({name}.shape),")
+        self.emit("]")
         self.emit(f"second = torch.autograd.grad([{firsts}], [{names}], vectors, materialize_grads=True)")
         self.emit("# clone(): torch may answer with an efficient zero tensor, whose values tolist() cannot read")
         self.emit(f'rec("{number}: second-order gradients of {names} through the gradients of '
