@@ -20,7 +20,7 @@ import pytest
 from conformance import catalog
 from conformance.compare import Comparison, judge
 from conformance.normalize import Normalizer
-from conformance.operators import operators
+from conformance.operators import coverage, operators
 from conformance.operators.render import build
 from conformance.operators.tolerances import CLASSES, EXACT
 from conformance.operators.values import case_seed, draw, literal
@@ -37,6 +37,15 @@ def test_the_table_has_at_least_140_operators_in_float32_and_float64():
     assert len(names) >= 140
     assert all(case.dtypes == ("float32", "float64") for case in OPERATOR_CASES)
     assert {entry.name for entry in operators()} == names
+
+
+def test_coverage_data_names_the_operator_and_its_checks():
+    assert coverage(REGISTRY.get("op.add.default")) == ("add", ("forward", "grad", "error"))
+    assert coverage(REGISTRY.get("op.sin.default")) == ("sin", ("forward", "grad", "gradgrad"))
+    assert coverage(REGISTRY.get("op.eq.default")) == ("eq", ("forward", "error"))
+    assert coverage(REGISTRY.get("numeric.tanh_derivative")) is None
+    checked = {check for case in OPERATOR_CASES for check in coverage(case)[1]}
+    assert checked == {"forward", "grad", "gradgrad", "error"}
 
 
 def test_every_case_uses_one_tolerance_class():

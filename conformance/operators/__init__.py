@@ -35,3 +35,16 @@ def operators() -> list[Operator]:
             seen[entry.name] = family
             found.append(replace(entry, module=module.__name__))
     return found
+
+
+CHECKS = ("forward", "grad", "gradgrad", "error")
+
+
+def coverage(case) -> tuple[str, tuple[str, ...]] | None:
+    """``(operator, checks)`` of an operator case, read from its tags (``op:<name>``,
+    ``check:<kind>``); None for a behaviour case. With ``Case.dtypes`` and the device of each
+    result, this is the data of the operator coverage table."""
+    if "op" not in case.tags:
+        return None
+    operator = next(tag.split(":", 1)[1] for tag in case.tags if tag.startswith("op:"))
+    return operator, tuple(check for check in CHECKS if f"check:{check}" in case.tags)
