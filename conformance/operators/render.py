@@ -77,9 +77,8 @@ class Writer:
 
     # -- inputs ---------------------------------------------------------------------------------
     def tensor_source(self, inp: Input, differentiable: bool) -> str:
-        if inp.kind != "float":
-            values = inp.values if inp.values is not None else \
-                draw_ints(self.rng, inp.shape, int(inp.low), int(inp.high))
+        if inp.kind != "float":  # int64 and bool inputs are always explicit (indices, masks)
+            values = inp.values
             dtype = f", dtype=torch.{inp.kind}" if _is_empty(values) else ""
             return f"torch.tensor({literal(values)}{dtype}, device=rec.device)"
         grad = ", requires_grad=True" if differentiable else ""
@@ -272,5 +271,4 @@ def title(operator: Operator, variant: Variant, checks: set[str], samples: int, 
         parts.append(f"{', '.join(what[:-1])} and {what[-1]} of {samples} sample{'s' if samples > 1 else ''}")
     if errors:
         parts.append(f"the errors of {errors} invalid call{'s' if errors > 1 else ''}")
-    text = f"{operator.name} ({variant.name}): " + "; ".join(parts)
-    return f"{text} ({variant.title})" if variant.title else text
+    return f"{operator.name} ({variant.name}): " + "; ".join(parts)

@@ -8,7 +8,7 @@ record the exception an invalid call raises.
 
 A sample's ``call`` is a Python expression over its inputs (``"torch.atan2(a, b)"``), or a few
 statements that assign ``out`` (``"out = a.clone()\\nout += b"``). Inputs are tensors described
-by :class:`Input` (``R``, ``V``, ``I``, ``Idx``, ``B``) and rendered as literals; Python numbers,
+by :class:`Input` (``R``, ``V``, ``I``, ``B``) and rendered as literals; Python numbers,
 lists and keyword arguments are written into the call itself.
 """
 
@@ -87,11 +87,6 @@ def I(values: Any) -> Input:  # noqa: E743 (the table reads better with one-lett
     return Input(values=values, kind="int64", grad=False)
 
 
-def Idx(*shape: int, high: int) -> Input:
-    """A random int64 tensor with values in ``[0, high)`` (indices, class targets)."""
-    return Input(tuple(shape), 0, high, kind="int64", grad=False)
-
-
 def B(values: Any) -> Input:
     """A bool tensor with explicit values (masks, conditions)."""
     return Input(values=values, kind="bool", grad=False)
@@ -151,13 +146,12 @@ class Variant:
     samples: tuple[Sample | Raises, ...]
     tolerance: Tolerance | None = None
     gradgrad: bool | tuple[str, ...] | None = None
-    title: str = ""
 
 
 def variant(*samples: Sample | Raises, tolerance: Tolerance | None = None,
-            gradgrad: bool | tuple[str, ...] | None = None, title: str = "") -> Variant:
+            gradgrad: bool | tuple[str, ...] | None = None) -> Variant:
     """Variant options for :func:`op` (the name comes from the keyword it is given under)."""
-    return Variant("", tuple(samples), tolerance, gradgrad, title)
+    return Variant("", tuple(samples), tolerance, gradgrad)
 
 
 @dataclass(frozen=True)
