@@ -8,7 +8,7 @@ padding, ceil_mode, and ties inside a max window (the gradient goes to the index
 from __future__ import annotations
 
 from .spec import E, R, S, V, op
-from .tolerances import COMPOSITE, EXACT, SUMMED
+from .tolerances import COMPOSITE, SUMMED
 
 OPERATORS = [
     op("conv1d", "torch.nn.functional.conv1d", COMPOSITE,
@@ -49,7 +49,9 @@ OPERATORS = [
            E("F.conv_transpose2d(x, w, stride=2, output_padding=2)", "output_padding not below the stride",
              x=R(1, 1, 2, 2), w=R(1, 1, 2, 2)),
        ]),
-    op("max_pool2d", "torch.nn.functional.max_pool2d", EXACT,
+    # Selections, but an element that is the maximum of several overlapping windows gets the sum
+    # of their gradients: SUMMED.
+    op("max_pool2d", "torch.nn.functional.max_pool2d", SUMMED,
        default=[
            S("F.max_pool2d(x, 2)", "2x2 windows", x=R(1, 2, 4, 4)),
            S("F.max_pool2d(x, 3, stride=1, padding=1)", "overlapping windows, padding", x=R(1, 1, 4, 4)),

@@ -250,14 +250,15 @@ OPERATORS = [
        default=[
            S("torch.minimum(a, b)", "random values", a=R(3, 4), b=R(3, 4, layout="transposed")),
            S("a.minimum(b)", "ties share the gradient", a=V([1.0, 2.0, -1.0]), b=V([1.0, 0.0, -1.0])),
-           S("torch.minimum(a, b)", "broadcast against a 0-dim tensor", a=R(2, 2), b=V(0.5)),
+           S("torch.minimum(a, b)", "broadcast against a 0-dim tensor (its gradient sums two terms: exact)",
+             a=V([0.25, 1.5]), b=V(0.5)),
        ]),
     op("where", "torch.where", EXACT, gradgrad=False,
        default=[
            S("torch.where(c, a, b)", "a condition mask", c=B([[True, False, True], [False, False, True]]),
              a=R(2, 3), b=R(2, 3)),
-           S("torch.where(c, a, b)", "broadcast condition and branches",
-             c=B([[True], [False]]), a=R(3), b=R(2, 1)),
+           S("torch.where(c, a, b)", "broadcast condition and branches (gradients sum two terms: exact)",
+             c=B([[True], [False]]), a=R(2), b=R(2, 1)),
            S("torch.where(c, a, 0.0)", "a Python scalar branch", c=B([True, False, True, False]), a=R(4)),
            S("a.where(c, b)", "method form", c=B([False, True, True]), a=R(3), b=R(3)),
            S("torch.where(a > 0, a, b)", "a condition computed from an operand", a=R(5), b=R(5)),
