@@ -15,7 +15,12 @@ from conformance.features import FEATURES, UnknownFeature, detected
 FACTORIES = {"tensor", "ones", "zeros", "full", "empty", "arange", "eye", "linspace", "logspace", "rand",
              "randn", "randint", "ones_like", "zeros_like"}
 TAGS = {"warning", "error", "seed", "hard"}
+OPERATOR_TAGS = {"op", "check:forward", "check:grad", "check:gradgrad", "check:error"}
 CASES = list(catalog.load())
+
+
+def is_operator_case(item: Case) -> bool:
+    return item.topic == "op"
 
 
 def test_the_catalog_is_large_enough():
@@ -24,12 +29,17 @@ def test_the_catalog_is_large_enough():
 
 @pytest.mark.parametrize("item", CASES, ids=lambda c: c.id)
 def test_case_metadata_is_complete(item: Case):
-    assert item.id == f"{item.topic}.{item.scenario.__name__}"
+    if is_operator_case(item):  # op.<operator>.<variant>, generated as op_<operator>__<variant>
+        _, operator, variant = item.id.split(".")
+        assert item.scenario.__name__ == f"op_{operator}__{variant}"
+        assert set(item.tags) - OPERATOR_TAGS == {f"op:{operator}"}, f"unexpected tags {item.tags}"
+    else:
+        assert item.id == f"{item.topic}.{item.scenario.__name__}"
+        assert set(item.tags) <= TAGS, f"unknown tags {set(item.tags) - TAGS}"
     assert item.title and item.title == item.title.strip() and not item.title.endswith(".")
     assert item.doc.url.startswith("https://pytorch.org/docs/stable/")
     assert item.doc.section
     assert set(item.devices) <= set(ALL_DEVICES) and item.devices
-    assert set(item.tags) <= TAGS, f"unknown tags {set(item.tags) - TAGS}"
 
 
 @pytest.mark.parametrize("path", sorted({docs.docstring_path(c.doc) for c in CASES} - {None}))

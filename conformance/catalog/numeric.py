@@ -1,0 +1,172 @@
+"""Numbers: derivative formulas whose bugs only values show, and float64 kept in float64.
+
+Each case runs in float32 and float64 (``rec.dtype``) and compares within the tolerance class
+of ``conformance.operators.tolerances`` that the computation needs, so a sign error, a missing
+transpose or a wrong normalisation in a backward formula is caught, and so is float64 work done
+in float32. Inputs are chosen so that the mistakes cannot cancel (non-square matrices,
+non-uniform upstream gradients, reductions over a non-leading dim).
+"""
+
+from .. import docs
+from ..case import case
+from ..operators.tolerances import COMPOSITE, ELEMENTARY, EXACT, SUMMED
+
+BOTH = ("float32", "float64")
+BROADCASTING = docs.note("general-semantics", "General semantics", page=f"{docs.DOCS_ROOT}/notes/broadcasting.html")
+
+
+@case("The derivative of sin is cos and the derivative of cos is -sin, at points of both signs",
+      doc=docs.docstring("torch.sin"), dtypes=BOTH, tolerances=ELEMENTARY.per_dtype())
+def sin_cos_derivative_signs(torch, rec):
+    dtype = getattr(torch, rec.dtype)
+    x = torch.tensor([0.5, 2.0, -1.0, -2.5], dtype=dtype, requires_grad=True, device=rec.device)
+    (d_sin,) = torch.autograd.grad(torch.sin(x).sum(), x)
+    rec("d sin(x)/dx", d_sin)
+    (d_cos,) = torch.autograd.grad(torch.cos(x).sum(), x)
+    rec("d cos(x)/dx", d_cos)
+
+
+@case("The derivative of tanh is 1 - tanh(x)**2, and its node is TanhBackward0",
+      doc=docs.docstring("torch.tanh"), dtypes=BOTH, tolerances=ELEMENTARY.per_dtype())
+def tanh_derivative(torch, rec):
+    dtype = getattr(torch, rec.dtype)
+    x = torch.tensor([-1.5, -0.2, 0.0, 0.7, 3.0], dtype=dtype, requires_grad=True, device=rec.device)
+    y = rec("tanh(x)", torch.tanh(x))
+    g = torch.tensor([1.0, -2.0, 0.5, 3.0, -1.0], dtype=dtype, device=rec.device)
+    rec("vector-Jacobian product", torch.autograd.grad(y, x, g))
+
+
+@case("mm's gradients are G @ B.T for A and A.T @ G for B: with non-square matrices a missing "
+      "transpose gives wrong values or shapes", doc=docs.docstring("torch.mm"), dtypes=BOTH,
+      tolerances=SUMMED.per_dtype())
+def mm_backward_transposes(torch, rec):
+    dtype = getattr(torch, rec.dtype)
+    a = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.5]], dtype=dtype, requires_grad=True, device=rec.device)
+    b = torch.tensor([[0.5, -1.0, 2.0, 0.25], [1.5, 0.0, -2.0, 1.0], [3.0, 1.0, 0.5, -0.5]], dtype=dtype,
+                     requires_grad=True, device=rec.device)
+    g = torch.tensor([[1.0, -1.0, 2.0, 0.5], [0.0, 3.0, -2.0, 1.0]], dtype=dtype, device=rec.device)
+    rec("gradients of A (2x3) and B (3x4)", torch.autograd.grad(a @ b, (a, b), g))
+
+
+@case("var and std backward: 2 (x - mean) / (N - correction) for var, divided by 2 std for std",
+      doc=docs.docstring("torch.var"), dtypes=BOTH, tolerances=COMPOSITE.per_dtype())
+def var_std_backward(torch, rec):
+    dtype = getattr(torch, rec.dtype)
+    x = torch.tensor([[1.0, 2.0, 4.0, 7.0], [0.5, -1.0, 3.0, 2.0]], dtype=dtype, requires_grad=True, device=rec.device)
+    rec("var over dim 1 (correction 1)", torch.autograd.grad(x.var(1).sum(), x))
+    rec("var over dim 0, correction 0", torch.autograd.grad(x.var(0, correction=0).sum(), x))
+    g = torch.tensor([2.0, -1.0], dtype=dtype, device=rec.device)
+    rec("std over dim 1 with a non-uniform upstream gradient", torch.autograd.grad(x.std(1), x, g))
+    rec("std of all elements", torch.autograd.grad(x.std(), x))
+
+
+@case("log_softmax backward is g - softmax(x) * sum(g): with a non-uniform upstream gradient",
+      doc=docs.docstring("torch.nn.functional.log_softmax"), dtypes=BOTH, tolerances=COMPOSITE.per_dtype())
+def log_softmax_backward(torch, rec):
+    dtype = getattr(torch, rec.dtype)
+    x = torch.tensor([[1.0, 2.0, 0.5], [-1.0, 0.0, 3.0]], dtype=dtype, requires_grad=True, device=rec.device)
+    y = torch.nn.functional.log_softmax(x, dim=1)
+    g = torch.tensor([[1.0, 0.0, -2.0], [0.5, 3.0, 1.0]], dtype=dtype, device=rec.device)
+    rec("gradient over dim 1", torch.autograd.grad(y, x, g))
+    z = torch.nn.functional.log_softmax(x, dim=0)
+    rec("gradient over dim 0", torch.autograd.grad(z, x, g))
+
+
+@case("The target gradient of binary_cross_entropy is (log(1 - p) - log(p)) / N",
+      doc=docs.docstring("torch.nn.functional.binary_cross_entropy"), dtypes=BOTH, tolerances=COMPOSITE.per_dtype())
+def bce_target_gradient(torch, rec):
+    dtype = getattr(torch, rec.dtype)
+    p = torch.tensor([0.2, 0.7, 0.9, 0.5], dtype=dtype, requires_grad=True, device=rec.device)
+    t = torch.tensor([0.0, 1.0, 0.3, 0.8], dtype=dtype, requires_grad=True, device=rec.device)
+    loss = torch.nn.functional.binary_cross_entropy(p, t)
+    rec("loss", loss)
+    rec("gradients of p and t", torch.autograd.grad(loss, (p, t)))
+
+
+@case("The target gradient of binary_cross_entropy_with_logits is -x / N, and pos_weight changes it",
+      doc=docs.docstring("torch.nn.functional.binary_cross_entropy_with_logits"), dtypes=BOTH,
+      tolerances=COMPOSITE.per_dtype())
+def bce_with_logits_target_gradient(torch, rec):
+    dtype = getattr(torch, rec.dtype)
+    x = torch.tensor([-2.0, 0.5, 1.5, 3.0], dtype=dtype, requires_grad=True, device=rec.device)
+    t = torch.tensor([0.0, 1.0, 0.3, 0.8], dtype=dtype, requires_grad=True, device=rec.device)
+    loss = torch.nn.functional.binary_cross_entropy_with_logits(x, t)
+    rec("gradients of x and t", torch.autograd.grad(loss, (x, t)))
+    pw = torch.tensor([2.0, 0.5, 1.0, 3.0], dtype=dtype, device=rec.device)
+    weighted = torch.nn.functional.binary_cross_entropy_with_logits(x, t, pos_weight=pw)
+    rec("gradients with pos_weight", torch.autograd.grad(weighted, (x, t)))
+
+
+@case("l1_loss backward is sign(x - t) / N for the input and its negative for the target, 0 where they are equal",
+      doc=docs.docstring("torch.nn.functional.l1_loss"), dtypes=BOTH, tolerances=EXACT.per_dtype())
+def l1_loss_backward(torch, rec):
+    dtype = getattr(torch, rec.dtype)
+    x = torch.tensor([1.0, -2.0, 3.0, 0.5], dtype=dtype, requires_grad=True, device=rec.device)
+    t = torch.tensor([0.0, 1.0, 3.0, 2.0], dtype=dtype, requires_grad=True, device=rec.device)
+    rec("mean: gradients of x and t", torch.autograd.grad(torch.nn.functional.l1_loss(x, t), (x, t)))
+    summed = torch.nn.functional.l1_loss(x, t, reduction="sum")
+    rec("sum: gradients of x and t", torch.autograd.grad(summed, (x, t)))
+
+
+@case("A reduction over a non-leading dim with keepdim=False sends each upstream gradient back along that dim",
+      doc=docs.docstring("torch.sum"), dtypes=BOTH, tolerances=SUMMED.per_dtype())
+def reduction_over_middle_dim(torch, rec):
+    dtype = getattr(torch, rec.dtype)
+    x = torch.arange(24, dtype=dtype, device=rec.device).reshape(2, 3, 4).requires_grad_()
+    g = torch.tensor([[1.0, -1.0, 2.0, 0.5], [3.0, 0.0, -2.0, 1.0]], dtype=dtype, device=rec.device)
+    rec("sum(1)", torch.autograd.grad(x.sum(1), x, g))
+    rec("mean(1)", torch.autograd.grad(x.mean(1), x, g))
+    rec("amax(1)", torch.autograd.grad(x.amax(1), x, g))
+    h = torch.tensor([[1.0, -1.0, 2.0], [3.0, 0.0, -2.0]], dtype=dtype, device=rec.device)
+    rec("prod(-1)", torch.autograd.grad((x / 10).prod(-1), x, h))
+
+
+@case("Operands of different rank broadcast together: each gradient is the upstream gradient summed over "
+      "that operand's broadcast dims", doc=BROADCASTING, dtypes=BOTH, tolerances=SUMMED.per_dtype())
+def broadcast_reductions_between_ranks(torch, rec):
+    dtype = getattr(torch, rec.dtype)
+    a = torch.tensor([[[1.0, 2.0, 3.0, 4.0]], [[0.5, -1.0, 2.0, 0.0]]], dtype=dtype, requires_grad=True,
+                     device=rec.device)  # (2, 1, 4)
+    b = torch.tensor([[2.0], [-1.0], [0.5]], dtype=dtype, requires_grad=True, device=rec.device)  # (3, 1)
+    y = a * b  # (2, 3, 4)
+    g = torch.arange(24, dtype=dtype, device=rec.device).reshape(2, 3, 4) - 11.5
+    rec("gradients of a (2, 1, 4) and b (3, 1)", torch.autograd.grad(y, (a, b), g))
+    c = torch.tensor([1.0, -2.0, 3.0, 0.5], dtype=dtype, requires_grad=True, device=rec.device)  # (4,)
+    rec("gradients of a (2, 1, 4) and c (4,) through a - c", torch.autograd.grad(a - c, (a, c), g[:, :1, :]))
+
+
+@case("tensor([0.1, 0.2], dtype=torch.float64) holds exactly the float64 values of 0.1 and 0.2, "
+      "and item() and tolist() give them back", doc=docs.docstring("torch.tensor"), dtypes=("float64",),
+      tolerances={"float64": (0.0, 0.0), "float": (0.0, 0.0)})
+def float64_tensor_built_exactly(torch, rec):
+    x = torch.tensor([0.1, 0.2], dtype=torch.float64, device=rec.device)
+    rec("x", x)
+    rec("x.tolist()", x.tolist())
+    rec("x[0].item()", x[0].item())
+    rec("x.sum().item()", x.sum().item())
+    third = torch.tensor(1 / 3, dtype=torch.float64, device=rec.device)
+    rec("torch.tensor(1 / 3, dtype=torch.float64).item()", third.item())
+
+
+@case("float64 arithmetic stays in float64: 1e8 + 1 - 1e8 is 1, where float32 would give 0",
+      doc=docs.docstring("torch.sum"), dtypes=("float64",), tolerances={"float64": (0.0, 0.0), "float": (0.0, 0.0)})
+def float64_sum_keeps_precision(torch, rec):
+    x = torch.tensor([1e8, 1.0, -1e8], dtype=torch.float64, device=rec.device)
+    rec("x.sum()", x.sum())
+    rec("x[0] + x[1] - x[0]", x[0] + x[1] - x[0])
+    y = torch.tensor([16777216.0], dtype=torch.float64, device=rec.device) + 1
+    rec("2**24 + 1", y)
+    rec("cumsum", x.cumsum(0))
+
+
+@case("Gradients of float64 leaves are computed in float64, to the last digits",
+      doc=docs.TENSOR_BACKWARD, dtypes=("float64",), tolerances=ELEMENTARY.per_dtype())
+def float64_gradients(torch, rec):
+    x = torch.tensor([0.1, 0.2, 0.3], dtype=torch.float64, requires_grad=True, device=rec.device)
+    w = torch.tensor([1.1, -2.3, 0.7], dtype=torch.float64, requires_grad=True, device=rec.device)
+    y = (torch.exp(x * w) + x * x * 3.3).sum()
+    y.backward()
+    rec("y", y)
+    rec("x.grad", x.grad)
+    rec("w.grad", w.grad)
+    rec("x.grad.dtype", x.grad.dtype)

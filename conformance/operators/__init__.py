@@ -1,0 +1,50 @@
+"""The operator catalog: one declarative entry per operator, checked value by value against torch.
+
+The table is split by family into the modules listed in ``FAMILIES``; each holds a list
+``OPERATORS`` of :func:`spec.op` entries: the operator's name, its docstring, a tolerance class
+(``tolerances``) and its variants, each a list of samples (``S``) and invalid calls (``E``)
+over tensor inputs (``F`` random, ``V`` explicit values, ``I`` int64, ``B`` bool).
+
+``render`` turns every variant into a case ``op.<operator>.<variant>`` of the catalog, run in
+float32 and float64; ``conformance/catalog/operators.py`` registers them. Writing an entry:
+see ``docs/writing-cases.md`` (section "Operators").
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import replace
+
+from .spec import Operator
+
+FAMILIES = (
+    "pointwise", "unary", "activations", "comparison", "reductions", "linalg", "shape", "indexing",
+    "creation", "nn_functional", "losses", "convolution", "normalization",
+)
+
+
+def operators() -> list[Operator]:
+    """Every entry of the table, family by family, each knowing the module that declares it."""
+    found: list[Operator] = []
+    seen: dict[str, str] = {}
+    for family in FAMILIES:
+        module = importlib.import_module(f"{__name__}.{family}")
+        for entry in module.OPERATORS:
+            if entry.name in seen:
+                raise ValueError(f"operator {entry.name!r} is declared twice ({seen[entry.name]} and {family})")
+            seen[entry.name] = family
+            found.append(replace(entry, module=module.__name__))
+    return found
+
+
+CHECKS = ("forward", "grad", "gradgrad", "error")
+
+
+def coverage(case) -> tuple[str, tuple[str, ...]] | None:
+    """``(operator, checks)`` of an operator case, read from its tags (``op:<name>``,
+    ``check:<kind>``); None for a behaviour case. With ``Case.dtypes`` and the device of each
+    result, this is the data of the operator coverage table."""
+    if "op" not in case.tags:
+        return None
+    operator = next(tag.split(":", 1)[1] for tag in case.tags if tag.startswith("op:"))
+    return operator, tuple(check for check in CHECKS if f"check:{check}" in case.tags)

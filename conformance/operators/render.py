@@ -1,0 +1,274 @@
+"""Turn a variant of the operator table into a catalog case: a small generated scenario program.
+
+The scenario is ordinary Python source, compiled under a stable file name that is registered
+in ``linecache``, so ``Case.source`` is exactly what runs, tracebacks show its lines and the
+recorder's line numbers point into it. For each sample it
+
+1. builds the inputs from literals (``dtype=getattr(torch, rec.dtype)``: the runner runs it once
+   per dtype of ``Case.dtypes``),
+2. records the forward result (values, dtype, shape, ``requires_grad`` and the node name),
+3. records the gradients of every differentiable input for seeded random ``grad_outputs``,
+4. where torch has them, records the second-order gradients (the gradient of the first-order
+   gradients against seeded random vectors, with ``materialize_grads=True``).
+
+Error samples record the exception their call raises (``rec.attempt``).
+"""
+
+from __future__ import annotations
+
+import linecache
+import re
+
+import numpy as np
+
+from .. import docs
+from ..case import ALL_DEVICES, Case
+from ..features import FEATURES, detected
+from .spec import Input, Operator, Raises, Sample, Variant
+from .values import case_seed, draw, draw_ints, literal, random_floats
+
+DTYPES = ("float32", "float64")
+INDENT = "    "
+IN_PLACE = re.compile(r"\b[a-z0-9]+_\(|[-+*/]=")
+GENERATED_PREFIX = "<generated "
+
+
+def case_id(operator: Operator, variant: Variant) -> str:
+    return f"op.{operator.name}.{variant.name}"
+
+
+def function_name(operator: Operator, variant: Variant) -> str:
+    return f"op_{operator.name}__{variant.name}"
+
+
+def source_file(operator: Operator, variant: Variant) -> str:
+    """The stable file name the scenario is compiled under (and registered in linecache)."""
+    module_path = operator.module.replace(".", "/") + ".py"
+    return f"{GENERATED_PREFIX}{case_id(operator, variant)} from {module_path}>"
+
+
+def gradgrad_of(operator: Operator, variant: Variant, sample: Sample) -> bool | tuple[str, ...]:
+    for choice in (sample.gradgrad, variant.gradgrad):
+        if choice is not None:
+            return choice
+    return operator.gradgrad
+
+
+class Writer:
+    """Accumulates the lines of one scenario."""
+
+    def __init__(self, operator: Operator, variant: Variant) -> None:
+        self.operator = operator
+        self.variant = variant
+        self.id = case_id(operator, variant)
+        seed = case_seed(self.id)
+        self.rng = np.random.default_rng(seed)
+        self.seed_base = (seed % 100_000) * 100
+        self.lines = [f"def {function_name(operator, variant)}(torch, rec):",
+                      f"{INDENT}# generated from the operator table: {self.id}",
+                      f"{INDENT}dtype = getattr(torch, rec.dtype)"]
+        self.checks: set[str] = set()
+
+    def emit(self, line: str = "") -> None:
+        self.lines.append(INDENT + line if line else "")
+
+    def seed(self, number: int, offset: int) -> int:
+        return self.seed_base + number * 10 + offset
+
+    # -- inputs ---------------------------------------------------------------------------------
+    def tensor_source(self, inp: Input, differentiable: bool) -> str:
+        if inp.kind != "float":  # int64 and bool inputs are always explicit (indices, masks)
+            values = inp.values
+            dtype = f", dtype=torch.{inp.kind}" if _is_empty(values) else ""
+            return f"torch.tensor({literal(values)}{dtype}, device=rec.device)"
+        grad = ", requires_grad=True" if differentiable else ""
+        if inp.values is not None:
+            return f"torch.tensor({literal(inp.values)}, dtype=dtype, device=rec.device{grad})"
+        if inp.numel == 0:
+            return f"torch.zeros({inp.shape!r}, dtype=dtype, device=rec.device{grad})"
+        if inp.layout == "contiguous":
+            return f"torch.tensor({literal(self.draw(inp, inp.shape))}, dtype=dtype, device=rec.device{grad})"
+        if inp.layout == "transposed":
+            stored = inp.shape[:-2] + (inp.shape[-1], inp.shape[-2])
+            view = ".t()" if len(inp.shape) == 2 else ".transpose(-2, -1)"
+        else:  # strided: every other element of the last dimension
+            stored = inp.shape[:-1] + (2 * inp.shape[-1],)
+            view = "[..., ::2]"
+        built = f"torch.tensor({literal(self.draw(inp, stored))}, dtype=dtype, device=rec.device)"
+        return built + view + (".requires_grad_()" if differentiable else "")
+
+    def draw(self, inp: Input, shape: tuple[int, ...]):
+        values = draw(self.rng, shape, inp.low, inp.high)
+        if inp.signed:
+            signs = draw_ints(self.rng, shape, 0, 2)
+            values = apply_signs(values, signs)
+        return values
+
+    def inputs(self, inputs: dict[str, Input], differentiable: bool) -> list[str]:
+        """Emit the inputs; returns the names of those that require grad."""
+        wanted = []
+        for name, inp in inputs.items():
+            requires = differentiable and inp.differentiable
+            self.emit(f"{name} = {self.tensor_source(inp, requires)}")
+            if requires:
+                wanted.append(name)
+        return wanted
+
+    # -- samples --------------------------------------------------------------------------------
+    def sample(self, number: int, sample: Sample) -> None:
+        self.emit()
+        self.emit(f"# sample {number}: {describe(sample)}")
+        wanted = self.inputs(sample.inputs, differentiable=True)
+        label = f"{number}: {one_line(sample.call)}"
+        if "out =" in sample.call or "out +=" in sample.call:
+            for statement in sample.call.splitlines():
+                self.emit(statement)
+            self.emit(f'rec("{label}", out)')
+        else:
+            self.emit(f'out = rec("{label}", {sample.call})')
+        for expression in sample.also:
+            self.emit(f'rec("{number}: {expression}", {expression})')
+        self.checks.add("check:forward")
+        if not (sample.grad and wanted and self.operator.differentiable):
+            return
+        self.gradients(number, sample, wanted)
+
+    def gradients(self, number: int, sample: Sample, wanted: list[str]) -> None:
+        single = not sample.outputs.startswith(("list(", "[", "("))
+        if single:
+            if sample.outputs != "out":
+                self.emit(f"out = {sample.outputs}")
+            self.emit(f"grad_out = torch.tensor(random_floats(out.shape, seed={self.seed(number, 0)}), "
+                      f"dtype=out.dtype, device=rec.device).reshape(out.shape)")
+            outputs, grad_outputs = "out", "grad_out"
+        else:
+            self.emit(f"outs = {sample.outputs}")
+            self.emit(f"grad_outs = [torch.tensor(random_floats(o.shape, seed={self.seed(number, 0)} + i), "
+                      f"dtype=o.dtype, device=rec.device).reshape(o.shape) for i, o in enumerate(outs)]")
+            outputs, grad_outputs = "outs", "grad_outs"
+        names = ", ".join(wanted)
+        grads = [f"grad_{name}" for name in wanted]
+        unpack = f"({grads[0]},)" if len(grads) == 1 else ", ".join(grads)
+        gradgrad = gradgrad_of(self.operator, self.variant, sample)
+        twice = [name for name in wanted if gradgrad is True or (gradgrad and name in gradgrad)]
+        create = ", create_graph=True" if twice else ""
+        self.emit(f"{unpack} = torch.autograd.grad({outputs}, [{names}], {grad_outputs}{create})")
+        shown = ", ".join(f"{g}.detach()" for g in grads) if twice else ", ".join(grads)
+        self.emit(f'rec("{number}: gradients of {names}", [{shown}])')
+        self.checks.add("check:grad")
+        if not twice:
+            return
+        firsts = ", ".join(f"grad_{name}" for name in twice)
+        self.emit("vectors = [")
+        for i, name in enumerate(twice):
+            self.emit(f"{INDENT}torch.tensor(random_floats({name}.shape, seed={self.seed(number, 1 + i)}), dtype=dtype, "
+                      f"device=rec.device).reshape({name}.shape),")
+        self.emit("]")
+        self.emit(f"second = torch.autograd.grad([{firsts}], [{names}], vectors, materialize_grads=True)")
+        self.emit("# clone(): torch may answer with an efficient zero tensor, whose values tolist() cannot read")
+        self.emit(f'rec("{number}: second-order gradients of {names} through the gradients of '
+                  f'{", ".join(twice)}", [g.clone() for g in second])')
+        self.checks.add("check:gradgrad")
+
+    def raises(self, number: int, error: Raises) -> None:
+        self.emit()
+        self.emit(f"# invalid call {number}: {describe(error)}")
+        self.inputs(error.inputs, differentiable=True)
+        self.emit(f'with rec.attempt("invalid {number}: {one_line(error.call)}"):')
+        for statement in error.call.splitlines():
+            self.emit(INDENT + statement)
+        self.checks.add("check:error")
+
+
+def apply_signs(values, signs):
+    if isinstance(values, list):
+        return [apply_signs(v, s) for v, s in zip(values, signs)]
+    return values if signs else -values
+
+
+def describe(sample: Sample | Raises) -> str:
+    parts = []
+    for name, inp in sample.inputs.items():
+        shape = _shape_of(inp)
+        extra = f" {inp.layout}" if inp.layout != "contiguous" else ""
+        kind = "" if inp.kind == "float" else f" {inp.kind}"
+        parts.append(f"{name} {shape}{kind}{extra}")
+    shapes = ", ".join(parts)
+    return "; ".join(p for p in (sample.note, shapes) if p) or "no tensor inputs"
+
+
+def _shape_of(inp: Input) -> tuple[int, ...]:
+    if inp.values is None:
+        return inp.shape
+    return tuple(np.shape(np.asarray(inp.values, dtype=object))) if not _is_empty(inp.values) else (0,)
+
+
+def _is_empty(values) -> bool:
+    return isinstance(values, list) and len(values) == 0
+
+
+def one_line(call: str) -> str:
+    return "; ".join(line.strip() for line in call.splitlines()).replace("\\", "\\\\").replace('"', "'")
+
+
+def features_of(operator: Operator, variant: Variant, source: str) -> tuple[str, ...]:
+    found = set(detected(source)) | set(operator.features)
+    for sample in variant.samples:
+        if any(inp.numel > 1 for inp in sample.inputs.values()) or not sample.inputs:
+            found.add("non-scalar")
+        if any(inp.kind != "float" for inp in sample.inputs.values()):
+            found.add("integer-dtypes")
+        if any(inp.layout != "contiguous" for inp in sample.inputs.values()):
+            found.add("views")
+        if IN_PLACE.search(sample.call):
+            found.add("in-place")
+        if "numpy." in sample.call:
+            found.add("numpy-interop")
+    return tuple(name for name in FEATURES if name in found)
+
+
+def build(operator: Operator, variant: Variant) -> Case:
+    writer = Writer(operator, variant)
+    if any("F." in entry.call for entry in variant.samples):
+        writer.emit("F = torch.nn.functional")
+    samples = errors = 0
+    for entry in variant.samples:
+        if isinstance(entry, Raises):
+            errors += 1
+            writer.raises(errors, entry)
+        else:
+            samples += 1
+            writer.sample(samples, entry)
+    source = "\n".join(writer.lines) + "\n"
+    filename = source_file(operator, variant)
+    namespace = {"__name__": operator.module, "random_floats": random_floats}
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 (our own generated source)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    scenario = namespace[function_name(operator, variant)]
+    tolerance = variant.tolerance or operator.tolerance
+    return Case(
+        id=writer.id,
+        title=title(operator, variant, writer.checks, samples, errors),
+        doc=docs.docstring(operator.doc),
+        scenario=scenario,
+        devices=ALL_DEVICES,
+        dtypes=DTYPES,
+        tags=("op", f"op:{operator.name}", *sorted(writer.checks)),
+        features=features_of(operator, variant, source),
+        tolerances=tolerance.per_dtype(),
+        source=source,
+    )
+
+
+def title(operator: Operator, variant: Variant, checks: set[str], samples: int, errors: int) -> str:
+    parts = []
+    if samples:
+        what = ["values", "node names"]
+        if "check:gradgrad" in checks:
+            what.append("first- and second-order gradients")
+        elif "check:grad" in checks:
+            what.append("gradients")
+        parts.append(f"{', '.join(what[:-1])} and {what[-1]} of {samples} sample{'s' if samples > 1 else ''}")
+    if errors:
+        parts.append(f"the errors of {errors} invalid call{'s' if errors > 1 else ''}")
+    return f"{operator.name} ({variant.name}): " + "; ".join(parts)

@@ -1,0 +1,190 @@
+"""The vocabulary of the operator table: operators, their variants, samples and sample inputs.
+
+An operator entry says what to call and on which inputs; ``render`` turns each variant into one
+catalog case (``op.<operator>.<variant>``) whose scenario runs every sample of the variant and
+records, per sample, the forward value (dtype, shape, node name), the first-order gradients of
+every differentiable input, and the second-order gradients where torch has them. Error samples
+record the exception an invalid call raises.
+
+A sample's ``call`` is a Python expression over its inputs (``"torch.atan2(a, b)"``), or a few
+statements that assign ``out`` (``"out = a.clone()\\nout += b"``). Inputs are tensors described
+by :class:`Input` (``R``, ``V``, ``I``, ``B``) and rendered as literals; Python numbers,
+lists and keyword arguments are written into the call itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .tolerances import Tolerance
+
+LAYOUTS = ("contiguous", "transposed", "strided")
+
+
+@dataclass(frozen=True)
+class Input:
+    """One tensor argument of a sample.
+
+    Random values are drawn uniformly from ``[low, high]`` (seeded by the case id) and rounded
+    to three decimals; ``values`` gives them explicitly instead (convention points such as
+    relu at 0); ``signed=True`` draws magnitudes from ``[low, high]`` with random signs (a
+    divisor kept away from zero). ``kind`` is ``"float"`` (the case's dtype), ``"int64"`` or ``"bool"``.
+    ``layout`` makes the tensor non-contiguous: ``"transposed"`` builds it with the last two
+    dimensions swapped and transposes it back, ``"strided"`` takes every other element of the
+    last dimension. A float input requires grad unless ``grad=False``; it is then a leaf, also
+    when non-contiguous.
+    """
+
+    shape: tuple[int, ...] = ()
+    low: float = -2.0
+    high: float = 2.0
+    values: Any = None
+    kind: str = "float"
+    layout: str = "contiguous"
+    grad: bool = True
+    signed: bool = False
+
+    def __post_init__(self) -> None:
+        if self.layout not in LAYOUTS:
+            raise ValueError(f"unknown layout {self.layout!r}")
+        if self.layout == "transposed" and len(self.shape) < 2:
+            raise ValueError("a transposed input needs at least two dimensions")
+
+    @property
+    def differentiable(self) -> bool:
+        return self.kind == "float" and self.grad
+
+    @property
+    def numel(self) -> int:
+        if self.values is not None:
+            return _count(self.values)
+        count = 1
+        for size in self.shape:
+            count *= size
+        return count
+
+
+def _count(values: Any) -> int:
+    if isinstance(values, (list, tuple)):
+        return sum(_count(v) for v in values)
+    return 1
+
+
+def R(*shape: int, low: float = -2.0, high: float = 2.0, layout: str = "contiguous", grad: bool = True,
+      signed: bool = False) -> Input:
+    """A random float tensor of the case's dtype (requires grad unless ``grad=False``)."""
+    return Input(tuple(shape), low, high, layout=layout, grad=grad, signed=signed)
+
+
+def V(values: Any, grad: bool = True) -> Input:
+    """A float tensor with explicit values (nested lists; ``float('nan')`` and infinities allowed)."""
+    return Input(values=values, grad=grad)
+
+
+def I(values: Any) -> Input:  # noqa: E743 (the table reads better with one-letter constructors)
+    """An int64 tensor with explicit values (indices, targets)."""
+    return Input(values=values, kind="int64", grad=False)
+
+
+def B(values: Any) -> Input:
+    """A bool tensor with explicit values (masks, conditions)."""
+    return Input(values=values, kind="bool", grad=False)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One call to check: forward value, then gradients (and second-order gradients).
+
+    ``also`` names expressions recorded after the forward value (``"running_mean"`` after
+    batch_norm). ``outputs`` is an expression of ``out`` giving the differentiable output, or a list of them
+    (``"out.values"``, ``"list(out)"``). ``grad=False`` checks only the forward value (and that
+    it requires grad as torch says). ``gradgrad`` overrides the variant's choice: True for every
+    differentiable input's first-order gradient, a tuple of input names for some of them.
+    """
+
+    call: str
+    inputs: dict[str, Input] = field(default_factory=dict)
+    note: str = ""
+    outputs: str = "out"
+    grad: bool = True
+    gradgrad: bool | tuple[str, ...] | None = None
+    also: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Raises:
+    """An invalid call: its exception type and message are checked."""
+
+    call: str
+    inputs: dict[str, Input] = field(default_factory=dict)
+    note: str = ""
+
+
+def S(call: str, note: str = "", *, outputs: str = "out", grad: bool = True,
+      gradgrad: bool | tuple[str, ...] | None = None, also: tuple[str, ...] = (), **inputs: Input) -> Sample:
+    """A sample: ``S("torch.atan2(a, b)", "broadcast", a=R(3, 1), b=R(4))``."""
+    return Sample(call, dict(inputs), note, outputs, grad, gradgrad, tuple(also))
+
+
+def E(call: str, note: str = "", *, requires_grad: bool = False, **inputs: Input) -> Raises:
+    """An error sample: ``E("torch.add(a, b)", "shapes that do not broadcast", a=R(2, 3), b=R(4))``.
+
+    Its inputs do not require grad unless ``requires_grad=True`` (errors about autograd itself).
+    """
+    if not requires_grad:
+        inputs = {name: replace(inp, grad=False) for name, inp in inputs.items()}
+    return Raises(call, dict(inputs), note)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A group of samples that becomes one case; ``tolerance`` and ``gradgrad`` override the
+    operator's (a case has one tolerance class, the loosest that any of its checks needs)."""
+
+    name: str
+    samples: tuple[Sample | Raises, ...]
+    tolerance: Tolerance | None = None
+    gradgrad: bool | tuple[str, ...] | None = None
+
+
+def variant(*samples: Sample | Raises, tolerance: Tolerance | None = None,
+            gradgrad: bool | tuple[str, ...] | None = None) -> Variant:
+    """Variant options for :func:`op` (the name comes from the keyword it is given under)."""
+    return Variant("", tuple(samples), tolerance, gradgrad)
+
+
+@dataclass(frozen=True)
+class Operator:
+    """One operator of the table and the variants (cases) it is checked by.
+
+    ``doc`` is the dotted path of its docstring in torch. ``differentiable=False`` marks an
+    operator whose outputs never require grad (comparisons, argmax): only forward values are
+    checked. ``gradgrad`` says which first-order gradients are differentiated again: True for
+    all, False for none (the gradient is constant or zero, as for add or floor), or a tuple
+    of input names.
+    """
+
+    name: str
+    doc: str
+    tolerance: Tolerance
+    variants: tuple[Variant, ...]
+    gradgrad: bool | tuple[str, ...] = True
+    differentiable: bool = True
+    features: tuple[str, ...] = ()
+    module: str = ""
+
+
+def op(name: str, doc: str, tolerance: Tolerance, *, gradgrad: bool | tuple[str, ...] = True,
+       differentiable: bool = True, features: tuple[str, ...] = (),
+       **variants: list | tuple | Variant) -> Operator:
+    """An operator entry; each keyword names a variant, given as a list of samples or a :func:`variant`."""
+    built = []
+    for variant_name, given in variants.items():
+        if isinstance(given, Variant):
+            built.append(replace(given, name=variant_name))
+        else:
+            built.append(Variant(variant_name, tuple(given)))
+    if not built:
+        raise ValueError(f"operator {name!r} has no variants")
+    return Operator(name, doc, tolerance, tuple(built), gradgrad, differentiable, tuple(features))

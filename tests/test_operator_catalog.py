@@ -1,0 +1,157 @@
+"""The operator catalog (conformance/operators): its size, its generated scenarios, and its power.
+
+* Every operator case runs cleanly on torch in float32 and float64: the invalid calls raise,
+  nothing else does, and every recorded value can be read (in this process, no fork).
+* Generation is deterministic, and the generated source is what runs (linecache, line numbers).
+* Planted bugs are caught: a wrong derivative sign, a derivative off by five parts in a million
+  (invisible under assert_close's default float32 tolerance), and float64 tensors built through
+  float32 (invisible under the default float64 tolerance of 1e-7).
+"""
+
+from __future__ import annotations
+
+import json
+import linecache
+import types
+
+import numpy as np
+import pytest
+
+from conformance import catalog
+from conformance.compare import Comparison, judge
+from conformance.normalize import Normalizer
+from conformance.operators import coverage, operators
+from conformance.operators.render import build
+from conformance.operators.tolerances import CLASSES, EXACT
+from conformance.operators.values import case_seed, draw, literal
+from conformance.recorder import observe
+
+torch = pytest.importorskip("torch")
+
+REGISTRY = catalog.load()
+OPERATOR_CASES = [case for case in REGISTRY if case.topic == "op"]
+
+
+def test_the_table_has_at_least_140_operators_in_float32_and_float64():
+    names = {case.id.split(".")[1] for case in OPERATOR_CASES}
+    assert len(names) >= 140
+    assert all(case.dtypes == ("float32", "float64") for case in OPERATOR_CASES)
+    assert {entry.name for entry in operators()} == names
+
+
+def test_coverage_data_names_the_operator_and_its_checks():
+    assert coverage(REGISTRY.get("op.add.default")) == ("add", ("forward", "grad", "error"))
+    assert coverage(REGISTRY.get("op.sin.default")) == ("sin", ("forward", "grad", "gradgrad"))
+    assert coverage(REGISTRY.get("op.eq.default")) == ("eq", ("forward", "error"))
+    assert coverage(REGISTRY.get("numeric.tanh_derivative")) is None
+    checked = {check for case in OPERATOR_CASES for check in coverage(case)[1]}
+    assert checked == {"forward", "grad", "gradgrad", "error"}
+
+
+def test_every_case_uses_one_tolerance_class():
+    classes = [tolerance.per_dtype() for tolerance in CLASSES]
+    assert all(case.tolerances in classes for case in OPERATOR_CASES)
+    assert EXACT.per_dtype() == {"float32": (0.0, 0.0), "float64": (0.0, 0.0)}
+
+
+def _problems(steps: list[dict]) -> list[str]:
+    found = []
+    for step in steps:
+        invalid = step["label"].startswith("invalid")
+        if invalid and "error" not in step:
+            found.append(f"{step['label']}: raised nothing")
+        if not invalid and "error" in step:
+            found.append(f"{step['label']}: raised {step['error']['type']}: {step['error']['message']}")
+        encoded = json.dumps(step.get("value"))
+        if '"t": "error"' in encoded or '"t": "unsupported"' in encoded:
+            found.append(f"{step['label']}: a value could not be read: {encoded[:200]}")
+    return found
+
+
+@pytest.mark.parametrize("case", OPERATOR_CASES, ids=lambda c: c.id)
+def test_torch_runs_the_case_cleanly_in_both_dtypes(case):
+    for dtype in case.dtypes:
+        observed = observe(case, torch, "cpu", dtype)
+        assert observed["status"] == "completed", observed["steps"][-1]
+        assert _problems(observed["steps"]) == [], dtype
+        labels = [step["label"] for step in observed["steps"]]
+        assert len(labels) == len(set(labels)), "labels name their sample and are unique"
+
+
+def test_generation_is_deterministic_and_the_source_is_what_runs():
+    entry = next(e for e in operators() if e.name == "atan2")
+    first = build(entry, entry.variants[0])
+    again = build(entry, entry.variants[0])
+    assert first.source == again.source == REGISTRY.get("op.atan2.default").source
+    filename = first.scenario.__code__.co_filename
+    assert "".join(linecache.getlines(filename)) == first.source
+    step = observe(first, torch, "cpu", "float64")["steps"][0]
+    assert step["source"] == first.source.splitlines()[step["line"] - 1].strip()
+    assert step["source"].startswith('out = rec("1: torch.atan2(a, b)"')
+
+
+def test_inputs_are_literals_seeded_by_the_case_id():
+    source = REGISTRY.get("op.sin.default").source
+    rng = np.random.default_rng(case_seed("op.sin.default"))
+    first_input = literal(draw(rng, (3, 4), -3.0, 3.0))  # sample 1 of sin: R(3, 4, low=-3.0, high=3.0)
+    assert f"x = torch.tensor({first_input}, dtype=dtype, device=rec.device, requires_grad=True)" in source
+    assert "manual_seed" not in source and "torch.rand" not in source
+
+
+# -- planted bugs -------------------------------------------------------------------------------
+def namespace_with(**overrides) -> types.ModuleType:
+    """torch with some attributes replaced: a broken implementation for one test."""
+    module = types.ModuleType("planted")
+    module.__dict__.update({k: v for k, v in vars(torch).items() if not k.startswith("__")})
+    module.__dict__.update(overrides)
+    return module
+
+
+def verdict(case_id: str, namespace, dtype: str, tolerances=None) -> tuple[str, str]:
+    case = REGISTRY.get(case_id)
+    comparison = Comparison(Normalizer(), Normalizer(), case.tolerances if tolerances is None else tolerances)
+    outcome, detail, _ = judge(observe(case, torch, "cpu", dtype), observe(case, namespace, "cpu", dtype), comparison)
+    return outcome, detail
+
+
+def scaled_gradient(function, factor):
+    """``function`` whose output scales the incoming gradient by ``factor`` (same node name)."""
+    def planted(x, *args, **kwargs):
+        out = function(x, *args, **kwargs)
+        if out.requires_grad:
+            out.register_hook(lambda grad: grad * factor)
+        return out
+    return planted
+
+
+def test_torch_against_itself_passes():
+    for case_id in ("op.sin.default", "op.exp.default", "op.add.default"):
+        for dtype in ("float32", "float64"):
+            assert verdict(case_id, torch, dtype) == ("pass", "")
+
+
+def test_a_derivative_of_the_wrong_sign_is_caught():
+    outcome, detail = verdict("op.sin.default", namespace_with(sin=scaled_gradient(torch.sin, -1.0)), "float32")
+    assert outcome == "fail"
+    assert detail.startswith("step 2: 1: gradients of x[0]: values")
+
+
+def test_a_derivative_off_by_five_parts_in_a_million_is_caught_where_the_default_tolerance_misses_it():
+    broken = namespace_with(sin=scaled_gradient(torch.sin, 1 + 5e-6))  # |d sin| <= 1: below atol 1e-5
+    outcome, detail = verdict("op.sin.default", broken, "float32")
+    assert outcome == "fail" and detail.startswith("step 2: 1: gradients of x[0]: values")
+    assert verdict("op.sin.default", broken, "float32", tolerances={}) == ("pass", "")
+
+
+def test_float64_built_through_float32_is_caught_where_the_default_tolerance_misses_it():
+    def tensor(data, *args, dtype=None, requires_grad=False, **kwargs):
+        if dtype is torch.float64:
+            narrow = torch.tensor(data, *args, dtype=torch.float32, **kwargs)
+            return narrow.to(torch.float64).requires_grad_(requires_grad)
+        return torch.tensor(data, *args, dtype=dtype, requires_grad=requires_grad, **kwargs)
+
+    broken = namespace_with(tensor=tensor)
+    outcome, detail = verdict("op.add.default", broken, "float64")
+    assert outcome == "fail" and detail.startswith("step 1: 1: torch.add(a, b): values")
+    assert verdict("op.add.default", broken, "float64", tolerances={}) == ("pass", "")
+    assert verdict("op.add.default", broken, "float32") == ("pass", "")
