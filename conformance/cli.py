@@ -34,7 +34,7 @@ from .levels import DEFAULT_LEVEL, LEVELS
 from .selection import SelectionError, compile_expression
 
 DEFAULT_REGISTRY = "conformance.catalog:load"
-REPORT_FILES = ("results.jsonl", "results.json", "junit.xml", "summary.md", "report.html")
+REPORT_FILES = ("results.jsonl", "results.json", "junit.xml", "summary.md", "report.html", "coverage.md")
 
 
 class UsageError(Exception):

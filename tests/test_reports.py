@@ -436,3 +436,20 @@ def test_differing_words_are_marked_and_everything_is_escaped():
     assert ref == impl == "same &lt;script&gt;"
     ref, impl = marked_pair(None, "raised \x1b[31m")
     assert ref == "" and impl.startswith("<mark>raised") and "\x1b" not in impl
+
+
+def test_operator_coverage_table(result: dict, tmp_path: Path) -> None:
+    from conformance.reports import coverage
+
+    assert not coverage.has_operators(result) and "coverage.md" not in {p.name for p in write_all(result, tmp_path)}
+    op = {**copy.deepcopy(result["cases"][0]), "id": "op.sin.default", "topic": "op",
+          "tags": ["op", "op:sin", "check:forward", "check:grad"]}
+    failing = {**copy.deepcopy(op), "dtype": "float64", "outcome": "fail", "tags": ["op", "op:sin", "check:gradgrad"]}
+    result["cases"] += [op, failing]
+    columns, rows = coverage.table(result)
+    assert columns == ["cpu float32", "cpu float64"]
+    assert rows == {"sin": {"cpu float32": {"forward": "pass", "grad": "pass"}, "cpu float64": {"gradgrad": "fail"}}}
+    text = coverage.render_markdown(result)
+    assert "| `sin` | \u2713fwd \u2713grad \u00b7gg \u00b7err | \u00b7fwd \u00b7grad \u2717gg \u00b7err |" in text
+    assert (tmp_path / "coverage.md") in write_all(result, tmp_path)
+    assert "Operator coverage (1 operators" in html.render(result)

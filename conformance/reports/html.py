@@ -31,6 +31,7 @@ from urllib.parse import quote
 
 from ..compare import TENSOR_FIELDS, describe, preview
 from ..levels import ASPECTS, LEVELS
+from . import coverage
 from .common import (
     EXPECTED_OUTCOMES,
     OUTCOMES,
@@ -514,6 +515,31 @@ def details(result: dict) -> tuple[str, set[str]]:
     ), set(problem_ids)
 
 
+def coverage_section(result: dict) -> str:
+    """The operator coverage table (operator by device and dtype by check), collapsed."""
+    columns, rows = coverage.table(result)
+    if not rows:
+        return ""
+    head = "<tr><th>operator</th>" + "".join(f"<th>{e(c)}</th>" for c in columns) + "</tr>"
+    body = []
+    for operator, by_column in rows.items():
+        cells = []
+        for column in columns:
+            checks = by_column.get(column)
+            if checks is None:
+                cells.append('<td class="cell o-none">\u2014</td>')
+                continue
+            worst = coverage.worse(None, "pass")
+            for state in checks.values():
+                worst = coverage.worse(worst, state)
+            css = {"pass": "o-pass", "known": "o-xfail", "fail": "o-fail"}[worst]
+            cells.append(f'<td class="cell {css}">{e(coverage.cell_text(checks))}</td>')
+        body.append(f"<tr><td><code>{e(operator)}</code></td>{''.join(cells)}</tr>")
+    return (f'<details class="scores"><summary>Operator coverage ({len(rows)} operators; fwd: forward, '
+            "grad: first order, gg: second order, err: invalid input)</summary>"
+            f'<table class="diffs"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></details>')
+
+
 # -- page ---------------------------------------------------------------------------------------
 def render(result: dict) -> str:
     state, _ = verdict(result)
@@ -525,6 +551,7 @@ def render(result: dict) -> str:
         + f"<h2>Matrix ({len(cases)} cases \u00d7 {len(device_names(result))} devices)</h2>"
         + filters(result)
         + matrix(result, problem_ids)
+        + coverage_section(result)
         + details_html
         + "</main>"
     )
