@@ -369,8 +369,8 @@ def bernoulli(input, p=None, *, generator=None):
     from .._grad_mode import STATE
 
     if STATE.grad_enabled and input._requires_grad:
+        from .._autograd.record import record
         from .derivatives import NODES
-        from .record import record
 
         return record(NODES["BernoulliBackward0"], draws, (input,))
     return make_tensor(draws)

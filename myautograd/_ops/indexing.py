@@ -13,13 +13,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
+from .._autograd.record import record
+from .._autograd.views import make_view
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import normalize_dim
 from .derivatives import NODES
-from .record import record
 from .registry import export, method
-from .views import make_view, select, slice_dim, unsqueeze
+from .views import select, slice_dim, unsqueeze
 
 
 def _as_index(item, size: int | None = None):

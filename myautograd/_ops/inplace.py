@@ -15,14 +15,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend, _dtype
-from .._autograd.graph import forward_name
+from .._autograd.node import forward_name
+from .._autograd.record import record_inplace
+from .._autograd.views import copy_slices
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .derivatives import NODES
 from .pointwise import BINARY, UNARY, operands
-from .record import record_inplace
 from .registry import method
-from .views import copy_slices
 
 LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_MESSAGE = "a view of a leaf Variable that requires grad is being used in an in-place operation."

@@ -11,13 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
+from .._autograd.record import record
+from .._autograd.views import make_view
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import check_tensor, device_error
 from .derivatives import NODES
-from .record import record
 from .registry import export, method
-from .views import make_view
 
 
 def _recorded(node_name: str, out, inputs, attrs=None):
@@ -103,7 +103,7 @@ def matmul(input, other):
     if a_dim == 1 and b_dim == 2:
         product = mm(input.unsqueeze(0), other)
         return make_view(product, product._data.reshape(product._data.shape[1:]), "SqueezeBackward4",
-                         {"dim": (0,), "self_sym_sizes": product._data.shape})
+                         {"self_sym_sizes": product._data.shape})
     if a_dim == 2 and b_dim == 2:
         return mm(input, other)
     if a_dim >= 3 and b_dim <= 2:

@@ -15,12 +15,12 @@ import warnings
 import numpy as np
 
 from .. import _backend
+from .._autograd.record import record
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .creation import default_generator
 from .derivatives import NODES, nll_selection
 from .pointwise import _erf
-from .record import record
 from .reduction import log_softmax
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}

@@ -14,11 +14,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend, _dtype
+from .._autograd.record import record, record_one
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import PY_NUMBERS, broadcast_error, check_tensor, default_float_for, device_error
 from .derivatives import NODES
-from .record import record, record1
 from .registry import export, method
 
 UNARY: dict[str, tuple] = {}
@@ -101,7 +101,7 @@ def binary(node, compute, a: Tensor, b, attrs: dict | None = None) -> Tensor:
         return make_tensor(out)
     if number:
         if a._requires_grad:
-            return record1(node, out, a, node._plan_first, attrs, True, (b,))
+            return record_one(node, out, a, attrs, (b,))
     elif a._requires_grad or (isinstance(b, Tensor) and b._requires_grad):
         return record(node, out, (a, b), attrs)
     return make_tensor(out)
@@ -164,7 +164,7 @@ def rsub(input, other, *, alpha=1):
     ad, bd = operands(input, other)
     out = bd - ad * alpha if alpha != 1 else bd - ad
     if STATE.grad_enabled and input._requires_grad:
-        return record(NODES["RsubBackward1"], out, (input,), {"alpha": alpha, "other": other})
+        return record(NODES["RsubBackward1"], out, (input,), {"alpha": alpha})
     return make_tensor(out)
 
 
@@ -276,13 +276,12 @@ def _apply_unary(node, compute, input: Tensor, keep_int: bool = False) -> Tensor
         data = data.astype(default_float_for(data))
     out = compute(data)
     if input._requires_grad and STATE.grad_enabled:
-        return record1(node, out, input, node.save_plan((True,)), same_layout=True)
+        return record_one(node, out, input)
     return make_tensor(out)
 
 
 def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=()):
     node = NODES[node_name]
-    plan = node._plan_first
 
     def op(input):
         if input.__class__ is not Tensor and not isinstance(input, Tensor):
@@ -292,7 +291,7 @@ def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=()
             data = data.astype(default_float_for(data))
         out = compute(data)
         if input._requires_grad and STATE.grad_enabled:
-            return record1(node, out, input, plan, same_layout=True)
+            return record_one(node, out, input)
         return make_tensor(out)
 
     op.__name__ = op.__qualname__ = name
