@@ -148,6 +148,13 @@ class ArrayMath:
         return x.item() if hasattr(x, "item") else x
 
     @staticmethod
+    def mask_at(like, key):
+        """A boolean array shaped like ``like``, on its device, True at ``key``."""
+        mask = np.zeros_like(like, dtype=bool)
+        mask[key] = True
+        return mask
+
+    @staticmethod
     def constant(values, like):
         """Host values (a mask, weights) as an array on ``like``'s device."""
         values = np.asarray(values)
@@ -196,10 +203,6 @@ class ArrayMath:
     @staticmethod
     def imag(x):
         return x.imag
-
-    @staticmethod
-    def complex_of(real, imag):
-        return real + 1j * imag
 
     @staticmethod
     def view_as_real(x):

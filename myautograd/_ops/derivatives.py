@@ -118,15 +118,6 @@ def _value_selecting(F, grad, dim, indices, sizes, keepdim):
     return F.index_put_zeros(sizes, grad, _along_dim_key(index, dim), grad, True)
 
 
-def _written(F, grad, indices):
-    """Mask of the elements an indexed write touched."""
-    import numpy as np
-
-    mask = np.zeros(tuple(grad.shape), dtype=bool)
-    mask[indices] = True
-    return F.constant(mask, grad)
-
-
 def _scatter_positions(F, grad, positions, sizes):
     """Backward of a strided view: each element's gradient added at its position in the base."""
     flat = F.index_put_zeros((_numel(sizes),), grad, (positions.reshape(-1),), F.reshape(grad, (-1,)), True)
@@ -178,11 +169,6 @@ def _repeat_backward(F, grad, repeats, sizes):
 def _mse_backward(grad, self, target, reduction):
     scale = 2.0 / _numel(self.shape) if reduction == 1 else 2.0
     return scale * (self - target) * grad
-
-
-def _l1_backward(F, grad, self, target, reduction):
-    out = F.sgn(self - target) * grad
-    return out / _numel(self.shape) if reduction == 1 else out
 
 
 def nll_selection(shape: tuple, classes, ignore_index: int, weight):
@@ -332,8 +318,7 @@ derivative("HardtanhBackward0", "self", saves="min_val max_val",
            self=lambda grad, self, min_val, max_val, F:
            F.masked_backward("HardtanhBackwardBackward0", grad, self, (self > min_val) & (self < max_val), 0))
 derivative("ConjBackward0", "self", self=lambda grad, F: F.conj(grad))
-derivative("RealBackward0", "self", self=lambda grad: grad)
-derivative("ImagBackward0", "self", self=lambda grad, F: F.complex_of(0 * grad, grad))
+derivative("ConjPhysicalBackward0", "self", self=lambda grad, F: F.conj(grad))
 derivative("NanToNumBackward0", "self", self=lambda grad, self, F: grad * F.isfinite(self))
 
 # Backward ops that torch records with the forward input as an input too (so, under create_graph,
@@ -448,8 +433,6 @@ derivative("ViewBackward0", "self", saves="self_sym_sizes",
            self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
 derivative("UnsafeViewBackward0", "self", saves="self_sym_sizes",
            self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
-derivative("ReshapeAliasBackward0", "self", saves="self_sym_sizes",
-           self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
 derivative("ExpandBackward0", "self", saves="self_sym_sizes",
            self=lambda grad, self_sym_sizes, F: F.sum_to(grad, self_sym_sizes))
 derivative("TBackward0", "self", self=lambda grad, F: F.t(grad))
@@ -465,7 +448,7 @@ derivative("SliceBackward0", "self", saves="dim start end step self_sym_sizes",
            self=lambda grad, dim, start, end, step, self_sym_sizes, F:
            F.index_put_zeros(self_sym_sizes, grad, _at(dim, slice(start, end, step)), grad, False))
 derivative("IndexPutBackward0", "self values", saves="indices accumulate",
-           self=lambda grad, indices, accumulate, F: grad if accumulate else F.where(_written(F, grad, indices), 0, grad),
+           self=lambda grad, indices, accumulate, F: grad if accumulate else F.where(F.mask_at(grad, indices), 0, grad),
            values=lambda grad, indices, F: F.index(grad, indices))
 derivative("IndexBackward0", "self", saves="indices self_sym_sizes",
            self=lambda grad, indices, self_sym_sizes, F: F.index_put_zeros(self_sym_sizes, grad, indices, grad, True))
@@ -492,7 +475,8 @@ derivative("ToCopyBackward0", "self", saves="self_device", self=lambda grad, sel
 derivative("CopyBackwards", "self src", cpp_name=True,
            self=lambda grad, F: F.zeros_like(grad),
            src=lambda grad: grad)
-derivative("FillBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
+derivative("FillBackward2", "self", self=lambda grad, F: F.zeros_like(grad))
+derivative("FillBackward3", "self value", self=lambda grad, F: F.zeros_like(grad), value=lambda grad, F: F.sum(grad))
 derivative("ZeroBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("RepeatBackward0", "self", saves="repeats self_sym_sizes",
            self=lambda grad, repeats, self_sym_sizes, F: _repeat_backward(F, grad, repeats, self_sym_sizes))
@@ -515,9 +499,6 @@ derivative("ComplexBackward0", "real imag",
 derivative("MseLossBackward0", "self target", saves="reduction",
            self=lambda grad, self, target, reduction: _mse_backward(grad, self, target, reduction),
            target=lambda grad, self, target, reduction: -_mse_backward(grad, self, target, reduction))
-derivative("L1LossBackward0", "self target", saves="reduction",
-           self=lambda grad, self, target, reduction, F: _l1_backward(F, grad, self, target, reduction),
-           target=lambda grad, self, target, reduction, F: -_l1_backward(F, grad, self, target, reduction))
 derivative("NllLossBackward0", "self", saves="target weight reduction ignore_index total_weight",
            self=lambda grad, self, target, weight, reduction, ignore_index, total_weight, F:
            _nll_backward(F, grad, self, target, weight, reduction, ignore_index, total_weight))

@@ -92,9 +92,8 @@ def getitem(self, key):
         return _advanced_index(result, advanced)
     if applied:
         return result
-    if any(isinstance(item, slice) for item in items):
-        return slice_dim(result, 0, None, None, None) if result._data.ndim else make_view(result, result._data.view(),
-                                                                                            "AliasBackward0", {})
+    if isinstance(key, slice) and result._data.ndim:
+        return slice_dim(result, 0, None, None, None)  # x[:] is a slice; x[...] and x[:, ...] are aliases, as in torch
     return make_view(result, result._data.view(), "AliasBackward0", {})
 
 

@@ -233,8 +233,9 @@ def fill_(self, value):
         if value.dim() != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} "
                                "dimensions.")
-        value = value.item()
-    return apply_inplace(self, np.full_like(self._data, value), "FillBackward0", (self,))
+        values = np.broadcast_to(_backend.to_device(value._data, self.device), self._data.shape)
+        return apply_inplace(self, values.astype(self._data.dtype), "FillBackward3", (self, value))
+    return apply_inplace(self, np.full_like(self._data, value), "FillBackward2", (self,))
 
 
 @method

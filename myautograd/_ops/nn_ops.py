@@ -186,7 +186,12 @@ def dropout(input, p=0.5, training=True, inplace=False):
         return input
     if p == 1:
         return input * 0
-    keep = (default_generator.rng.random(input._data.shape) >= p).astype(input._data.dtype)
+    uniform = _backend.to_device(default_generator.rng.random(input._data.shape), input.device)
+    keep = (uniform >= p).astype(input._data.dtype)
     scale = 1.0 / (1 - p)
+    if _backend.is_cpu_array(input._data):
+        # torch's CPU kernel: the input times a noise tensor of 0 and 1 / (1 - p), MulBackward0
+        return input * make_tensor(keep * np.asarray(scale, dtype=keep.dtype))
+    # torch's fused CUDA kernel: NativeDropoutBackward0
     return _recorded("NativeDropoutBackward0", input._data * keep * scale, (input,),
                      {"mask": make_tensor(keep), "scale": scale})

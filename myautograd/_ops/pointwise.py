@@ -353,7 +353,13 @@ ceil = unary("ceil", "CeilBackward0", np.ceil, keep_int=True)
 trunc = unary("trunc", "TruncBackward0", np.trunc, keep_int=True, aliases=("fix",))
 frac = unary("frac", "FracBackward0", lambda x: x - np.trunc(x))
 erf = unary("erf", "ErfBackward0", _erf)
-conj_physical = unary("conj_physical", "ConjBackward0", np.conj, keep_int=True)
+
+
+@export
+def conj_physical(input):
+    if not input.is_complex():
+        return input
+    return _apply_unary(NODES["ConjPhysicalBackward0"], np.conj, input)
 
 
 @export

@@ -12,11 +12,12 @@ import operator
 import numpy as np
 
 from .. import _backend
+from .._autograd.array_math import ArrayMath
 from .._autograd.modes import TensorMode
 from .._tensor import make_tensor
 from .indexing import index_put_into_zeros
 from .inplace import copy_into_new
-from .pointwise import make_complex, masked_backward, where
+from .pointwise import masked_backward, where
 from .shape import cat, stack
 
 
@@ -88,12 +89,10 @@ class TensorMath:
 
     @staticmethod
     def cat(xs, dim):
-
         return cat(list(xs), dim)
 
     @staticmethod
     def stack(xs, dim):
-
         return stack(list(xs), dim)
 
     @staticmethod
@@ -114,16 +113,17 @@ class TensorMath:
 
     @staticmethod
     def index_put_zeros(shape, like, key, values, accumulate):
-
         return index_put_into_zeros(tuple(shape), like, key, values, accumulate)
 
     @staticmethod
     def index(x, key):
+        """``x[key]`` for a key saved as arrays (on the device): index arrays become tensors."""
+        if isinstance(key, tuple):
+            key = tuple(make_tensor(k) if hasattr(k, "shape") and hasattr(k, "dtype") else k for k in key)
         return x[key]
 
     @staticmethod
     def masked_backward(node_name, grad, forward_input, mask, scale):
-
         return masked_backward(node_name, grad, forward_input, mask, scale)
 
     @staticmethod
@@ -135,14 +135,16 @@ class TensorMath:
         return x.item() if hasattr(x, "item") else x
 
     @staticmethod
-    def constant(values, like):
+    def mask_at(like, key):
+        return make_tensor(ArrayMath.mask_at(like._data, key))
 
+    @staticmethod
+    def constant(values, like):
         values = _backend.host_value(values, like._data)
         return make_tensor(values if values.dtype == np.bool_ else values.astype(like._data.dtype))
 
     @staticmethod
     def where(condition, a, b):
-
         return where(condition, a, b)
 
     @staticmethod
@@ -176,11 +178,6 @@ class TensorMath:
     @staticmethod
     def imag(x):
         return x.imag
-
-    @staticmethod
-    def complex_of(real, imag):
-
-        return make_complex(real, imag)
 
     @staticmethod
     def view_as_real(x):
