@@ -33,6 +33,14 @@ def any_requires_grad(inputs) -> bool:
     return STATE.grad_enabled and any(isinstance(x, Tensor) and x._requires_grad for x in inputs)
 
 
+def recorded(cls, data, inputs, attrs: dict | None = None) -> Tensor:
+    """The result of an op on ``inputs``: recorded with ``cls`` when grad mode is on and an input
+    requires grad, else a plain tensor."""
+    if any_requires_grad(inputs):
+        return record(cls, data, inputs, attrs)
+    return make_tensor(data)
+
+
 def record(cls, data, inputs, attrs: dict | None = None, *, outputs: int = 1):
     """Create the node ``cls`` for an op on ``inputs`` with result ``data`` (a tuple of arrays when
     ``outputs`` > 1) and return the output tensor(s)."""
