@@ -207,7 +207,7 @@ def neg(input):
     if input._data.dtype == np.bool_:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
                            "invert a mask, use the `~` or `logical_not()` operator instead.")
-    return _apply_unary(NODES["NegBackward0"], np.negative, input, keep_int=True)
+    return _negate(input)
 
 
 negative = export(neg, name="negative")
@@ -262,18 +262,9 @@ def _with_out(name, out, result, *inputs):
 _INTEGRAL = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16, np.int32, np.int64))
 
 
-def _apply_unary(node, compute, input: Tensor, keep_int: bool = False) -> Tensor:
-    data = input._data
-    if not keep_int and data.dtype in _INTEGRAL:
-        data = data.astype(default_float_for(data))
-    out = compute(data)
-    if input._requires_grad and STATE.grad_enabled:
-        return record_one(node, out, input)
-    return make_tensor(out)
-
-
-def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=()):
-    node = NODES[node_name]
+def elementwise(name: str, node, compute, keep_int: bool = False):
+    """The op ``compute`` (array -> array) on one tensor, recorded as ``node``; integer inputs
+    compute in the default float dtype unless ``keep_int``."""
 
     def op(input):
         if input.__class__ is not Tensor and not isinstance(input, Tensor):
@@ -287,6 +278,19 @@ def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=()
         return make_tensor(out)
 
     op.__name__ = op.__qualname__ = name
+    return op
+
+
+_negate = elementwise("neg", NODES["NegBackward0"], np.negative, keep_int=True)
+_conjugate = elementwise("conj", NODES["ConjBackward0"], np.conj)
+_conjugate_physical = elementwise("conj_physical", NODES["ConjPhysicalBackward0"], np.conj)
+
+
+def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=()):
+    """An exported elementwise op (``torch.exp`` and ``Tensor.exp``), its aliases, and its entry in
+    ``UNARY`` for the in-place variant."""
+    node = NODES[node_name]
+    op = elementwise(name, node, compute, keep_int)
     UNARY[name] = (node, compute, keep_int)
     export(op)
     for alias in aliases:
@@ -351,14 +355,14 @@ erf = unary("erf", "ErfBackward0", _erf)
 def conj_physical(input):
     if not input.is_complex():
         return input
-    return _apply_unary(NODES["ConjPhysicalBackward0"], np.conj, input)
+    return _conjugate_physical(input)
 
 
 @export
 def conj(input):
     if not input.is_complex():
         return input
-    return _apply_unary(NODES["ConjBackward0"], np.conj, input)
+    return _conjugate(input)
 
 
 @export
