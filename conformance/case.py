@@ -12,6 +12,8 @@ what the two runs record. Cases are registered with the ``@case`` decorator::
 
 The id is ``<topic>.<function name>``; the topic is the name of the catalog module that defines
 the case (``conformance/catalog/leaf.py`` gives topic ``leaf``), so nothing is written twice.
+A case that reproduces an outside source says where it comes from in ``provenance`` (a seed
+tutorial's snippet: ``provenance="seed 002, In [10]"``).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ class Case:
     features: tuple[str, ...] = ()
     tolerances: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     timeout: float | None = None
+    provenance: str = ""
     source: str = ""
 
     def __post_init__(self) -> None:
@@ -115,6 +118,7 @@ def case(
     features: tuple[str, ...] = (),
     tolerances: Mapping[str, tuple[float, float]] | None = None,
     timeout: float | None = None,
+    provenance: str = "",
     registry: Registry = REGISTRY,
 ) -> Callable[[Callable], Callable]:
     """Register the decorated scenario as the case ``<module topic>.<function name>``."""
@@ -133,6 +137,7 @@ def case(
                 features=check_names(features, case_id),
                 tolerances=dict(tolerances or {}),
                 timeout=timeout,
+                provenance=provenance,
             )
         )
         return scenario

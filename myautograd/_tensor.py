@@ -7,8 +7,10 @@ reads it).
 Everything rarer (hooks, ``retain_grad``, view bookkeeping, inference flags, the leaf's
 gradient accumulator) lives in a ``TensorMeta`` created on first use.
 
-Math operations are attached as methods by ``myautograd._ops``; this module holds the tensor
-state, its rules and its messages.
+This module holds the tensor state, its rules and its messages, and knows nothing of graphs or
+operations: it is the lowest layer of the engine. The layers above add what needs them
+(``install``): ``_autograd.views`` the regenerated ``grad_fn`` of a view whose base changed in
+place, ``_ops`` the math methods, ``autograd`` ``Tensor.backward``.
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ from typing import Any
 import numpy as np
 
 from . import _backend, _dtype
-from ._autograd.graph import AccumulateGrad, add_hook, init_node
 from ._device import as_device
 from ._grad_mode import STATE
+from ._hooks import add_hook
+from ._printing import format_tensor
 from ._size import Size
 
 NONLEAF_GRAD_WARNING = (
@@ -97,28 +100,20 @@ def meta_of(t: Tensor) -> TensorMeta:
     return meta
 
 
-def grad_accumulator(t: Tensor) -> AccumulateGrad:
-    """The leaf's AccumulateGrad node: reused while any graph holds it, as torch does."""
-    meta = meta_of(t)
-    node = meta.accumulator() if meta.accumulator is not None else None
-    if node is None:
-        node = init_node(_new(AccumulateGrad), (), None, ())
-        node.variable = t
-        meta.accumulator = weakref.ref(node)
-    return node
+class Installed:
+    """What the layers above provide (see the module docstring)."""
+
+    @staticmethod
+    def view_grad_fn(view: Tensor):
+        """A view's grad_fn; ``_autograd.views`` installs the one that regenerates it."""
+        return view._grad_fn
 
 
-def gradient_edge(t: Tensor) -> tuple:
-    """The (node, input number) that the gradient of ``t`` flows into."""
-    if t._meta is not None and t._meta.base is not None:
-        fn = t.grad_fn
-    else:
-        fn = t._grad_fn
-    if fn is not None:
-        return (fn, t._output_nr)
-    if t._requires_grad:
-        return (grad_accumulator(t), 0)
-    return (None, 0)
+def install(name: str, fn: Callable) -> None:
+    """Called by a higher layer to provide ``Installed.<name>``."""
+    if not hasattr(Installed, name):
+        raise AttributeError(f"_tensor has no installable {name!r}")
+    setattr(Installed, name, staticmethod(fn))
 
 
 def is_tensor(value: Any) -> bool:
@@ -247,9 +242,7 @@ class Tensor:
     def grad_fn(self):
         meta = self._meta
         if meta is not None and meta.base is not None:
-            from ._ops.views import current_view_grad_fn
-
-            return current_view_grad_fn(self)
+            return Installed.view_grad_fn(self)
         return self._grad_fn
 
     @property
@@ -344,11 +337,6 @@ class Tensor:
         if meta.post_accumulate_hooks is None:
             meta.post_accumulate_hooks = {}
         return add_hook(meta.post_accumulate_hooks, hook)
-
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
-        from .autograd import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     # -- data, detach ---------------------------------------------------------------------
     @property
@@ -459,8 +447,6 @@ class Tensor:
 
     # -- printing -------------------------------------------------------------------------
     def __repr__(self, *, tensor_contents=None) -> str:
-        from ._printing import format_tensor
-
         suffixes = []
         fn = self.grad_fn
         if fn is not None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +19,7 @@ FACTORIES = {"tensor", "ones", "zeros", "full", "empty", "arange", "eye", "linsp
 TAGS = {"warning", "error", "seed", "hard"}
 OPERATOR_TAGS = {"op", "check:forward", "check:grad", "check:gradgrad", "check:error"}
 CASES = list(catalog.load())
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def is_operator_case(item: Case) -> bool:
@@ -40,6 +43,19 @@ def test_case_metadata_is_complete(item: Case):
     assert item.doc.url.startswith("https://pytorch.org/docs/stable/")
     assert item.doc.section
     assert set(item.devices) <= set(ALL_DEVICES) and item.devices
+
+
+def test_cases_from_the_seed_tutorials_say_which_snippet():
+    """A case with a seed provenance names the document (000 to 004) and is tagged ``seed``; the
+    snippets themselves are in tests/seed_snippets/, named after the same documents."""
+    seeded = [c for c in CASES if c.provenance.startswith("seed")]
+    assert len(seeded) >= 40
+    documents = {p.name[:3] for p in (ROOT / "tests" / "seed_snippets").glob("*.py")}
+    for item in seeded:
+        assert re.fullmatch(r"seed \d{3}, .+", item.provenance), item.id
+        assert item.provenance[5:8] in documents, item.id
+        assert "seed" in item.tags, item.id
+    assert not any(c.topic == "seed" for c in CASES), "seed cases live in the topic they are about"
 
 
 @pytest.mark.parametrize("path", sorted({docs.docstring_path(c.doc) for c in CASES} - {None}))

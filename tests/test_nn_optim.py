@@ -363,7 +363,7 @@ def test_train_eval_and_dropout():
     y = mnn.Dropout(0.5)(mt.ones(1000, requires_grad=True))
     values = set(y.detach().numpy().tolist())
     assert values <= {0.0, 2.0} and len(values) == 2
-    assert y.grad_fn.name() == "NativeDropoutBackward0"
+    assert y.grad_fn.name() == "MulBackward0"  # torch's CPU kernel; NativeDropoutBackward0 on CUDA
     assert outcome(net.train, 1) == outcome(torch.nn.Linear(1, 1).train, 1)
     assert outcome(mnn.Dropout, 1.5) == outcome(torch.nn.Dropout, 1.5)
 

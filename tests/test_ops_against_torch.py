@@ -142,7 +142,46 @@ OPS = [
     Op("leaky_relu", lambda t, x: t.nn.functional.leaky_relu(x, 0.1), ((5,),)),
     Op("elu", lambda t, x: t.nn.functional.elu(x), ((5,),)),
     Op("softplus", lambda t, x: t.nn.functional.softplus(x), ((5,),)),
+    Op("hardtanh", lambda t, x: t.nn.functional.hardtanh(x, -0.5, 0.5), ((5,),)),
+    # Ops whose node class no other operator test produced (tests/test_derivative_table.py)
+    Op("exp2", lambda t, x: x.exp2(), ((4,),)),
+    Op("log2", lambda t, x: x.log2(), ((4,),), 0.5, 3.0),
+    Op("log10", lambda t, x: x.log10(), ((4,),), 0.5, 3.0),
+    Op("frac", lambda t, x: x.frac(), ((5,),)),
+    Op("round", lambda t, x: x.round(), ((5,),)),
+    Op("floor", lambda t, x: x.floor(), ((5,),)),
+    Op("ceil", lambda t, x: x.ceil(), ((5,),)),
+    Op("trunc", lambda t, x: x.trunc(), ((5,),)),
+    Op("sign", lambda t, x: x.sign(), ((5,),)),
+    Op("nan_to_num", lambda t, x: (x.log() * 0).nan_to_num(), ((5,),)),
+    Op("clamp_min", lambda t, x: x.clamp_min(-0.5), ((5,),)),
+    Op("clamp_max", lambda t, x: x.clamp_max(0.5), ((5,),)),
+    Op("min", lambda t, x: x.min(), ((3, 4),)),
+    Op("amin", lambda t, x: x.amin(0), ((3, 4),)),
+    Op("rsub_tensor", lambda t, x, y: t.rsub(x, y, alpha=2), ((3,), (3,))),
+    Op("split_with_sizes", lambda t, x: x.split([2, 3], 1)[1], ((3, 5),)),
+    Op("squeeze_all", lambda t, x: x.squeeze(), ((3, 1, 4, 1),)),
+    Op("squeeze_dims", lambda t, x: x.squeeze((1, 3)), ((3, 1, 4, 1),)),
+    Op("unfold", lambda t, x: x.unfold(1, 2, 1), ((3, 4),)),
+    Op("alias", lambda t, x: x[...], ((3, 4),)),
+    Op("complex", lambda t, x, y: t.complex(x, y), ((3,), (3,))),
+    Op("conj", lambda t, x, y: t.complex(x, y).conj(), ((3,), (3,))),
+    Op("conj_physical", lambda t, x, y: t.complex(x, y).conj_physical(), ((3,), (3,))),
+    Op("real", lambda t, x, y: t.complex(x, y).real * 2, ((3,), (3,))),
+    Op("imag", lambda t, x, y: t.complex(x, y).imag, ((3,), (3,))),
+    Op("view_as_real", lambda t, x, y: t.view_as_real(t.complex(x, y)), ((3,), (3,))),
+    Op("view_as_complex", lambda t, x: t.view_as_complex(x), ((3, 2),)),
+    Op("fill", lambda t, x: (x * 1).fill_(2.0), ((3,),)),
+    Op("fill_tensor", lambda t, x, y: (x * 1).fill_(y.sum()), ((3,), (2,))),
+    Op("zero", lambda t, x: (x * 1).zero_(), ((3,),)),
+    Op("index_put", lambda t, x, y: _index_put(t, x, y), ((4,), (2,))),
 ]
+
+
+def _index_put(t, x, y):
+    z = x * 1
+    z[t.tensor([0, 2], device=x.device)] = y * 3
+    return z
 
 
 def _setitem(x):
@@ -213,3 +252,38 @@ def test_op_matches_torch(op: Op, dtype_name: str, mydevice: str):
         else:
             assert m is not None, f"second derivative {index}: missing"
             _close(m, r, dtype_name, f"second derivative of input {index}")
+
+
+# -- random ops: torch's node, and the gradient read back from our own output -----------------------------
+@dataclass
+class RandomOp:
+    """An op whose values are random (NumPy's generator is not torch's): its node must be torch's,
+    and its gradient what the derivative read from the output says."""
+
+    name: str
+    fn: Callable
+    derivative: Callable  # (x, out) -> d out / d x, elementwise, as arrays
+    cuda_node: str  # torch's node on CUDA, where its kernel differs from the CPU's
+
+
+RANDOM_OPS = [
+    RandomOp("bernoulli", lambda t, x: t.bernoulli(x), lambda x, out: np.zeros_like(x), "BernoulliBackward0"),
+    RandomOp("dropout", lambda t, x: t.nn.functional.dropout(x, 0.4), lambda x, out: out / x,
+             "NativeDropoutBackward0"),
+]
+
+
+@pytest.mark.parametrize("op", RANDOM_OPS, ids=lambda o: o.name)
+def test_random_op_node_and_gradient(op: RandomOp, mydevice: str):
+    rng = np.random.default_rng(zlib.crc32(op.name.encode()))
+    values = rng.uniform(0.2, 0.8, (50,))
+    x = myautograd.tensor(values, requires_grad=True, device=mydevice)
+    out = op.fn(myautograd, x)
+    if mydevice == "cpu":
+        expected = type(op.fn(torch, torch.tensor(values, requires_grad=True)).grad_fn).__name__
+    else:
+        expected = op.cuda_node
+    assert type(out.grad_fn).__name__ == expected
+    v = rng.uniform(-1, 1, values.shape)
+    (grad,) = myautograd.autograd.grad(out, x, myautograd.tensor(v, device=mydevice))
+    np.testing.assert_allclose(grad.tolist(), v * op.derivative(values, np.asarray(out.tolist())), rtol=1e-12)

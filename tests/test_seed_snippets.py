@@ -5,15 +5,16 @@ each). Each test runs one snippet twice, each time in a fresh interpreter: once 
 torch, once with myautograd standing in for torch (its modules installed in ``sys.modules``
 under the torch names before the snippet runs). The two runs must agree on:
 
-* stdout, exactly, after object addresses (``0x...``) are replaced by a placeholder;
+* stdout, exactly;
 * how the run ends: both succeed, or both raise the same exception type with the same message
   (the last line of the traceback on stderr);
 * the warnings emitted, as a list of (category, message): the runner records them with
   ``warnings.catch_warnings(record=True)`` and the "always" filter and writes them as JSON to a
-  separate file. torch's " (Triggered internally at ...)" suffix is stripped before comparing.
+  separate file.
 
-Exception and warning type names are compared with myautograd's own module name read as
-``torch`` (``myautograd.X`` stands in for ``torch.X``), as the conformance suite does.
+Every text is normalised by the conformance suite's own rules (``conformance/normalize.py``:
+object addresses, torch's "(Triggered internally at ...)" suffix, myautograd's module name
+read as ``torch``), and warnings the suite ignores are left out.
 
 This module is also the runner: ``python tests/test_seed_snippets.py torch|myautograd SNIPPET
 WARNINGS_JSON`` runs one snippet on one side.
@@ -26,7 +27,6 @@ import itertools
 import json
 import os
 import pkgutil
-import re
 import runpy
 import subprocess
 import sys
@@ -38,15 +38,15 @@ from pathlib import Path
 
 import pytest
 
+from conformance.normalize import Normalizer, is_ignored_warning
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 SNIPPETS = sorted((HERE / "seed_snippets").glob("*.py"))
 TIMEOUT = 120
 SIDES = ("torch", "myautograd")
 
-_ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
-_TRIGGERED = re.compile(r" ?\(Triggered internally at .*\)$", re.DOTALL)
-_OWN_MODULE = re.compile(r"^myautograd\.")
+NORMALIZE = {"torch": Normalizer(), "myautograd": Normalizer("myautograd")}
 
 
 # -- standing in for torch -------------------------------------------------------------------
@@ -143,19 +143,17 @@ class Outcome:
             return "ok"
         lines = [line for line in self.stderr.splitlines() if line.strip()]
         last = lines[-1] if lines else f"exit status {self.returncode}, nothing on stderr"
-        return self.normalise_type(_ADDRESS.sub("0x...", last))
+        return NORMALIZE[self.side](last)
 
     @property
     def printed(self) -> str:
-        return _ADDRESS.sub("0x...", self.stdout)
+        return NORMALIZE[self.side](self.stdout)
 
     @property
     def warning_list(self) -> list[tuple[str, str]]:
-        return [(self.normalise_type(category), _TRIGGERED.sub("", _ADDRESS.sub("0x...", message)))
-                for category, message in self.warnings]
-
-    def normalise_type(self, text: str) -> str:
-        return _OWN_MODULE.sub("torch.", text) if self.side == "myautograd" else text
+        normalize = NORMALIZE[self.side]
+        return [(normalize(category), normalize(message)) for category, message in self.warnings
+                if not is_ignored_warning(category, message)]
 
 
 def run_side(side: str, snippet: Path, tmp_path: Path) -> Outcome:
@@ -203,7 +201,7 @@ def stderr_tail(outcome: Outcome, lines: int = 15) -> str:
 
 def report(snippet: Path, torch_run: Outcome, impl_run: Outcome, problems: list[str]) -> str:
     parts = [f"{snippet.name}: myautograd differs from torch ({', '.join(problems)})", ""]
-    parts.append("printed output (addresses replaced):")
+    parts.append("printed output (normalised):")
     parts.append(side_by_side(torch_run.printed, impl_run.printed))
     parts.append("")
     parts.append("how the run ends:")
@@ -272,7 +270,7 @@ def test_alias_modules_puts_myautograd_under_the_torch_names(tmp_path: Path) -> 
         path = tmp_path / "myautograd" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))  # the stand-in comes first
     completed = subprocess.run([sys.executable, "-c", ALIAS_CHECK, str(HERE)], cwd=tmp_path, env=env,
                                capture_output=True, text=True, timeout=TIMEOUT)
     assert completed.stdout.strip() == "aliased", completed.stderr

@@ -139,3 +139,101 @@ def sgd_step_skips_params_without_grad(torch, rec):
     opt.step()
     rec("p", p)
     rec("q", q)
+
+
+@case("Zeroing .grad in place between two backward calls keeps only the second gradient",
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      provenance="seed 000, block 2",
+      features=("retain-graph", "in-place", "printing"))
+def zero_grad_between_backwards(torch, rec):
+    a = torch.tensor([1.1], requires_grad=True, device=rec.device)
+    b = a * 2
+    c = b + 3
+    b.backward(retain_graph=True)
+    print(a.grad)
+    a.grad.zero_()
+    rec("a.grad after zero_", a.grad.clone())
+    c.backward()
+    print(a.grad)
+    rec("a.grad", a.grad)
+
+
+@case("Assigning a zero tensor to .grad by hand also resets it: the next backward adds to it",
+      doc=docs.TENSOR_GRAD, tags=("seed",),
+      provenance="seed 000, block 2 (the comment: 所以也可以a.grad=torch.tensor([0.0]))",
+      features=("retain-graph", "printing"))
+def assign_grad_by_hand(torch, rec):
+    a = torch.tensor([1.1], requires_grad=True, device=rec.device)
+    b = a * 2
+    c = b + 3
+    b.backward(retain_graph=True)
+    print(a.grad)
+    a.grad = torch.tensor([0.0], device=rec.device)
+    c.backward()
+    print(a.grad)
+    rec("a.grad", a.grad)
+
+
+@case("Gradients of successive backward calls accumulate in .grad until it is zeroed through .grad.data",
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      provenance="seed 001, In [11]",
+      features=("non-scalar", "in-place", "detach", "printing"))
+def grad_accumulates_until_zeroed_through_data(torch, rec):
+    x = torch.ones(2, 2, requires_grad=True, device=rec.device)
+    y = x + 2
+    z = y * y * 3
+    out = z.mean()
+    out.backward()
+    print(x.grad)
+    rec("x.grad after out.backward", x.grad.clone())
+    out2 = x.sum()
+    out2.backward()
+    print(x.grad)
+    rec("x.grad after out2.backward", x.grad.clone())
+    out3 = x.sum()
+    x.grad.data.zero_()
+    out3.backward()
+    print(x.grad)
+    rec("x.grad after zeroing and out3.backward", x.grad)
+
+
+@case("backward() sums the gradients of every path from the output to the leaf (chain rule)",
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      provenance="seed 002, In [3]",
+      features=("printing",))
+def chain_rule_sums_over_paths(torch, rec):
+    x = torch.tensor(2., requires_grad=True, device=rec.device)
+    a = torch.add(x, 1)
+    b = torch.add(x, 2)
+    y = torch.mul(a, b)
+    y.backward()
+    print(x.grad)
+    rec("x.grad", x.grad)
+
+
+@case("In an SGD training loop optimizer.zero_grad() resets the grads to None and step() updates the "
+      "parameters from the fresh gradients", doc=docs.OPTIMIZER_ZERO_GRAD, tags=("seed",),
+      provenance="seed 004, block 6 (and seed 002's fragment optimizer.zero_grad())",
+      features=("non-scalar", "grad-mode", "in-place", "nn", "optim"))
+def optimizer_zero_grad_then_step(torch, rec):
+    optim = torch.optim
+    net = torch.nn.Linear(3, 1).to(rec.device)
+    with torch.no_grad():
+        net.weight.copy_(torch.tensor([[0.5, -1.0, 2.0]], device=rec.device))
+        net.bias.copy_(torch.tensor([0.25], device=rec.device))
+    criterion = torch.nn.MSELoss()
+    input = torch.tensor([[1.0, 2.0, 3.0]], device=rec.device)
+    target = torch.tensor([[4.0]], device=rec.device)
+    optimizer = optim.SGD(net.parameters(), lr=0.01)
+    steps = 2
+    for i in range(steps):
+        optimizer.zero_grad()
+        rec(f"net.weight.grad after zero_grad, step {i}", net.weight.grad)
+        output = net(input)
+        loss = criterion(output, target)
+        loss.backward()
+        rec(f"loss, step {i}", loss)
+        rec(f"net.weight.grad, step {i}", net.weight.grad)
+        optimizer.step()
+    rec("net.weight", net.weight)
+    rec("net.bias", net.bias)

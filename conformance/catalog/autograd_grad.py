@@ -174,3 +174,61 @@ def output_equal_to_input(torch, rec):
     rec("grad(y, y, v)", torch.autograd.grad(y, y, torch.tensor([0.5, -2.0], device=rec.device)))
     rec("grad(x, x, v)", torch.autograd.grad(x, x, torch.tensor([3.0, 4.0], device=rec.device)))
     rec("x.grad", x.grad)
+
+
+@case("torch.autograd.grad returns the gradients as a tuple and leaves .grad untouched",
+      doc=docs.AUTOGRAD_GRAD, tags=("seed",),
+      provenance="seed 002, In [5] and In [7]",
+      features=("autograd.grad", "printing"))
+def autograd_grad_returns_tuple(torch, rec):
+    x = torch.tensor(2., requires_grad=True, device=rec.device)
+    a = torch.add(x, 1)
+    b = torch.add(x, 2)
+    y = torch.mul(a, b)
+    grad = torch.autograd.grad(outputs=y, inputs=x)
+    print(grad[0])
+    rec("grad", grad)
+    rec("x.grad", x.grad)
+
+
+@case("autograd.grad with retain_graph=True keeps the graph for a second autograd.grad to another input",
+      doc=docs.AUTOGRAD_GRAD, tags=("seed",),
+      provenance="seed 002, In [8]",
+      features=("autograd.grad", "retain-graph", "printing"))
+def autograd_grad_retain_graph(torch, rec):
+    x = torch.tensor(2., device=rec.device).requires_grad_()
+    y = torch.tensor(3., device=rec.device).requires_grad_()
+    z = x * x * y
+    grad_x = torch.autograd.grad(outputs=z, inputs=x, retain_graph=True)
+    grad_y = torch.autograd.grad(outputs=z, inputs=y)
+    print(grad_x[0], grad_y[0])
+    rec("grad_x", grad_x)
+    rec("grad_y", grad_y)
+
+
+@case("A second autograd.grad through a graph freed by the first one raises",
+      doc=docs.AUTOGRAD_GRAD, tags=("seed", "error"),
+      provenance="seed 002, text before In [8]: the graph is freed after one autograd.grad",
+      features=("autograd.grad", "printing"))
+def autograd_grad_frees_graph(torch, rec):
+    x = torch.tensor(2., requires_grad=True, device=rec.device)
+    y = torch.tensor(3., requires_grad=True, device=rec.device)
+    z = x * x * y
+    grad_x = torch.autograd.grad(outputs=z, inputs=x)
+    print(grad_x[0])
+    rec("grad_x", grad_x)
+    torch.autograd.grad(outputs=z, inputs=y)
+
+
+@case("autograd.grad with only_inputs=False warns that the argument is deprecated and ignored: "
+      "other leaves still get no .grad", doc=docs.AUTOGRAD_GRAD, tags=("seed", "warning"),
+      provenance="seed 003, section 四: autograd.grad differentiates only the given inputs (only_inputs)",
+      features=("autograd.grad", "printing"))
+def autograd_grad_only_inputs_ignored(torch, rec):
+    x = torch.tensor(2., requires_grad=True, device=rec.device)
+    y = torch.tensor(3., requires_grad=True, device=rec.device)
+    z = x * x * y
+    grad_x = torch.autograd.grad(outputs=z, inputs=x, only_inputs=False)
+    print(grad_x[0])
+    rec("grad_x", grad_x)
+    rec("y.grad", y.grad)

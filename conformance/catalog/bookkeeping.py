@@ -46,7 +46,7 @@ def grad_mode_restored_after_exception(torch, rec):
 
 
 @case("Grad mode is per thread: a new thread starts with grad enabled whatever the caller's mode, "
-      "and its changes do not reach the caller", doc=docs.GRAD_MODES, features=("grad-mode",))
+      "and its changes do not reach the caller", doc=docs.GRAD_MODES, features=("grad-mode", "in-place"))
 def grad_mode_is_thread_local(torch, rec):
     import threading
 
@@ -70,7 +70,7 @@ def grad_mode_is_thread_local(torch, rec):
 
 @case("autograd.grad with respect to the second output of a multi-output op (split) gives that output's "
       "gradient, and the input's gradient has zeros where only the first output came from",
-      doc=docs.AUTOGRAD_GRAD, features=("non-scalar", "autograd.grad"))
+      doc=docs.AUTOGRAD_GRAD, features=("non-scalar", "autograd.grad", "retain-graph"))
 def grad_wrt_second_output(torch, rec):
     x = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0], requires_grad=True, device=rec.device)
     first, second = torch.split(x * 1, [2, 3])
@@ -83,7 +83,7 @@ def grad_wrt_second_output(torch, rec):
 
 
 @case("autograd.grad of one output of var_mean: var and mean share one node, each gradient goes through "
-      "its own output", doc=docs.docstring("torch.var_mean"), features=("non-scalar", "autograd.grad"))
+      "its own output", doc=docs.docstring("torch.var_mean"), features=("non-scalar", "autograd.grad", "retain-graph"))
 def grad_of_one_output_of_a_shared_node(torch, rec):
     x = torch.tensor([1.0, 2.0, 4.0, 7.0], requires_grad=True, device=rec.device)
     var, mean = torch.var_mean(x)
@@ -97,7 +97,7 @@ def grad_of_one_output_of_a_shared_node(torch, rec):
 
 @case("autograd.grad(create_graph=True) keeps the graph: the gradient can be differentiated again and the "
       "original output backpropagated; a last plain backward then frees it",
-      doc=docs.AUTOGRAD_GRAD, tags=("error",), features=("non-scalar", "autograd.grad", "higher-order"))
+      doc=docs.AUTOGRAD_GRAD, tags=("error",), features=("non-scalar", "autograd.grad", "higher-order", "detach"))
 def create_graph_keeps_the_graph(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (x ** 3).sum()
@@ -110,7 +110,7 @@ def create_graph_keeps_the_graph(torch, rec):
 
 
 @case("backward(create_graph=True) keeps the graph too: .grad is differentiable and a second backward works",
-      doc=docs.TENSOR_BACKWARD, tags=("warning",), features=("non-scalar", "autograd.grad", "higher-order"))
+      doc=docs.TENSOR_BACKWARD, tags=("warning",), features=("non-scalar", "autograd.grad", "higher-order", "retain-graph"))
 def backward_create_graph_keeps_the_graph(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     y = (x ** 3).sum()
@@ -142,7 +142,7 @@ def inplace_op_saving_an_operand(torch, rec):
 
 
 @case("is_grads_batched=True computes one vector-Jacobian product per row of grad_outputs: a whole Jacobian",
-      doc=docs.AUTOGRAD_GRAD, tags=("error",), features=("non-scalar", "autograd.grad"))
+      doc=docs.AUTOGRAD_GRAD, tags=("error",), features=("non-scalar", "autograd.grad", "retain-graph"))
 def grads_batched_jacobian(torch, rec):
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
     y = x ** 2 * torch.tensor([1.0, -1.0, 0.5], device=rec.device)

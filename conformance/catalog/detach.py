@@ -134,3 +134,51 @@ def detach_inplace_of_saved_nonleaf_breaks_backward(torch, rec):
     y.detach_()
     rec("y", y)
     z.sum().backward()
+
+
+@case("Changing x.data in place is not tracked: x keeps its leaf status and the gradient uses the graph",
+      doc=docs.VARIABLE_DEPRECATED, tags=("seed",),
+      provenance="seed 001, In [19]",
+      features=("in-place", "version-counter", "detach", "printing"))
+def data_changes_are_not_tracked(torch, rec):
+    x = torch.ones(1, requires_grad=True, device=rec.device)
+    print(x.data)
+    print(x.data.requires_grad)
+    y = 2 * x
+    x.data *= 100
+    y.backward()
+    print(x)
+    print(x.grad)
+    rec("x", x, version=True)
+
+
+@case("detach() cuts a path: the detached factor is a leaf that does not require grad, and the gradient "
+      "flows only through the other path", doc=docs.TENSOR_DETACH, tags=("seed",),
+      provenance="seed 002, section 使用detach()切断 (and the fragment input_B = output_A.detach())",
+      features=("detach", "printing"))
+def detach_cuts_path(torch, rec):
+    x = torch.tensor([2.], requires_grad=True, device=rec.device)
+    a = torch.add(x, 1).detach()
+    b = torch.add(x, 2)
+    y = torch.mul(a, b)
+    y.backward()
+    print("requires_grad: ", x.requires_grad, a.requires_grad, b.requires_grad, y.requires_grad)
+    print("is_leaf: ", x.is_leaf, a.is_leaf, b.is_leaf, y.is_leaf)
+    print("grad: ", x.grad, a.grad, b.grad, y.grad)
+    rec("a", a)
+    rec("x", x)
+
+
+@case("Updating weights through w1.data.sub_() changes the values without recording the update: "
+      "w1 stays a leaf and its version counter does not move", doc=docs.VARIABLE_DEPRECATED, tags=("seed",),
+      provenance="seed 004, block 5",
+      features=("in-place", "version-counter", "detach", "printing"))
+def manual_update_through_data(torch, rec):
+    Variable = torch.autograd.Variable
+    w1 = Variable(torch.Tensor([1.0, 2.0, 3.0]).to(rec.device), requires_grad=True)
+    d = torch.mean(w1)
+    d.backward()
+    learning_rate = 0.1
+    w1.data.sub_(learning_rate * w1.grad.data)
+    print(w1)
+    rec("w1", w1, version=True)

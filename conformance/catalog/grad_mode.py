@@ -216,3 +216,46 @@ def hooks_see_grad_mode(torch, rec):
     h2.register_hook(hook)
     torch.autograd.grad(h2.sum(), x, create_graph=True)
     rec("modes", modes)
+
+
+@case("A result computed under no_grad does not require grad; backward through it reaches the other "
+      "leaf but not the leaves behind it", doc=docs.NO_GRAD, tags=("seed",),
+      provenance="seed 000, block 4",
+      features=("grad-mode", "printing"))
+def no_grad_intermediate_stops_backprop(torch, rec):
+    a = torch.tensor([1.1], requires_grad=True, device=rec.device)
+    b = a * 2
+    with torch.no_grad():
+        c = b + 2
+    print(c.requires_grad)
+    d = torch.tensor([10.0], requires_grad=True, device=rec.device)
+    e = c * d
+    print(e.requires_grad)
+    rec("c", c)
+    rec("e.grad_fn", e.grad_fn)
+    e.backward()
+    print(d.grad)
+    print(a.grad)
+    rec("d.grad", d.grad)
+    rec("a.grad", a.grad)
+
+
+@case("A term computed under no_grad is a constant: the gradient comes only from the tracked term",
+      doc=docs.NO_GRAD, tags=("seed",),
+      provenance="seed 001, In [18]",
+      features=("grad-mode", "printing"))
+def no_grad_term_is_constant(torch, rec):
+    x = torch.tensor(1.0, requires_grad=True, device=rec.device)
+    y1 = x ** 2
+    with torch.no_grad():
+        y2 = x ** 3
+    y3 = y1 + y2
+    print(x.requires_grad)
+    print(y1, y1.requires_grad)
+    print(y2, y2.requires_grad)
+    print(y3, y3.requires_grad)
+    rec("y2", y2)
+    rec("y3", y3)
+    y3.backward()
+    print(x.grad)
+    rec("x.grad", x.grad)

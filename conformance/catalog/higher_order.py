@@ -90,3 +90,92 @@ def create_graph_with_inputs_warns(torch, rec):
     (x * x * w).sum().backward(create_graph=True, inputs=[x])
     rec("x.grad", x.grad)
     rec("w.grad", w.grad)
+
+
+@case("The grad of a gradient computed without create_graph raises: it has no grad_fn",
+      doc=docs.AUTOGRAD_GRAD, tags=("seed", "error"),
+      provenance="seed 002, In [9]",
+      features=("autograd.grad", "retain-graph"))
+def grad_of_grad_without_create_graph_raises(torch, rec):
+    x = torch.tensor(2., requires_grad=True, device=rec.device)
+    y = torch.tensor(3., requires_grad=True, device=rec.device)
+    z = x * x * y
+    grad_x = torch.autograd.grad(outputs=z, inputs=x, retain_graph=True)
+    rec("grad_x", grad_x)
+    torch.autograd.grad(outputs=grad_x, inputs=x)
+
+
+@case("autograd.grad with create_graph=True gives a differentiable gradient: a second autograd.grad "
+      "gives the second derivative", doc=docs.AUTOGRAD_GRAD, tags=("seed",),
+      provenance="seed 002, In [10]",
+      features=("autograd.grad", "higher-order", "printing"))
+def second_derivative_with_create_graph(torch, rec):
+    x = torch.tensor(2., requires_grad=True, device=rec.device)
+    y = torch.tensor(3., requires_grad=True, device=rec.device)
+    z = x * x * y
+    grad_x = torch.autograd.grad(outputs=z, inputs=x, create_graph=True)
+    rec("grad_x", grad_x)
+    grad_xx = torch.autograd.grad(outputs=grad_x, inputs=x)
+    print(grad_xx[0])
+    rec("grad_xx", grad_xx)
+
+
+@case("backward() of a gradient made with create_graph=True puts the second derivative in .grad",
+      doc=docs.AUTOGRAD_GRAD, tags=("seed",),
+      provenance="seed 002, In [11]",
+      features=("autograd.grad", "higher-order", "printing"))
+def create_graph_grad_then_backward(torch, rec):
+    x = torch.tensor(2., requires_grad=True, device=rec.device)
+    y = torch.tensor(3., requires_grad=True, device=rec.device)
+    z = x * x * y
+    grad = torch.autograd.grad(outputs=z, inputs=x, create_graph=True)
+    grad[0].backward()
+    print(x.grad)
+    rec("x.grad", x.grad)
+    rec("y.grad", y.grad)
+
+
+@case("backward(create_graph=True) warns about a reference cycle and makes x.grad differentiable: "
+      "autograd.grad of it gives the second derivative", doc=docs.TENSOR_BACKWARD, tags=("seed", "warning"),
+      provenance="seed 002, In [12]",
+      features=("autograd.grad", "higher-order", "printing"))
+def backward_create_graph_then_grad(torch, rec):
+    x = torch.tensor(2., requires_grad=True, device=rec.device)
+    y = torch.tensor(3., requires_grad=True, device=rec.device)
+    z = x * x * y
+    z.backward(create_graph=True)
+    rec("x.grad", x.grad)
+    grad_xx = torch.autograd.grad(outputs=x.grad, inputs=x)
+    print(grad_xx[0])
+    rec("grad_xx", grad_xx)
+
+
+@case("backward() of x.grad made with create_graph=True adds the second derivative to the first one",
+      doc=docs.TENSOR_BACKWARD, tags=("seed", "warning"),
+      provenance="seed 002, In [13]",
+      features=("higher-order", "detach", "printing"))
+def backward_of_grad_accumulates(torch, rec):
+    x = torch.tensor(2., requires_grad=True, device=rec.device)
+    y = torch.tensor(3., requires_grad=True, device=rec.device)
+    z = x * x * y
+    z.backward(create_graph=True)
+    rec("x.grad after z.backward", x.grad.detach().clone())
+    x.grad.backward()
+    print(x.grad)
+    rec("x.grad", x.grad)
+    rec("y.grad", y.grad)
+
+
+@case("Zeroing x.grad through .data before backward() of it leaves only the second derivative",
+      doc=docs.TENSOR_BACKWARD, tags=("seed", "warning"),
+      provenance="seed 002, In [14]",
+      features=("higher-order", "in-place", "detach", "printing"))
+def backward_of_zeroed_grad(torch, rec):
+    x = torch.tensor(2., requires_grad=True, device=rec.device)
+    y = torch.tensor(3., requires_grad=True, device=rec.device)
+    z = x * x * y
+    z.backward(create_graph=True)
+    x.grad.data.zero_()
+    x.grad.backward()
+    print(x.grad)
+    rec("x.grad", x.grad)

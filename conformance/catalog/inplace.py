@@ -250,3 +250,13 @@ def inplace_on_plain_leaf(torch, rec):
 def resize_requires_grad_raises(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     x.resize_(4)
+
+
+@case("An in-place operation on a leaf that requires grad raises",
+      doc=docs.INPLACE_PAGE, tags=("seed", "error"),
+      provenance="seed 002, section 原位操作 in-place: 叶子节点不可执行 in-place 操作",
+      features=("in-place", "version-counter"))
+def inplace_on_leaf_raises(torch, rec):
+    x = torch.tensor([2.], requires_grad=True, device=rec.device)
+    rec("x", x, version=True)
+    x.add_(1)

@@ -208,3 +208,99 @@ def cast_to_own_dtype_is_identity(torch, rec):
     rec.same("x.to(x.dtype) is x", x.to(x.dtype), x)
     rec.same("x.float() is x", x.float(), x)
     rec("x.double()", x.double())
+
+
+@case("A created tensor is a leaf with grad_fn None; results of operations carry a grad_fn",
+      doc=docs.TENSOR_IS_LEAF, tags=("seed",),
+      provenance="seed 001, In [7]",
+      features=("non-scalar", "printing"))
+def leaf_has_no_grad_fn(torch, rec):
+    x = torch.ones(2, 2, requires_grad=True, device=rec.device)
+    print(x)
+    print(x.grad_fn)
+    y = x + 2
+    print(y)
+    print(y.grad_fn)
+    z = y * y * 3
+    out = z.mean()
+    print(z, out)
+    rec("x.grad_fn", x.grad_fn)
+    rec("y.grad_fn", y.grad_fn)
+    rec("out", out)
+
+
+@case("After backward() intermediate results require grad but are not leaves; only the leaf has .grad "
+      "(reading theirs warns)", doc=docs.TENSOR_GRAD, tags=("seed", "warning"),
+      provenance="seed 002, In [4]",
+      features=("printing",))
+def only_leaves_keep_grad(torch, rec):
+    x = torch.tensor(2., requires_grad=True, device=rec.device)
+    a = torch.add(x, 1)
+    b = torch.add(x, 2)
+    y = torch.mul(a, b)
+    y.backward()
+    print("requires_grad: ", x.requires_grad, a.requires_grad, b.requires_grad, y.requires_grad)
+    print("is_leaf: ", x.is_leaf, a.is_leaf, b.is_leaf, y.is_leaf)
+    print("grad: ", x.grad, a.grad, b.grad, y.grad)
+    rec("x", x)
+    rec("y", y)
+
+
+@case("backward() fills .grad of every leaf the output depends on",
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      provenance="seed 002, In [6]",
+      features=("printing",))
+def backward_fills_every_leaf(torch, rec):
+    x = torch.tensor(2., requires_grad=True, device=rec.device)
+    y = torch.tensor(3., requires_grad=True, device=rec.device)
+    z = x * x * y
+    z.backward()
+    print(x.grad, y.grad)
+    rec("x.grad", x.grad)
+    rec("y.grad", y.grad)
+
+
+@case("The .grad of an intermediate result is None after backward, with a warning; the leaf has its gradient",
+      doc=docs.TENSOR_GRAD, tags=("seed", "warning"),
+      provenance="seed 003, example 3 (and seed 000, block 3)",
+      features=("retain-graph", "printing"))
+def intermediate_grad_is_none(torch, rec):
+    a = torch.tensor(1.0, requires_grad=True, device=rec.device)
+    y = a ** 2
+    z = y * 3
+    z.backward(retain_graph=True)
+    print(y.grad)
+    print(a.grad)
+    rec("a.grad", a.grad)
+
+
+@case("retain_grad() makes an intermediate result keep its .grad; retains_grad turns True",
+      doc=docs.TENSOR_RETAIN_GRAD, tags=("seed",),
+      provenance="seed 003, example 4",
+      features=("retain-graph", "retain-grad", "printing"))
+def retain_grad_keeps_intermediate_grad(torch, rec):
+    a = torch.tensor(1.0, requires_grad=True, device=rec.device)
+    y = a ** 2
+    print(y.retains_grad)
+    y.retain_grad()
+    print(y.retains_grad)
+    z = y * 3
+    z.backward(retain_graph=True)
+    print(y.grad)
+    print(a.grad)
+    rec("y", y)
+    rec("a.grad", a.grad)
+
+
+@case("Variable(tensor, requires_grad=True) gives a tensor leaf whose .grad starts as None",
+      doc=docs.VARIABLE_DEPRECATED, tags=("seed",),
+      provenance="seed 004, block 1",
+      features=("printing",))
+def variable_grad_starts_none(torch, rec):
+    Variable = torch.autograd.Variable
+    w1 = Variable(torch.Tensor([1.0, 2.0, 3.0]).to(rec.device), requires_grad=True)
+    w2 = Variable(torch.Tensor([1.0, 2.0, 3.0]).to(rec.device), requires_grad=True)
+    print(w1.grad)
+    print(w2.grad)
+    rec("w1", w1)
+    rec("type(w1)", type(w1))

@@ -11,10 +11,11 @@ from ..operators.tolerances import COMPOSITE
 
 BOTH = ("float32", "float64")
 LOSS = {"dtypes": BOTH, "tolerances": COMPOSITE.per_dtype(), "features": ("non-scalar", "nn")}
+LOSS_GRAD = {**LOSS, "features": ("non-scalar", "autograd.grad", "nn")}
 
 
 @case("CrossEntropyLoss() averages over the batch by default (reduction 'mean', ignore_index -100, "
-      "label_smoothing 0)", doc=docs.docstring("torch.nn.CrossEntropyLoss"), **LOSS)
+      "label_smoothing 0)", doc=docs.docstring("torch.nn.CrossEntropyLoss"), **LOSS_GRAD)
 def cross_entropy_loss_defaults(torch, rec):
     dtype = getattr(torch, rec.dtype)
     criterion = torch.nn.CrossEntropyLoss()
@@ -30,7 +31,7 @@ def cross_entropy_loss_defaults(torch, rec):
 
 
 @case("CrossEntropyLoss options given to the constructor: class weights, ignore_index, label_smoothing",
-      doc=docs.docstring("torch.nn.CrossEntropyLoss"), **LOSS)
+      doc=docs.docstring("torch.nn.CrossEntropyLoss"), **LOSS_GRAD)
 def cross_entropy_loss_options(torch, rec):
     dtype = getattr(torch, rec.dtype)
     logits = torch.tensor([[1.0, 2.0, 0.5], [0.0, -1.0, 3.0], [2.0, 2.0, 1.0]], dtype=dtype, requires_grad=True,
@@ -44,7 +45,7 @@ def cross_entropy_loss_options(torch, rec):
 
 
 @case("MSELoss, L1Loss, SmoothL1Loss (beta 1.0) and HuberLoss (delta 1.0) average by default",
-      doc=docs.docstring("torch.nn.MSELoss"), **LOSS)
+      doc=docs.docstring("torch.nn.MSELoss"), **LOSS_GRAD)
 def regression_loss_defaults(torch, rec):
     dtype = getattr(torch, rec.dtype)
     x = torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.2, -0.4]], dtype=dtype, requires_grad=True, device=rec.device)
@@ -58,7 +59,7 @@ def regression_loss_defaults(torch, rec):
 
 
 @case("NLLLoss, BCELoss, BCEWithLogitsLoss and KLDivLoss defaults: reduction 'mean' (KLDivLoss warns "
-      "that 'mean' is not batchmean)", doc=docs.docstring("torch.nn.NLLLoss"), tags=("warning",), **LOSS)
+      "that 'mean' is not batchmean)", doc=docs.docstring("torch.nn.NLLLoss"), tags=("warning",), **LOSS_GRAD)
 def classification_loss_defaults(torch, rec):
     dtype = getattr(torch, rec.dtype)
     scores = torch.tensor([[-1.0, -0.5, -2.0], [-0.1, -3.0, -1.5]], dtype=dtype, requires_grad=True, device=rec.device)

@@ -173,3 +173,86 @@ def several_outputs_second_gradient_shape_mismatch(torch, rec):
     a = x * 2
     b = x * 3
     torch.autograd.backward([a, b], [torch.ones(2, device=rec.device), torch.ones(3, device=rec.device)])
+
+
+@case("backward(v) of a non-scalar view weights each element's gradient by v",
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      provenance="seed 001, In [15]; 004, block 7 (z.backward(gradient=grads))",
+      features=("non-scalar", "views", "printing"))
+def nonscalar_backward_with_weights(torch, rec):
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True, device=rec.device)
+    y = 2 * x
+    z = y.view(2, 2)
+    print(z)
+    v = torch.tensor([[1.0, 0.1], [0.01, 0.001]], dtype=torch.float, device=rec.device)
+    z.backward(v)
+    print(x.grad)
+    rec("z.grad_fn", z.grad_fn)
+    rec("x.grad", x.grad)
+
+
+@case("torch.autograd.backward(y) does what y.backward() does; grad_tensors weights a non-scalar output",
+      doc=docs.AUTOGRAD_BACKWARD, tags=("seed",),
+      provenance="seed 002, text after In [2]: y.backward() is the same as torch.autograd.backward(y); 003, section 三",
+      features=("non-scalar", "printing"))
+def autograd_backward_equals_tensor_backward(torch, rec):
+    x = torch.tensor(2., requires_grad=True, device=rec.device)
+    a = torch.add(x, 1)
+    b = torch.add(x, 2)
+    y = torch.mul(a, b)
+    torch.autograd.backward(y)
+    print(x.grad)
+    rec("x.grad", x.grad)
+
+    v = torch.tensor([1., 2.], requires_grad=True, device=rec.device)
+    z = v * v
+    torch.autograd.backward(z, grad_tensors=torch.tensor([1.0, 0.1], device=rec.device))
+    print(v.grad)
+    rec("v.grad", v.grad)
+
+
+@case("backward() without a gradient on a non-scalar output raises",
+      doc=docs.TENSOR_BACKWARD, tags=("seed", "error"),
+      provenance="seed 002, In [15]",
+      features=("non-scalar",))
+def nonscalar_backward_raises(torch, rec):
+    x = torch.tensor([1., 2.], device=rec.device).requires_grad_()
+    y = x + 1
+    rec("y", y)
+    y.backward()
+
+
+@case("For a vector output, y.sum().backward() and y.backward(torch.ones_like(y)) give the same gradient",
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      provenance="seed 002, In [16] and In [17]",
+      features=("non-scalar", "printing"))
+def vector_output_sum_or_ones_gradient(torch, rec):
+    x = torch.tensor([1., 2.], device=rec.device).requires_grad_()
+    y = x * x
+    y.sum().backward()
+    print(x.grad)
+    rec("x.grad via y.sum().backward()", x.grad)
+
+    x = torch.tensor([1., 2.], device=rec.device).requires_grad_()
+    y = x * x
+    y.backward(torch.ones_like(y))
+    print(x.grad)
+    rec("x.grad via y.backward(ones_like(y))", x.grad)
+
+
+@case("autograd.grad of a vector output takes grad_outputs; with ones it equals the grad of y.sum()",
+      doc=docs.AUTOGRAD_GRAD, tags=("seed",),
+      provenance="seed 002, In [18] and In [19]",
+      features=("non-scalar", "autograd.grad", "printing"))
+def autograd_grad_vector_output(torch, rec):
+    x = torch.tensor([1., 2.], device=rec.device).requires_grad_()
+    y = x * x
+    grad_x = torch.autograd.grad(outputs=y, inputs=x, grad_outputs=torch.ones_like(y))
+    print(grad_x[0])
+    rec("grad_x with grad_outputs", grad_x)
+
+    x = torch.tensor([1., 2.], device=rec.device).requires_grad_()
+    y = x * x
+    grad_x = torch.autograd.grad(outputs=y.sum(), inputs=x)
+    print(grad_x[0])
+    rec("grad_x of y.sum()", grad_x)

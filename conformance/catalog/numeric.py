@@ -16,7 +16,8 @@ BROADCASTING = docs.note("general-semantics", "General semantics", page=f"{docs.
 
 
 @case("The derivative of sin is cos and the derivative of cos is -sin, at points of both signs",
-      doc=docs.docstring("torch.sin"), dtypes=BOTH, tolerances=ELEMENTARY.per_dtype())
+      doc=docs.docstring("torch.sin"), dtypes=BOTH, tolerances=ELEMENTARY.per_dtype(),
+      features=("non-scalar", "autograd.grad"))
 def sin_cos_derivative_signs(torch, rec):
     dtype = getattr(torch, rec.dtype)
     x = torch.tensor([0.5, 2.0, -1.0, -2.5], dtype=dtype, requires_grad=True, device=rec.device)
@@ -27,7 +28,8 @@ def sin_cos_derivative_signs(torch, rec):
 
 
 @case("The derivative of tanh is 1 - tanh(x)**2, and its node is TanhBackward0",
-      doc=docs.docstring("torch.tanh"), dtypes=BOTH, tolerances=ELEMENTARY.per_dtype())
+      doc=docs.docstring("torch.tanh"), dtypes=BOTH, tolerances=ELEMENTARY.per_dtype(),
+      features=("non-scalar", "autograd.grad"))
 def tanh_derivative(torch, rec):
     dtype = getattr(torch, rec.dtype)
     x = torch.tensor([-1.5, -0.2, 0.0, 0.7, 3.0], dtype=dtype, requires_grad=True, device=rec.device)
@@ -38,7 +40,8 @@ def tanh_derivative(torch, rec):
 
 @case("mm's gradients are G @ B.T for A and A.T @ G for B: with non-square matrices a missing "
       "transpose gives wrong values or shapes", doc=docs.docstring("torch.mm"), dtypes=BOTH,
-      tolerances=SUMMED.per_dtype())
+      tolerances=SUMMED.per_dtype(),
+      features=("non-scalar", "autograd.grad"))
 def mm_backward_transposes(torch, rec):
     dtype = getattr(torch, rec.dtype)
     a = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.5]], dtype=dtype, requires_grad=True, device=rec.device)
@@ -49,7 +52,8 @@ def mm_backward_transposes(torch, rec):
 
 
 @case("var and std backward: 2 (x - mean) / (N - correction) for var, divided by 2 std for std",
-      doc=docs.docstring("torch.var"), dtypes=BOTH, tolerances=COMPOSITE.per_dtype())
+      doc=docs.docstring("torch.var"), dtypes=BOTH, tolerances=COMPOSITE.per_dtype(),
+      features=("non-scalar", "autograd.grad"))
 def var_std_backward(torch, rec):
     dtype = getattr(torch, rec.dtype)
     x = torch.tensor([[1.0, 2.0, 4.0, 7.0], [0.5, -1.0, 3.0, 2.0]], dtype=dtype, requires_grad=True, device=rec.device)
@@ -61,7 +65,8 @@ def var_std_backward(torch, rec):
 
 
 @case("log_softmax backward is g - softmax(x) * sum(g): with a non-uniform upstream gradient",
-      doc=docs.docstring("torch.nn.functional.log_softmax"), dtypes=BOTH, tolerances=COMPOSITE.per_dtype())
+      doc=docs.docstring("torch.nn.functional.log_softmax"), dtypes=BOTH, tolerances=COMPOSITE.per_dtype(),
+      features=("non-scalar", "autograd.grad", "nn"))
 def log_softmax_backward(torch, rec):
     dtype = getattr(torch, rec.dtype)
     x = torch.tensor([[1.0, 2.0, 0.5], [-1.0, 0.0, 3.0]], dtype=dtype, requires_grad=True, device=rec.device)
@@ -73,7 +78,8 @@ def log_softmax_backward(torch, rec):
 
 
 @case("The target gradient of binary_cross_entropy is (log(1 - p) - log(p)) / N",
-      doc=docs.docstring("torch.nn.functional.binary_cross_entropy"), dtypes=BOTH, tolerances=COMPOSITE.per_dtype())
+      doc=docs.docstring("torch.nn.functional.binary_cross_entropy"), dtypes=BOTH, tolerances=COMPOSITE.per_dtype(),
+      features=("non-scalar", "autograd.grad", "nn"))
 def bce_target_gradient(torch, rec):
     dtype = getattr(torch, rec.dtype)
     p = torch.tensor([0.2, 0.7, 0.9, 0.5], dtype=dtype, requires_grad=True, device=rec.device)
@@ -85,7 +91,8 @@ def bce_target_gradient(torch, rec):
 
 @case("The target gradient of binary_cross_entropy_with_logits is -x / N, and pos_weight changes it",
       doc=docs.docstring("torch.nn.functional.binary_cross_entropy_with_logits"), dtypes=BOTH,
-      tolerances=COMPOSITE.per_dtype())
+      tolerances=COMPOSITE.per_dtype(),
+      features=("non-scalar", "autograd.grad", "nn"))
 def bce_with_logits_target_gradient(torch, rec):
     dtype = getattr(torch, rec.dtype)
     x = torch.tensor([-2.0, 0.5, 1.5, 3.0], dtype=dtype, requires_grad=True, device=rec.device)
@@ -98,7 +105,8 @@ def bce_with_logits_target_gradient(torch, rec):
 
 
 @case("l1_loss backward is sign(x - t) / N for the input and its negative for the target, 0 where they are equal",
-      doc=docs.docstring("torch.nn.functional.l1_loss"), dtypes=BOTH, tolerances=EXACT.per_dtype())
+      doc=docs.docstring("torch.nn.functional.l1_loss"), dtypes=BOTH, tolerances=EXACT.per_dtype(),
+      features=("non-scalar", "autograd.grad", "nn"))
 def l1_loss_backward(torch, rec):
     dtype = getattr(torch, rec.dtype)
     x = torch.tensor([1.0, -2.0, 3.0, 0.5], dtype=dtype, requires_grad=True, device=rec.device)
@@ -109,7 +117,8 @@ def l1_loss_backward(torch, rec):
 
 
 @case("A reduction over a non-leading dim with keepdim=False sends each upstream gradient back along that dim",
-      doc=docs.docstring("torch.sum"), dtypes=BOTH, tolerances=SUMMED.per_dtype())
+      doc=docs.docstring("torch.sum"), dtypes=BOTH, tolerances=SUMMED.per_dtype(),
+      features=("non-scalar", "autograd.grad"))
 def reduction_over_middle_dim(torch, rec):
     dtype = getattr(torch, rec.dtype)
     x = torch.arange(24, dtype=dtype, device=rec.device).reshape(2, 3, 4).requires_grad_()
@@ -122,7 +131,8 @@ def reduction_over_middle_dim(torch, rec):
 
 
 @case("Operands of different rank broadcast together: each gradient is the upstream gradient summed over "
-      "that operand's broadcast dims", doc=BROADCASTING, dtypes=BOTH, tolerances=SUMMED.per_dtype())
+      "that operand's broadcast dims", doc=BROADCASTING, dtypes=BOTH, tolerances=SUMMED.per_dtype(),
+      features=("non-scalar", "autograd.grad"))
 def broadcast_reductions_between_ranks(torch, rec):
     dtype = getattr(torch, rec.dtype)
     a = torch.tensor([[[1.0, 2.0, 3.0, 4.0]], [[0.5, -1.0, 2.0, 0.0]]], dtype=dtype, requires_grad=True,
@@ -137,7 +147,8 @@ def broadcast_reductions_between_ranks(torch, rec):
 
 @case("tensor([0.1, 0.2], dtype=torch.float64) holds exactly the float64 values of 0.1 and 0.2, "
       "and item() and tolist() give them back", doc=docs.docstring("torch.tensor"), dtypes=("float64",),
-      tolerances={"float64": (0.0, 0.0), "float": (0.0, 0.0)})
+      tolerances={"float64": (0.0, 0.0), "float": (0.0, 0.0)},
+      features=("non-scalar", "float64"))
 def float64_tensor_built_exactly(torch, rec):
     x = torch.tensor([0.1, 0.2], dtype=torch.float64, device=rec.device)
     rec("x", x)
@@ -149,7 +160,8 @@ def float64_tensor_built_exactly(torch, rec):
 
 
 @case("float64 arithmetic stays in float64: 1e8 + 1 - 1e8 is 1, where float32 would give 0",
-      doc=docs.docstring("torch.sum"), dtypes=("float64",), tolerances={"float64": (0.0, 0.0), "float": (0.0, 0.0)})
+      doc=docs.docstring("torch.sum"), dtypes=("float64",), tolerances={"float64": (0.0, 0.0), "float": (0.0, 0.0)},
+      features=("non-scalar", "float64"))
 def float64_sum_keeps_precision(torch, rec):
     x = torch.tensor([1e8, 1.0, -1e8], dtype=torch.float64, device=rec.device)
     rec("x.sum()", x.sum())
@@ -160,7 +172,8 @@ def float64_sum_keeps_precision(torch, rec):
 
 
 @case("Gradients of float64 leaves are computed in float64, to the last digits",
-      doc=docs.TENSOR_BACKWARD, dtypes=("float64",), tolerances=ELEMENTARY.per_dtype())
+      doc=docs.TENSOR_BACKWARD, dtypes=("float64",), tolerances=ELEMENTARY.per_dtype(),
+      features=("non-scalar", "float64"))
 def float64_gradients(torch, rec):
     x = torch.tensor([0.1, 0.2, 0.3], dtype=torch.float64, requires_grad=True, device=rec.device)
     w = torch.tensor([1.1, -2.3, 0.7], dtype=torch.float64, requires_grad=True, device=rec.device)

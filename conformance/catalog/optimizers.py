@@ -15,6 +15,7 @@ SGD = docs.docstring("torch.optim.SGD")
 ADAM = docs.docstring("torch.optim.Adam")
 ADAMW = docs.docstring("torch.optim.AdamW")
 OPTIM = {"dtypes": BOTH, "tolerances": COMPOSITE.per_dtype(), "features": ("non-scalar", "nn", "optim")}
+OPTIM_IN_PLACE = {**OPTIM, "features": ("non-scalar", "in-place", "nn", "optim")}
 
 
 @case("SGD with momentum 0.9: the buffer starts as the first gradient, then buf = 0.9 buf + g",
@@ -124,7 +125,7 @@ def adam_weight_decay(torch, rec):
 
 
 @case("AdamW decays the weights directly (w -= lr * weight_decay * w), apart from the moments; default "
-      "weight_decay 0.01", doc=ADAMW, **OPTIM)
+      "weight_decay 0.01", doc=ADAMW, **OPTIM_IN_PLACE)
 def adamw_decoupled_weight_decay(torch, rec):
     dtype = getattr(torch, rec.dtype)
     w = torch.nn.Parameter(torch.tensor([0.5, -1.0, 2.0], dtype=dtype, device=rec.device))

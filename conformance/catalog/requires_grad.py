@@ -167,3 +167,45 @@ def integer_round_trip_cuts_graph(torch, rec):
     y = x.long().float() * 2
     rec("y", y)
     y.sum().backward()
+
+
+@case("A created tensor does not require grad by default, a result of a tracked input does, and the "
+      "weights of an nn module do", doc=docs.REQUIRES_GRAD, tags=("seed",),
+      provenance="seed 000, list item 1; 002, note on requires_grad defaults",
+      features=("non-scalar", "printing", "nn"))
+def requires_grad_defaults(torch, rec):
+    a = torch.tensor([1.1], device=rec.device)
+    print(a.requires_grad)
+    w = torch.tensor([1.1], requires_grad=True, device=rec.device)
+    print((w * a).requires_grad)
+    net = torch.nn.Linear(2, 1).to(rec.device)  # weight values are never observed
+    print(net.weight.requires_grad, net.weight.is_leaf)
+    rec("a", a)
+    rec("w * a", w * a)
+
+
+@case("requires_grad_(True) turns tracking on for a tensor computed without it; later ops record a grad_fn",
+      doc=docs.TENSOR_REQUIRES_GRAD_, tags=("seed",),
+      provenance="seed 001, In [8]",
+      features=("non-scalar", "printing"))
+def requires_grad_switched_in_place(torch, rec):
+    a = torch.randn(2, 2, device=rec.device)  # values are never observed
+    a = ((a * 3) / (a - 1))
+    print(a.requires_grad)
+    returned = a.requires_grad_(True)
+    print(a.requires_grad)
+    b = (a * a).sum()
+    print(b.grad_fn)
+    rec("requires_grad_ returns the tensor itself", returned is a)
+    rec("a.is_leaf", a.is_leaf)
+    rec("b.grad_fn", b.grad_fn)
+
+
+@case("requires_grad_() on a created tensor and requires_grad=True at creation both give a tracked leaf",
+      doc=docs.TENSOR_REQUIRES_GRAD_, tags=("seed",),
+      provenance="seed 002, In [2]")
+def requires_grad_two_ways(torch, rec):
+    x = torch.tensor(1., device=rec.device).requires_grad_()
+    rec("torch.tensor(1.).requires_grad_()", x)
+    x = torch.tensor(1., requires_grad=True, device=rec.device)
+    rec("torch.tensor(1., requires_grad=True)", x)

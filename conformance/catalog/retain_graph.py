@@ -86,3 +86,86 @@ def create_graph_implies_retain_graph(torch, rec):
     (kept,) = torch.autograd.grad(z, x, create_graph=True, retain_graph=False)
     rec("grad with retain_graph=False", kept.detach())
     torch.autograd.grad(z, x)
+
+
+@case("backward(retain_graph=True) keeps the graph; a second backward through it adds to the leaf's .grad",
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      provenance="seed 000, block 1",
+      features=("retain-graph", "printing"))
+def retain_graph_then_accumulate(torch, rec):
+    a = torch.tensor([1.1], requires_grad=True, device=rec.device)
+    b = a * 2
+    print(b)
+    c = b + 3
+    print(c)
+    b.backward(retain_graph=True)
+    print(a.grad)
+    rec("a.grad after b.backward", a.grad.clone())
+    c.backward()
+    print(a.grad)
+    rec("a.grad after c.backward", a.grad)
+
+
+@case("backward() of y frees its part of the graph: a later backward of z = y * 3 through it raises",
+      doc=docs.SAVED_TENSORS, tags=("seed", "error"),
+      provenance="seed 003, example 1",
+      features=("retain-graph", "printing"))
+def backward_through_freed_graph_raises(torch, rec):
+    a = torch.tensor(1.0, requires_grad=True, device=rec.device)
+    y = a ** 2
+    z = y * 3
+    y.backward()
+    print(a.grad)
+    rec("a.grad", a.grad)
+    z.backward(retain_graph=True)
+
+
+@case("backward(retain_graph=True) of y lets z = y * 3 backpropagate through the same graph; "
+      "the gradients add up", doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      provenance="seed 003, example 2",
+      features=("retain-graph", "printing"))
+def retain_graph_allows_second_backward(torch, rec):
+    a = torch.tensor(1.0, requires_grad=True, device=rec.device)
+    y = a ** 2
+    z = y * 3
+    y.backward(retain_graph=True)
+    print(a.grad)
+    rec("a.grad after y.backward", a.grad.clone())
+    z.backward(retain_graph=True)
+    print(a.grad)
+    rec("a.grad after z.backward", a.grad)
+
+
+@case("backward() twice through mean (which saves no tensors) needs no retain_graph and accumulates; "
+      "w1.grad.data.zero_() resets it", doc=docs.SAVED_TENSORS, tags=("seed",),
+      provenance="seed 004, blocks 2, 3 and 4",
+      features=("retain-graph", "in-place", "detach", "printing"))
+def repeated_backward_without_saved_tensors(torch, rec):
+    Variable = torch.autograd.Variable
+    w1 = Variable(torch.Tensor([1.0, 2.0, 3.0]).to(rec.device), requires_grad=True)
+    d = torch.mean(w1)
+    d.backward()
+    print(w1.grad)
+    rec("w1.grad after the first backward", w1.grad.clone())
+    d.backward()
+    print(w1.grad)
+    rec("w1.grad after the second backward", w1.grad.clone())
+    w1.grad.data.zero_()
+    print(w1.grad)
+    rec("w1.grad after zero_", w1.grad)
+
+
+@case("A second backward through a graph whose saved tensors were freed raises (the old retain_variables)",
+      doc=docs.SAVED_TENSORS, tags=("seed", "error"),
+      provenance="seed 004, block 8",
+      features=("retain-graph",))
+def backward_twice_with_saved_tensors_raises(torch, rec):
+    Variable = torch.autograd.Variable
+    w1 = Variable(torch.Tensor([1.0, 2.0, 3.0]).to(rec.device), requires_grad=True)
+    w2 = Variable(torch.Tensor([1.0, 2.0, 3.0]).to(rec.device), requires_grad=True)
+    z = w1 * w2 + w1
+    res = torch.mean(z)
+    res.backward()
+    rec("w1.grad", w1.grad)
+    rec("w2.grad", w2.grad)
+    res.backward()

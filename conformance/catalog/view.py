@@ -126,3 +126,16 @@ def inplace_on_base_regenerates_view_grad_fn(torch, rec):
     rec("v", v)
     v.sum().backward()
     rec("x.grad", x.grad)
+
+
+@case("Backward of the mean of one row of a leaf gives the other rows a zero gradient",
+      doc=docs.TENSOR_BACKWARD, tags=("seed",),
+      provenance="seed 004, block 9 (on fixed values instead of an uninitialised CUDA tensor)",
+      features=("non-scalar", "printing"))
+def partial_use_gives_zero_grad_elsewhere(torch, rec):
+    Variable = torch.autograd.Variable
+    w1 = Variable(torch.ones(2, 3, device=rec.device), requires_grad=True)
+    res = torch.mean(w1[1])
+    res.backward()
+    print(w1.grad)
+    rec("w1.grad", w1.grad)

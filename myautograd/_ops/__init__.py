@@ -17,6 +17,7 @@ from . import (  # noqa: F401 - imported for their registrations
     pointwise,
     reduction,
     shape,
+    tensor_math,
     views,
 )
 from .registry import FUNCTIONS, METHODS

@@ -7,12 +7,12 @@ recorded as ``ToCopyBackward0``, as torch does.
 from __future__ import annotations
 
 from .. import _backend, _dtype
+from .._autograd.record import record
 from .._device import as_device, device
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import to_dtype
 from .derivatives import NODES
-from .record import record
 from .registry import method
 
 

@@ -13,10 +13,13 @@ import warnings
 import numpy as np
 
 from .. import _backend, _dtype
+from .._autograd.record import record
 from .._device import as_device
+from .._grad_mode import STATE
 from .._size import Size
 from .._tensor import Tensor, make_tensor
 from .common import to_dtype
+from .derivatives import NODES
 from .registry import function, method
 
 COPY_CONSTRUCT_WARNING = (
@@ -365,13 +368,9 @@ def random_(self, low=0, high=None, *, generator=None):
 @function
 def bernoulli(input, p=None, *, generator=None):
     probabilities = input._data if p is None else np.full(input._data.shape, p)
-    draws = (_rng(generator).random(input._data.shape) < probabilities).astype(input._data.dtype)
-    from .._grad_mode import STATE
-
+    uniform = _backend.to_device(_rng(generator).random(input._data.shape), input.device)
+    draws = (uniform < probabilities).astype(input._data.dtype)
     if STATE.grad_enabled and input._requires_grad:
-        from .derivatives import NODES
-        from .record import record
-
         return record(NODES["BernoulliBackward0"], draws, (input,))
     return make_tensor(draws)
 

@@ -118,15 +118,6 @@ def _value_selecting(F, grad, dim, indices, sizes, keepdim):
     return F.index_put_zeros(sizes, grad, _along_dim_key(index, dim), grad, True)
 
 
-def _written(F, grad, indices):
-    """Mask of the elements an indexed write touched."""
-    import numpy as np
-
-    mask = np.zeros(tuple(grad.shape), dtype=bool)
-    mask[indices] = True
-    return F.constant(mask, grad)
-
-
 def _scatter_positions(F, grad, positions, sizes):
     """Backward of a strided view: each element's gradient added at its position in the base."""
     flat = F.index_put_zeros((_numel(sizes),), grad, (positions.reshape(-1),), F.reshape(grad, (-1,)), True)
@@ -178,11 +169,6 @@ def _repeat_backward(F, grad, repeats, sizes):
 def _mse_backward(grad, self, target, reduction):
     scale = 2.0 / _numel(self.shape) if reduction == 1 else 2.0
     return scale * (self - target) * grad
-
-
-def _l1_backward(F, grad, self, target, reduction):
-    out = F.sgn(self - target) * grad
-    return out / _numel(self.shape) if reduction == 1 else out
 
 
 def nll_selection(shape: tuple, classes, ignore_index: int, weight):
@@ -304,57 +290,56 @@ derivative("TruncBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("FracBackward0", "self", self=lambda grad: grad)
 derivative("ErfBackward0", "self",
            self=lambda grad, self, F: grad * (2.0 / math.sqrt(math.pi)) * F.exp(-(self * self)))
-derivative("PowBackward0", "self",
+derivative("PowBackward0", "self", saves="exponent",
            self=lambda grad, self, exponent, F: F.zeros_like(grad) if exponent == 0
            else grad * exponent * F.pow(self, exponent - 1))
 derivative("PowBackward1", "self exponent",
            self=lambda grad, self, exponent, F: F.where(exponent == 0, 0, grad * exponent * F.pow(self, exponent - 1)),
            exponent=lambda grad, self, exponent, result, F:
            F.where((self == 0) & (exponent >= 0), 0, grad * result * F.log(self)))
-derivative("PowBackward2", "exponent",
+derivative("PowBackward2", "exponent", saves="self",
            exponent=lambda grad, self, result, F: F.zeros_like(grad) if self == 0
            else grad * result * math.log(self))
-derivative("ClampBackward1", "self",
+derivative("ClampBackward1", "self", saves="min max",
            self=lambda grad, self, min, max, F: F.where(_between(self, min, max), grad, 0))
-derivative("ClampMinBackward0", "self", self=lambda grad, self, min, F: F.where(self >= min, grad, 0))
-derivative("ClampMaxBackward0", "self", self=lambda grad, self, max, F: F.where(self <= max, grad, 0))
-derivative("LeakyReluBackward0", "self",
+derivative("ClampMinBackward0", "self", saves="min", self=lambda grad, self, min, F: F.where(self >= min, grad, 0))
+derivative("ClampMaxBackward0", "self", saves="max", self=lambda grad, self, max, F: F.where(self <= max, grad, 0))
+derivative("LeakyReluBackward0", "self", saves="negative_slope",
            self=lambda grad, self, negative_slope, F:
            F.masked_backward("LeakyReluBackwardBackward0", grad, self, self > 0, negative_slope))
 derivative("SiluBackward0", "self",
            self=lambda grad, self, F: grad * (1 / (1 + F.exp(-self))) * (1 + self * (1 - 1 / (1 + F.exp(-self)))))
-derivative("SoftplusBackward0", "self",
+derivative("SoftplusBackward0", "self", saves="beta threshold",
            self=lambda grad, self, beta, threshold, F:
            F.where(self * beta > threshold, grad, grad * (1 - 1 / (1 + F.exp(self * beta)))))
-derivative("EluBackward0", "self",
+derivative("EluBackward0", "self", saves="alpha",
            self=lambda grad, self, alpha, F: F.where(self > 0, grad, grad * alpha * F.exp(self)))
-derivative("HardtanhBackward0", "self",
+derivative("HardtanhBackward0", "self", saves="min_val max_val",
            self=lambda grad, self, min_val, max_val, F:
            F.masked_backward("HardtanhBackwardBackward0", grad, self, (self > min_val) & (self < max_val), 0))
 derivative("ConjBackward0", "self", self=lambda grad, F: F.conj(grad))
-derivative("RealBackward0", "self", self=lambda grad: grad)
-derivative("ImagBackward0", "self", self=lambda grad, F: F.complex_of(0 * grad, grad))
+derivative("ConjPhysicalBackward0", "self", self=lambda grad, F: F.conj(grad))
 derivative("NanToNumBackward0", "self", self=lambda grad, self, F: grad * F.isfinite(self))
 
 # Backward ops that torch records with the forward input as an input too (so, under create_graph,
 # their result requires grad whenever that input does): the gradient kept where ``mask`` holds,
 # scaled by ``scale`` elsewhere.
 for _name in ("ThresholdBackwardBackward0", "LeakyReluBackwardBackward0", "HardtanhBackwardBackward0"):
-    derivative(_name, "grad_output self",
+    derivative(_name, "grad_output self", saves="mask scale",
                grad_output=lambda grad, mask, scale, F: F.where(mask, grad, grad * scale),
                self=lambda grad, F: F.zeros_like(grad))
 
 # -- pointwise, several inputs ------------------------------------------------------------------
-derivative("AddBackward0", "self other",
+derivative("AddBackward0", "self other", saves="alpha",
            self=lambda grad: grad,
            other=lambda grad, alpha: grad if alpha == 1 else grad * alpha)
-derivative("SubBackward0", "self other",
+derivative("SubBackward0", "self other", saves="alpha",
            self=lambda grad: grad,
            other=lambda grad, alpha: -grad if alpha == 1 else -grad * alpha)
-derivative("RsubBackward0", "self other",
+derivative("RsubBackward0", "self other", saves="alpha",
            self=lambda grad, alpha: -grad if alpha == 1 else -grad * alpha,
            other=lambda grad: grad)
-derivative("RsubBackward1", "self", self=lambda grad, alpha: -grad if alpha == 1 else -grad * alpha)
+derivative("RsubBackward1", "self", saves="alpha", self=lambda grad, alpha: -grad if alpha == 1 else -grad * alpha)
 derivative("MulBackward0", "self other",
            self=lambda grad, other, F: grad * F.conj(other),
            other=lambda grad, self, F: grad * F.conj(self))
@@ -370,14 +355,14 @@ derivative("MinimumBackward0", "self other",
 derivative("Atan2Backward0", "self other",
            self=lambda grad, self, other: grad * other / (self * self + other * other),
            other=lambda grad, self, other: -grad * self / (self * self + other * other))
-derivative("WhereBackward0", "self other",
+derivative("WhereBackward0", "self other", saves="condition",
            self=lambda grad, condition, F: F.where(condition, grad, 0),
            other=lambda grad, condition, F: F.where(condition, 0, grad))
-derivative("MaskedFillBackward0", "self", self=lambda grad, mask, F: F.where(mask, 0, grad))
-derivative("LerpBackward0", "self end",
+derivative("MaskedFillBackward0", "self", saves="mask", self=lambda grad, mask, F: F.where(mask, 0, grad))
+derivative("LerpBackward0", "self end", saves="weight",
            self=lambda grad, weight: grad * (1 - weight),
            end=lambda grad, weight: grad * weight)
-derivative("AddcmulBackward0", "self tensor1 tensor2",
+derivative("AddcmulBackward0", "self tensor1 tensor2", saves="value",
            self=lambda grad: grad,
            tensor1=lambda grad, tensor2, value: grad * tensor2 * value,
            tensor2=lambda grad, tensor1, value: grad * tensor1 * value)
@@ -395,7 +380,7 @@ derivative("MvBackward0", "self vec",
 derivative("DotBackward0", "self tensor",
            self=lambda grad, tensor, F: grad * F.conj(tensor),
            tensor=lambda grad, self, F: grad * F.conj(self))
-derivative("AddmmBackward0", "self mat1 mat2",
+derivative("AddmmBackward0", "self mat1 mat2", saves="beta alpha",
            self=lambda grad, beta: grad if beta == 1 else grad * beta,
            mat1=lambda grad, mat2, alpha, F: F.matmul(grad, F.mT(mat2)) * alpha if alpha != 1
            else F.matmul(grad, F.mT(mat2)),
@@ -405,100 +390,105 @@ derivative("AddmmBackward0", "self mat1 mat2",
            else F.mT(F.matmul(F.mT(grad), mat1)))
 
 # -- reductions ------------------------------------------------------------------------------------
-derivative("SumBackward0", "self", self=lambda grad, self_sym_sizes, F: F.expand(grad, self_sym_sizes))
-derivative("SumBackward1", "self",
+derivative("SumBackward0", "self", saves="self_sym_sizes",
+           self=lambda grad, self_sym_sizes, F: F.expand(grad, self_sym_sizes))
+derivative("SumBackward1", "self", saves="dim keepdim self_sym_sizes",
            self=lambda grad, dim, keepdim, self_sym_sizes, F: _restore_dims(F, grad, dim, keepdim, self_sym_sizes))
-derivative("MeanBackward0", "self",
+derivative("MeanBackward0", "self", saves="self_sym_sizes self_sym_numel",
            self=lambda grad, self_sym_sizes, self_sym_numel, F: F.expand(grad, self_sym_sizes) / self_sym_numel)
-derivative("MeanBackward1", "self",
+derivative("MeanBackward1", "self", saves="dim keepdim self_sym_sizes",
            self=lambda grad, dim, keepdim, self_sym_sizes, F:
            _restore_dims(F, grad, dim, keepdim, self_sym_sizes) / _reduced_count(self_sym_sizes, dim))
 derivative("MaxBackward1", "self", self=lambda grad, self, result, F: _evenly(F, grad, self, result))
 derivative("MinBackward1", "self", self=lambda grad, self, result, F: _evenly(F, grad, self, result))
 for _name in ("MaxBackward0", "MinBackward0"):
-    derivative(_name, "self", multi_output=True,
+    derivative(_name, "self", saves="dim keepdim indices self_sym_sizes", multi_output=True,
                self=lambda grads, dim, keepdim, indices, self_sym_sizes, F:
                _value_selecting(F, grads[0], dim, indices, self_sym_sizes, keepdim))
-derivative("AmaxBackward0", "self",
+derivative("AmaxBackward0", "self", saves="dim keepdim",
            self=lambda grad, self, result, dim, keepdim, F: _evenly_dims(F, grad, self, result, dim, keepdim))
-derivative("AminBackward0", "self",
+derivative("AminBackward0", "self", saves="dim keepdim",
            self=lambda grad, self, result, dim, keepdim, F: _evenly_dims(F, grad, self, result, dim, keepdim))
 derivative("ProdBackward0", "self", self=lambda grad, self, result, F: _prod_backward(F, grad, self, result))
-derivative("VarBackward0", "self",
+derivative("VarBackward0", "self", saves="dim correction keepdim",
            self=lambda grad, self, dim, correction, keepdim, F: _var_backward(F, grad, self, dim, correction, keepdim))
-derivative("StdBackward0", "self",
+derivative("StdBackward0", "self", saves="dim correction keepdim",
            self=lambda grad, self, result, dim, correction, keepdim, F:
            _var_backward(F, grad / (2 * result), self, dim, correction, keepdim))
-derivative("LogsumexpBackward0", "self",
+derivative("LogsumexpBackward0", "self", saves="dim keepdim",
            self=lambda grad, self, result, dim, keepdim, F:
            (grad if keepdim else F.unsqueeze_dims(grad, dim, self.ndim))
            * F.exp(self - (result if keepdim else F.unsqueeze_dims(result, dim, self.ndim))))
-derivative("LinalgVectorNormBackward0", "self",
+derivative("LinalgVectorNormBackward0", "self", saves="ord dim keepdim",
            self=lambda grad, self, result, ord, dim, keepdim, F: _norm_backward(F, grad, self, result, ord, dim, keepdim))
-derivative("SoftmaxBackward0", "self",
+derivative("SoftmaxBackward0", "self", saves="dim",
            self=lambda grad, result, dim, F: (grad - F.sum(grad * result, (dim,), True)) * result)
-derivative("LogSoftmaxBackward0", "self",
+derivative("LogSoftmaxBackward0", "self", saves="dim",
            self=lambda grad, result, dim, F: grad - F.exp(result) * F.sum(grad, (dim,), True))
-derivative("CumsumBackward0", "self", self=lambda grad, dim, F: F.flip(F.cumsum(F.flip(grad, (dim,)), dim), (dim,)))
+derivative("CumsumBackward0", "self", saves="dim",
+           self=lambda grad, dim, F: F.flip(F.cumsum(F.flip(grad, (dim,)), dim), (dim,)))
 
 # -- shape and views ---------------------------------------------------------------------------------
-derivative("ViewBackward0", "self", self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
-derivative("UnsafeViewBackward0", "self", self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
-derivative("ReshapeAliasBackward0", "self", self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
-derivative("ExpandBackward0", "self", self=lambda grad, self_sym_sizes, F: F.sum_to(grad, self_sym_sizes))
+derivative("ViewBackward0", "self", saves="self_sym_sizes",
+           self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
+derivative("UnsafeViewBackward0", "self", saves="self_sym_sizes",
+           self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
+derivative("ExpandBackward0", "self", saves="self_sym_sizes",
+           self=lambda grad, self_sym_sizes, F: F.sum_to(grad, self_sym_sizes))
 derivative("TBackward0", "self", self=lambda grad, F: F.t(grad))
-derivative("TransposeBackward0", "self", self=lambda grad, dim0, dim1, F: F.transpose(grad, dim0, dim1))
-derivative("PermuteBackward0", "self", self=lambda grad, dims, F: F.permute(grad, _inverse_permutation(dims)))
+derivative("TransposeBackward0", "self", saves="dim0 dim1", self=lambda grad, dim0, dim1, F: F.transpose(grad, dim0, dim1))
+derivative("PermuteBackward0", "self", saves="dims", self=lambda grad, dims, F: F.permute(grad, _inverse_permutation(dims)))
 for _name in ("SqueezeBackward0", "SqueezeBackward1", "SqueezeBackward2", "SqueezeBackward4"):
-    derivative(_name, "self", self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
-derivative("UnsqueezeBackward0", "self", self=lambda grad, dim, F: F.squeeze_dim(grad, dim))
-derivative("SelectBackward0", "self",
+    derivative(_name, "self", saves="self_sym_sizes", self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
+derivative("UnsqueezeBackward0", "self", saves="dim", self=lambda grad, dim, F: F.squeeze_dim(grad, dim))
+derivative("SelectBackward0", "self", saves="dim index self_sym_sizes",
            self=lambda grad, dim, index, self_sym_sizes, F:
            F.index_put_zeros(self_sym_sizes, grad, _at(dim, index), grad, False))
-derivative("SliceBackward0", "self",
+derivative("SliceBackward0", "self", saves="dim start end step self_sym_sizes",
            self=lambda grad, dim, start, end, step, self_sym_sizes, F:
            F.index_put_zeros(self_sym_sizes, grad, _at(dim, slice(start, end, step)), grad, False))
-derivative("IndexPutBackward0", "self values",
-           self=lambda grad, indices, accumulate, F: grad if accumulate else F.where(_written(F, grad, indices), 0, grad),
+derivative("IndexPutBackward0", "self values", saves="indices accumulate",
+           self=lambda grad, indices, accumulate, F: grad if accumulate else F.where(F.mask_at(grad, indices), 0, grad),
            values=lambda grad, indices, F: F.index(grad, indices))
-derivative("IndexBackward0", "self",
+derivative("IndexBackward0", "self", saves="indices self_sym_sizes",
            self=lambda grad, indices, self_sym_sizes, F: F.index_put_zeros(self_sym_sizes, grad, indices, grad, True))
-derivative("DiagonalBackward0", "self",
+derivative("DiagonalBackward0", "self", saves="offset dim1 dim2 self_sym_sizes",
            self=lambda grad, offset, dim1, dim2, self_sym_sizes, F:
            F.index_put_zeros(self_sym_sizes, grad, _diagonal_key(self_sym_sizes, offset, dim1, dim2), grad, False))
-derivative("AsStridedBackward0", "self",
+derivative("AsStridedBackward0", "self", saves="positions self_sym_sizes",
            self=lambda grad, positions, self_sym_sizes, F: _scatter_positions(F, grad, positions, self_sym_sizes))
-derivative("UnfoldBackward0", "self",
+derivative("UnfoldBackward0", "self", saves="positions self_sym_sizes",
            self=lambda grad, positions, self_sym_sizes, F: _scatter_positions(F, grad, positions, self_sym_sizes))
-derivative("UnbindBackward0", "self", multi_output=True,
+derivative("UnbindBackward0", "self", saves="dim result_shapes", multi_output=True,
            self=lambda grads, dim, result_shapes, F: F.stack(_fill_zeros(F, grads, result_shapes), dim))
-derivative("SplitBackward0", "self", multi_output=True,
+derivative("SplitBackward0", "self", saves="dim result_shapes", multi_output=True,
            self=lambda grads, dim, result_shapes, F: F.cat(_fill_zeros(F, grads, result_shapes), dim))
-derivative("SplitWithSizesBackward0", "self", multi_output=True,
+derivative("SplitWithSizesBackward0", "self", saves="dim result_shapes", multi_output=True,
            self=lambda grads, dim, result_shapes, F: F.cat(_fill_zeros(F, grads, result_shapes), dim))
-derivative("CatBackward0", "tensors",
+derivative("CatBackward0", "tensors", saves="dim tensors_args_sizes",
            each=lambda grad, input_index, dim, tensors_args_sizes, F:
            F.narrow(grad, dim, _cat_offset(tensors_args_sizes, dim, input_index), tensors_args_sizes[input_index][dim]))
-derivative("StackBackward0", "tensors", each=lambda grad, input_index, dim, F: F.select(grad, dim, input_index))
+derivative("StackBackward0", "tensors", saves="dim", each=lambda grad, input_index, dim, F: F.select(grad, dim, input_index))
 derivative("CloneBackward0", "self", self=lambda grad: grad)
 derivative("AliasBackward0", "self", self=lambda grad: grad)
-derivative("ToCopyBackward0", "self", self=lambda grad, self_device, F: F.to_device(grad, self_device))
+derivative("ToCopyBackward0", "self", saves="self_device", self=lambda grad, self_device, F: F.to_device(grad, self_device))
 derivative("CopyBackwards", "self src", cpp_name=True,
            self=lambda grad, F: F.zeros_like(grad),
            src=lambda grad: grad)
-derivative("FillBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
+derivative("FillBackward2", "self", self=lambda grad, F: F.zeros_like(grad))
+derivative("FillBackward3", "self value", self=lambda grad, F: F.zeros_like(grad), value=lambda grad, F: F.sum(grad))
 derivative("ZeroBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
-derivative("RepeatBackward0", "self",
+derivative("RepeatBackward0", "self", saves="repeats self_sym_sizes",
            self=lambda grad, repeats, self_sym_sizes, F: _repeat_backward(F, grad, repeats, self_sym_sizes))
-derivative("FlipBackward0", "self", self=lambda grad, dims, F: F.flip(grad, dims))
-derivative("IndexSelectBackward0", "self",
+derivative("FlipBackward0", "self", saves="dims", self=lambda grad, dims, F: F.flip(grad, dims))
+derivative("IndexSelectBackward0", "self", saves="dim index self_sym_sizes",
            self=lambda grad, dim, index, self_sym_sizes, F:
            F.index_put_zeros(self_sym_sizes, grad, _at(dim, F.array(index)), grad, True))
-derivative("GatherBackward0", "self",
+derivative("GatherBackward0", "self", saves="dim index self_sym_sizes",
            self=lambda grad, dim, index, self_sym_sizes, F:
            F.index_put_zeros(self_sym_sizes, grad, _along_dim_key(F.array(index), dim), grad, True))
-derivative("TrilBackward0", "self", self=lambda grad, diagonal, F: F.tril(grad, diagonal))
-derivative("TriuBackward0", "self", self=lambda grad, diagonal, F: F.triu(grad, diagonal))
+derivative("TrilBackward0", "self", saves="diagonal", self=lambda grad, diagonal, F: F.tril(grad, diagonal))
+derivative("TriuBackward0", "self", saves="diagonal", self=lambda grad, diagonal, F: F.triu(grad, diagonal))
 derivative("ViewAsRealBackward0", "self", self=lambda grad, F: F.view_as_complex(grad))
 derivative("ViewAsComplexBackward0", "self", self=lambda grad, F: F.view_as_real(grad))
 derivative("ComplexBackward0", "real imag",
@@ -506,26 +496,24 @@ derivative("ComplexBackward0", "real imag",
            imag=lambda grad, F: F.imag(grad))
 
 # -- losses and nn ------------------------------------------------------------------------------------
-derivative("MseLossBackward0", "self target",
+derivative("MseLossBackward0", "self target", saves="reduction",
            self=lambda grad, self, target, reduction: _mse_backward(grad, self, target, reduction),
            target=lambda grad, self, target, reduction: -_mse_backward(grad, self, target, reduction))
-derivative("L1LossBackward0", "self target",
-           self=lambda grad, self, target, reduction, F: _l1_backward(F, grad, self, target, reduction),
-           target=lambda grad, self, target, reduction, F: -_l1_backward(F, grad, self, target, reduction))
-derivative("NllLossBackward0", "self",
+derivative("NllLossBackward0", "self", saves="target weight reduction ignore_index total_weight",
            self=lambda grad, self, target, weight, reduction, ignore_index, total_weight, F:
            _nll_backward(F, grad, self, target, weight, reduction, ignore_index, total_weight))
-derivative("BinaryCrossEntropyBackward0", "self target",
+derivative("BinaryCrossEntropyBackward0", "self target", saves="weight reduction",
            self=lambda grad, self, target, weight, reduction, F: _bce_backward(F, grad, self, target, weight, reduction),
            target=lambda grad, self, weight, reduction, F: _bce_target_backward(F, grad, self, weight, reduction))
-derivative("BinaryCrossEntropyWithLogitsBackward0", "self target",
+derivative("BinaryCrossEntropyWithLogitsBackward0", "self target", saves="weight pos_weight reduction",
            self=lambda grad, self, target, weight, pos_weight, reduction, F:
            _bce_logits_backward(F, grad, self, target, weight, pos_weight, reduction),
            target=lambda grad, self, weight, pos_weight, reduction, F:
            _bce_logits_target_backward(F, grad, self, weight, pos_weight, reduction))
-derivative("NativeDropoutBackward0", "self", self=lambda grad, mask, scale: grad * mask * scale)
+derivative("NativeDropoutBackward0", "self", saves="mask scale", self=lambda grad, mask, scale: grad * mask * scale)
 derivative("BernoulliBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
-derivative("GeluBackward0", "self", self=lambda grad, self, approximate, F: _gelu_backward(F, grad, self, approximate))
+derivative("GeluBackward0", "self", saves="approximate",
+           self=lambda grad, self, approximate, F: _gelu_backward(F, grad, self, approximate))
 
 
 def _fill_zeros(F, grads, shapes):

@@ -13,13 +13,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
+from .._autograd.record import record
+from .._autograd.views import make_view
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import normalize_dim
 from .derivatives import NODES
-from .record import record
 from .registry import export, method
-from .views import make_view, select, slice_dim, unsqueeze
+from .views import select, slice_dim, unsqueeze
 
 
 def _as_index(item, size: int | None = None):
@@ -91,9 +92,8 @@ def getitem(self, key):
         return _advanced_index(result, advanced)
     if applied:
         return result
-    if any(isinstance(item, slice) for item in items):
-        return slice_dim(result, 0, None, None, None) if result._data.ndim else make_view(result, result._data.view(),
-                                                                                            "AliasBackward0", {})
+    if isinstance(key, slice) and result._data.ndim:
+        return slice_dim(result, 0, None, None, None)  # x[:] is a slice; x[...] and x[:, ...] are aliases, as in torch
     return make_view(result, result._data.view(), "AliasBackward0", {})
 
 

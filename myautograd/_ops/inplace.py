@@ -15,14 +15,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend, _dtype
-from .._autograd.graph import forward_name
+from .._autograd.node import forward_name
+from .._autograd.record import record_inplace
+from .._autograd.views import copy_slices
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .derivatives import NODES
 from .pointwise import BINARY, UNARY, operands
-from .record import record_inplace
 from .registry import method
-from .views import copy_slices
 
 LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_MESSAGE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -233,8 +233,9 @@ def fill_(self, value):
         if value.dim() != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} "
                                "dimensions.")
-        value = value.item()
-    return apply_inplace(self, np.full_like(self._data, value), "FillBackward0", (self,))
+        values = np.broadcast_to(_backend.to_device(value._data, self.device), self._data.shape)
+        return apply_inplace(self, values.astype(self._data.dtype), "FillBackward3", (self, value))
+    return apply_inplace(self, np.full_like(self._data, value), "FillBackward2", (self,))
 
 
 @method

@@ -11,19 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
-from .._grad_mode import STATE
-from .._tensor import Tensor, make_tensor
+from .._autograd.record import recorded
+from .._autograd.views import make_view
+from .._tensor import Tensor
 from .common import check_tensor, device_error
 from .derivatives import NODES
-from .record import record
 from .registry import export, method
-from .views import make_view
-
-
-def _recorded(node_name: str, out, inputs, attrs=None):
-    if STATE.grad_enabled and any(isinstance(t, Tensor) and t._requires_grad for t in inputs):
-        return record(NODES[node_name], out, inputs, attrs)
-    return make_tensor(out)
 
 
 def _same_dtype(a: Tensor, b: Tensor, op: str) -> None:
@@ -45,7 +38,7 @@ def dot(input, tensor):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number of "
                            f"elements, but got {n} and {m} elements respectively")
     _same_dtype(input, tensor, "dot")
-    return _recorded("DotBackward0", _backend.as_array(np.dot(input._data, tensor._data)), (input, tensor))
+    return recorded(NODES["DotBackward0"], _backend.as_array(np.dot(input._data, tensor._data)), (input, tensor))
 
 
 @export
@@ -55,7 +48,7 @@ def mv(input, vec):
         raise RuntimeError(f"size mismatch, got input ({a.shape[0] if a.ndim else 1}), mat "
                            f"({'x'.join(str(n) for n in a.shape)}), vec ({v.shape[0] if v.ndim else 1})")
     _same_dtype(input, vec, "mv")
-    return _recorded("MvBackward0", np.matmul(a, v), (input, vec))
+    return recorded(NODES["MvBackward0"], np.matmul(a, v), (input, vec))
 
 
 @export
@@ -69,7 +62,7 @@ def mm(input, mat2):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
                            f"{b.shape[0]}x{b.shape[1]})")
     _same_dtype(input, mat2, "mm")
-    return _recorded("MmBackward0", np.matmul(a, b), (input, mat2))
+    return recorded(NODES["MmBackward0"], np.matmul(a, b), (input, mat2))
 
 
 @export
@@ -81,12 +74,12 @@ def bmm(input, mat2):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
                            f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
     _same_dtype(input, mat2, "bmm")
-    return _recorded("BmmBackward0", np.matmul(a, b), (input, mat2))
+    return recorded(NODES["BmmBackward0"], np.matmul(a, b), (input, mat2))
 
 
 def _unsafe_view(input: Tensor, shape: tuple) -> Tensor:
     out = input._data.reshape(shape)
-    return _recorded("UnsafeViewBackward0", out, (input,), {"self_sym_sizes": input._data.shape})
+    return recorded(NODES["UnsafeViewBackward0"], out, (input,), {"self_sym_sizes": input._data.shape})
 
 
 @export
@@ -103,7 +96,7 @@ def matmul(input, other):
     if a_dim == 1 and b_dim == 2:
         product = mm(input.unsqueeze(0), other)
         return make_view(product, product._data.reshape(product._data.shape[1:]), "SqueezeBackward4",
-                         {"dim": (0,), "self_sym_sizes": product._data.shape})
+                         {"self_sym_sizes": product._data.shape})
     if a_dim == 2 and b_dim == 2:
         return mm(input, other)
     if a_dim >= 3 and b_dim <= 2:
@@ -155,7 +148,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         from .common import broadcast_error
 
         raise broadcast_error(out.shape, bias.shape) from None
-    return _recorded("AddmmBackward0", out, (input, mat1, mat2), {"alpha": alpha, "beta": beta})
+    return recorded(NODES["AddmmBackward0"], out, (input, mat1, mat2), {"alpha": alpha, "beta": beta})
 
 
 method(matmul, name="__matmul__")

@@ -15,12 +15,11 @@ import warnings
 import numpy as np
 
 from .. import _backend
-from .._grad_mode import STATE
+from .._autograd.record import recorded
 from .._tensor import Tensor, make_tensor
 from .creation import default_generator
 from .derivatives import NODES, nll_selection
 from .pointwise import _erf
-from .record import record
 from .reduction import log_softmax
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -46,12 +45,6 @@ def _reduce(values, code: int):
     return values
 
 
-def _recorded(node_name: str, out, inputs, attrs=None):
-    if STATE.grad_enabled and any(isinstance(t, Tensor) and t._requires_grad for t in inputs):
-        return record(NODES[node_name], out, inputs, attrs)
-    return make_tensor(out)
-
-
 def _size_warning(input: Tensor, target: Tensor, name: str) -> None:
     if input.shape != target.shape:
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
@@ -67,7 +60,7 @@ def mse_loss(input, target, reduction="mean"):
         return ((input - target) ** 2).mean() if code == 1 else ((input - target) ** 2).sum() if code == 2 \
             else (input - target) ** 2
     diff = a - b
-    return _recorded("MseLossBackward0", _reduce(diff * diff, code), (input, target), {"reduction": code})
+    return recorded(NODES["MseLossBackward0"], _reduce(diff * diff, code), (input, target), {"reduction": code})
 
 
 def l1_loss(input, target, reduction="mean"):
@@ -101,7 +94,7 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
         out = _backend.as_array(losses.sum(), dtype=data.dtype)
     else:
         out = losses
-    return _recorded("NllLossBackward0", out, (input,),
+    return recorded(NODES["NllLossBackward0"], out, (input,),
                      {"target": target, "weight": weight, "reduction": code, "ignore_index": ignore_index,
                       "total_weight": make_tensor(total)})
 
@@ -122,7 +115,7 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     losses = -(y * log_x + (1 - y) * log_1mx)
     if weight is not None:
         losses = losses * weight._data
-    return _recorded("BinaryCrossEntropyBackward0", _reduce(losses.astype(x.dtype), code), (input, target),
+    return recorded(NODES["BinaryCrossEntropyBackward0"], _reduce(losses.astype(x.dtype), code), (input, target),
                      {"weight": weight, "reduction": code})
 
 
@@ -137,12 +130,12 @@ def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean
         losses = (1 - y) * x + factor * softplus_neg
     if weight is not None:
         losses = losses * weight._data
-    return _recorded("BinaryCrossEntropyWithLogitsBackward0", _reduce(losses.astype(x.dtype), code), (input, target),
+    return recorded(NODES["BinaryCrossEntropyWithLogitsBackward0"], _reduce(losses.astype(x.dtype), code), (input, target),
                      {"weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
 def _activation(node_name: str, compute, input, attrs=None):
-    return _recorded(node_name, compute(input._data), (input,), attrs)
+    return recorded(NODES[node_name], compute(input._data), (input,), attrs)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
@@ -186,7 +179,12 @@ def dropout(input, p=0.5, training=True, inplace=False):
         return input
     if p == 1:
         return input * 0
-    keep = (default_generator.rng.random(input._data.shape) >= p).astype(input._data.dtype)
+    uniform = _backend.to_device(default_generator.rng.random(input._data.shape), input.device)
+    keep = (uniform >= p).astype(input._data.dtype)
     scale = 1.0 / (1 - p)
-    return _recorded("NativeDropoutBackward0", input._data * keep * scale, (input,),
+    if _backend.is_cpu_array(input._data):
+        # torch's CPU kernel: the input times a noise tensor of 0 and 1 / (1 - p), MulBackward0
+        return input * make_tensor(keep * np.asarray(scale, dtype=keep.dtype))
+    # torch's fused CUDA kernel: NativeDropoutBackward0
+    return recorded(NODES["NativeDropoutBackward0"], input._data * keep * scale, (input,),
                      {"mask": make_tensor(keep), "scale": scale})

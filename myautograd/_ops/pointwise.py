@@ -14,11 +14,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend, _dtype
+from .._autograd.record import any_requires_grad, record, record_one, recorded
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import PY_NUMBERS, broadcast_error, check_tensor, default_float_for, device_error
 from .derivatives import NODES
-from .record import record, record1
 from .registry import export, method
 
 UNARY: dict[str, tuple] = {}
@@ -101,7 +101,7 @@ def binary(node, compute, a: Tensor, b, attrs: dict | None = None) -> Tensor:
         return make_tensor(out)
     if number:
         if a._requires_grad:
-            return record1(node, out, a, node._plan_first, attrs, True, (b,))
+            return record_one(node, out, a, attrs, (b,))
     elif a._requires_grad or (isinstance(b, Tensor) and b._requires_grad):
         return record(node, out, (a, b), attrs)
     return make_tensor(out)
@@ -128,7 +128,7 @@ def _check_alpha(a: Tensor, alpha) -> None:
 def add(input, other, *, alpha=1, out=None):
     check_tensor(input, "add")
     if out is not None:
-        return _with_out("add", out, add(input, other, alpha=alpha) if not _any_requires_grad(input, other) else None,
+        return _with_out("add", out, add(input, other, alpha=alpha) if not any_requires_grad((input, other)) else None,
                          input, other)
     if alpha == 1:
         return binary(_ADD, np.add, input, other, _ONE)
@@ -163,9 +163,7 @@ def rsub(input, other, *, alpha=1):
         return binary(NODES["RsubBackward0"], lambda x, y: y - x * alpha, input, other, {"alpha": alpha})
     ad, bd = operands(input, other)
     out = bd - ad * alpha if alpha != 1 else bd - ad
-    if STATE.grad_enabled and input._requires_grad:
-        return record(NODES["RsubBackward1"], out, (input,), {"alpha": alpha, "other": other})
-    return make_tensor(out)
+    return recorded(NODES["RsubBackward1"], out, (input,), {"alpha": alpha})
 
 
 @export
@@ -209,7 +207,7 @@ def neg(input):
     if input._data.dtype == np.bool_:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
                            "invert a mask, use the `~` or `logical_not()` operator instead.")
-    return _apply_unary(NODES["NegBackward0"], np.negative, input, keep_int=True)
+    return _negate(input)
 
 
 negative = export(neg, name="negative")
@@ -229,9 +227,7 @@ def pow(input, exponent):
         return binary(NODES["PowBackward1"], _pow_compute, input, exponent)
     ad, e = operands(input, exponent)
     out = _compute(_pow_compute, ad, e)
-    if STATE.grad_enabled and input._requires_grad:
-        return record(NODES["PowBackward0"], out, (input,), {"exponent": exponent})
-    return make_tensor(out)
+    return recorded(NODES["PowBackward0"], out, (input,), {"exponent": exponent})
 
 
 def _scalar_pow(base, exponent: Tensor) -> Tensor:
@@ -262,27 +258,13 @@ def _with_out(name, out, result, *inputs):
     return copy_(out, result)
 
 
-def _any_requires_grad(*inputs) -> bool:
-    return STATE.grad_enabled and any(isinstance(x, Tensor) and x._requires_grad for x in inputs)
-
-
 # -- unary math -----------------------------------------------------------------------------------------
 _INTEGRAL = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16, np.int32, np.int64))
 
 
-def _apply_unary(node, compute, input: Tensor, keep_int: bool = False) -> Tensor:
-    data = input._data
-    if not keep_int and data.dtype in _INTEGRAL:
-        data = data.astype(default_float_for(data))
-    out = compute(data)
-    if input._requires_grad and STATE.grad_enabled:
-        return record1(node, out, input, node.save_plan((True,)), same_layout=True)
-    return make_tensor(out)
-
-
-def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=()):
-    node = NODES[node_name]
-    plan = node._plan_first
+def elementwise(name: str, node, compute, keep_int: bool = False):
+    """The op ``compute`` (array -> array) on one tensor, recorded as ``node``; integer inputs
+    compute in the default float dtype unless ``keep_int``."""
 
     def op(input):
         if input.__class__ is not Tensor and not isinstance(input, Tensor):
@@ -292,10 +274,23 @@ def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=()
             data = data.astype(default_float_for(data))
         out = compute(data)
         if input._requires_grad and STATE.grad_enabled:
-            return record1(node, out, input, plan, same_layout=True)
+            return record_one(node, out, input)
         return make_tensor(out)
 
     op.__name__ = op.__qualname__ = name
+    return op
+
+
+_negate = elementwise("neg", NODES["NegBackward0"], np.negative, keep_int=True)
+_conjugate = elementwise("conj", NODES["ConjBackward0"], np.conj)
+_conjugate_physical = elementwise("conj_physical", NODES["ConjPhysicalBackward0"], np.conj)
+
+
+def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=()):
+    """An exported elementwise op (``torch.exp`` and ``Tensor.exp``), its aliases, and its entry in
+    ``UNARY`` for the in-place variant."""
+    node = NODES[node_name]
+    op = elementwise(name, node, compute, keep_int)
     UNARY[name] = (node, compute, keep_int)
     export(op)
     for alias in aliases:
@@ -354,14 +349,20 @@ ceil = unary("ceil", "CeilBackward0", np.ceil, keep_int=True)
 trunc = unary("trunc", "TruncBackward0", np.trunc, keep_int=True, aliases=("fix",))
 frac = unary("frac", "FracBackward0", lambda x: x - np.trunc(x))
 erf = unary("erf", "ErfBackward0", _erf)
-conj_physical = unary("conj_physical", "ConjBackward0", np.conj, keep_int=True)
+
+
+@export
+def conj_physical(input):
+    if not input.is_complex():
+        return input
+    return _conjugate_physical(input)
 
 
 @export
 def conj(input):
     if not input.is_complex():
         return input
-    return _apply_unary(NODES["ConjBackward0"], np.conj, input)
+    return _conjugate(input)
 
 
 @export
@@ -376,9 +377,7 @@ def clamp(input, min=None, max=None):
     out = np.clip(data, min, max)
     if out.dtype != data.dtype:
         out = out.astype(np.result_type(data, *(v for v in (min, max) if v is not None)))
-    if STATE.grad_enabled and input._requires_grad:
-        return record(NODES["ClampBackward1"], out, (input,), {"min": min, "max": max})
-    return make_tensor(out)
+    return recorded(NODES["ClampBackward1"], out, (input,), {"min": min, "max": max})
 
 
 clip = export(clamp, name="clip")
@@ -387,17 +386,13 @@ clip = export(clamp, name="clip")
 @export
 def clamp_min(input, min):
     out = np.maximum(input._data, min)
-    if STATE.grad_enabled and input._requires_grad:
-        return record(NODES["ClampMinBackward0"], out, (input,), {"min": min})
-    return make_tensor(out)
+    return recorded(NODES["ClampMinBackward0"], out, (input,), {"min": min})
 
 
 @export
 def clamp_max(input, max):
     out = np.minimum(input._data, max)
-    if STATE.grad_enabled and input._requires_grad:
-        return record(NODES["ClampMaxBackward0"], out, (input,), {"max": max})
-    return make_tensor(out)
+    return recorded(NODES["ClampMaxBackward0"], out, (input,), {"max": max})
 
 
 @export
@@ -421,17 +416,13 @@ arctan2 = export(atan2, name="arctan2")
 @export
 def lerp(input, end, weight):
     out = input._data + weight * (end._data - input._data)
-    if _any_requires_grad(input, end):
-        return record(NODES["LerpBackward0"], out, (input, end), {"weight": weight})
-    return make_tensor(out)
+    return recorded(NODES["LerpBackward0"], out, (input, end), {"weight": weight})
 
 
 @export
 def addcmul(input, tensor1, tensor2, *, value=1):
     out = input._data + value * tensor1._data * tensor2._data
-    if _any_requires_grad(input, tensor1, tensor2):
-        return record(NODES["AddcmulBackward0"], out, (input, tensor1, tensor2), {"value": value})
-    return make_tensor(out)
+    return recorded(NODES["AddcmulBackward0"], out, (input, tensor1, tensor2), {"value": value})
 
 
 @export
@@ -456,9 +447,7 @@ def where(condition, input=None, other=None):
     ad = input._data if a is not None else input
     bd = other._data if b is not None else other
     out = np.where(condition._data, ad, bd).astype(target.np, copy=False)
-    if _any_requires_grad(input, other):
-        return record(NODES["WhereBackward0"], out, (input, other), {"condition": condition})
-    return make_tensor(out)
+    return recorded(NODES["WhereBackward0"], out, (input, other), {"condition": condition})
 
 
 @export(method=False, name="complex")
@@ -466,26 +455,20 @@ def make_complex(real, imag):
     """``torch.complex(real, imag)`` (named so as not to hide Python's ``complex``)."""
     out = real._data + 1j * imag._data
     out = out.astype(np.complex64 if real._data.dtype == np.float32 else np.complex128)
-    if _any_requires_grad(real, imag):
-        return record(NODES["ComplexBackward0"], out, (real, imag))
-    return make_tensor(out)
+    return recorded(NODES["ComplexBackward0"], out, (real, imag))
 
 
 @export
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     out = np.nan_to_num(input._data, nan=nan, posinf=posinf, neginf=neginf)
-    if STATE.grad_enabled and input._requires_grad:
-        return record(NODES["NanToNumBackward0"], out, (input,))
-    return make_tensor(out)
+    return recorded(NODES["NanToNumBackward0"], out, (input,))
 
 
 def masked_backward(node_name: str, grad: Tensor, forward_input: Tensor, mask: Tensor, scale) -> Tensor:
     """A recorded backward op (relu's ``threshold_backward`` and its kin): see derivatives.py."""
     condition = mask._data
     out = np.where(condition, grad._data, grad._data * scale).astype(grad._data.dtype)
-    if _any_requires_grad(grad, forward_input):
-        return record(NODES[node_name], out, (grad, forward_input), {"mask": mask, "scale": scale})
-    return make_tensor(out)
+    return recorded(NODES[node_name], out, (grad, forward_input), {"mask": mask, "scale": scale})
 
 
 # -- not differentiable: comparisons, logic, tests ---------------------------------------------------------
@@ -559,13 +542,6 @@ BINARY.update({"add": add, "sub": sub, "mul": mul, "div": div, "pow": pow})
 
 
 # -- Python operators ------------------------------------------------------------------------------------
-def _reflect(fn):
-    def reflected(self, other):
-        return fn(self, other)
-
-    return reflected
-
-
 def _compare(fn):
     def compare(self, other):
         if other is None or not (isinstance(other, (Tensor, np.generic)) or isinstance(other, PY_NUMBERS)):

@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend, _dtype, return_types
+from .._autograd.record import record
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import check_tensor, normalize_dim, normalize_dims, to_dtype
 from .derivatives import NODES
-from .record import record
 from .registry import export
 
 _NUMEL = "self_sym_numel"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
+from .._autograd.record import any_requires_grad, record
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import device_error, normalize_dim, normalize_dims
 from .derivatives import NODES
-from .record import any_requires_grad, record
 from .registry import export, function
 
 

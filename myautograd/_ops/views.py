@@ -1,14 +1,8 @@
-"""View operations, and how autograd follows writes through views.
+"""View operations: view, reshape, squeeze, transpose, select, slicing, split, unfold, ...
 
-A view shares its base's storage (a NumPy view of the base's array) and its version counter;
-``_base`` is always the root tensor that owns the storage. Where a view sits in its base is
-found from the two arrays' addresses and strides (``view_positions``), so every view kind is
-handled the same way.
-
-When a base changes in place after a view was taken, the view's ``grad_fn`` is regenerated
-on next use as ``AsStridedBackward0`` of the base's new history, as torch does. An in-place op
-on a view gives the base a ``CopySlices`` node: its backward passes the base's gradient through,
-except on the view's region, where the in-place op's own derivative applies.
+Each computes a NumPy view of its input's array and hands it to ``make_view``
+(``myautograd/_autograd/views.py``), which records the op's node and ties the view to its base;
+that module also explains how autograd follows writes through views.
 """
 
 from __future__ import annotations
@@ -16,151 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
-from .._autograd.graph import Node, init_node
+from .._autograd.record import record
+from .._autograd.views import make_view, make_views, view_positions
 from .._grad_mode import STATE
-from .._tensor import Tensor, gradient_edge, make_tensor, meta_of
+from .._tensor import Tensor, make_tensor
 from .common import normalize_dim, normalize_dims
 from .derivatives import NODES
-from .record import NO_EDGE, mark_view, record
 from .registry import export, method
-
-_AS_STRIDED = NODES["AsStridedBackward0"]
-
-
-# -- geometry ----------------------------------------------------------------------------------------
-def _element_offsets(array) -> np.ndarray:
-    """The storage offset (in elements) of every element of ``array`` from its first address."""
-    itemsize = array.itemsize
-    offsets = np.zeros(array.shape, dtype=np.int64)
-    for axis, (size, stride) in enumerate(zip(array.shape, array.strides)):
-        shape = [1] * array.ndim
-        shape[axis] = size
-        offsets = offsets + (np.arange(size, dtype=np.int64) * (stride // itemsize)).reshape(shape)
-    return offsets
-
-
-def _address(array) -> int:
-    if type(array) is np.ndarray:
-        return array.__array_interface__["data"][0]
-    return int(array.data.ptr)
-
-
-def view_positions(view_data, base_data) -> np.ndarray:
-    """For each element of the view, its flat (row-major) index in the base."""
-    base_offsets = _element_offsets(base_data).reshape(-1)
-    shift = (_address(view_data) - _address(base_data)) // base_data.itemsize
-    view_offsets = _element_offsets(view_data) + shift
-    low = int(min(base_offsets.min(initial=0), view_offsets.min(initial=0)))
-    high = int(max(base_offsets.max(initial=0), view_offsets.max(initial=0)))
-    lookup = np.full(high - low + 1, -1, dtype=np.int64)
-    lookup[base_offsets - low] = np.arange(base_offsets.size, dtype=np.int64)
-    return lookup[view_offsets - low]
-
-
-# -- creating views -----------------------------------------------------------------------------------
-def make_view(base: Tensor, data, node_name: str, attrs: dict) -> Tensor:
-    if STATE.grad_enabled and base._requires_grad:
-        out = record(NODES[node_name], data, (base,), attrs)
-    else:
-        # A view made under no_grad of a base that requires grad still reports requires_grad=True
-        # (with no grad_fn), as torch's views do; modifying it in place later is refused.
-        out = make_tensor(data, requires_grad=base._requires_grad and not STATE.inference)
-    creation = "no_grad" if not STATE.grad_enabled and base._requires_grad else None
-    if STATE.inference:
-        creation = "inference"
-    return track_view(out, base, creation)
-
-
-def track_view(view: Tensor, base: Tensor, creation: str | None) -> Tensor:
-    mark_view(view, base, creation)
-    view._meta.view = view._vc[0]  # the version at which the view's grad_fn was set
-    return view
-
-
-def make_views(base: Tensor, datas: list, node_name: str, attrs: dict) -> tuple:
-    """Several views from one op (unbind, split): they may not be modified in place."""
-    if STATE.grad_enabled and base._requires_grad:
-        outs = record(NODES[node_name], tuple(datas), (base,), attrs, outputs=len(datas))
-        if len(datas) == 1:
-            outs = (outs,)
-    else:
-        outs = tuple(make_tensor(d) for d in datas)
-    return tuple(track_view(out, base, "multi_output") for out in outs)
-
-
-def current_view_grad_fn(view: Tensor):
-    """The view's grad_fn, regenerated if its base was modified in place since it was set."""
-    meta = view._meta
-    base = meta.base
-    if base._requires_grad and meta.view != view._vc[0] and meta.creation != "multi_output":
-        regenerate(view, base)
-    return view._grad_fn
-
-
-def regenerate(view: Tensor, base: Tensor) -> None:
-    positions = view_positions(view._data, base._data)
-    node = _new_node(_AS_STRIDED)
-    init_node(node, (gradient_edge(base),), {"positions": positions, "self_sym_sizes": base._data.shape},
-              ((base._data.shape, base._data.dtype),))
-    view._grad_fn = node
-    view._output_nr = 0
-    view._requires_grad = True
-    view._meta.view = view._vc[0]
-
-
-def _new_node(cls):
-    return object.__new__(cls)
-
-
-class CopySlices(Node):
-    """The base's node after an in-place op on one of its views (see module docstring)."""
-
-    __slots__ = ("fn", "positions", "view_shape")
-    _node_name = "torch::autograd::CopySlices"
-
-    def apply(self, grads: list, mode) -> list:
-        grad = grads[0]
-        if grad is None:
-            return [None] * len(self.next_functions)
-        F = mode.F
-        flat = F.reshape(grad, (-1,))
-        region = F.reshape(F.index(flat, self.positions), self.view_shape)
-        inner = self.fn.apply([region], mode)
-        from .._autograd.engine import _validate_outputs
-
-        inner = _validate_outputs(self.fn, inner, mode)
-        shape = mode.shape(grad)
-        mask = np.zeros(int(np.prod(shape)), dtype=bool)
-        mask[self.positions.reshape(-1)] = True
-        mask = mask.reshape(shape)
-        replaced = inner[0]
-        if replaced is None:
-            base_grad = F.where(F.constant(mask, grad), 0, grad)
-        else:
-            values = F.reshape(replaced, (-1,))
-            scattered = F.reshape(F.index_put_zeros((mask.size,), grad, (self.positions.reshape(-1),), values, False),
-                                  shape)
-            base_grad = F.where(F.constant(mask, grad), scattered, grad)
-        return [base_grad, *inner[1:]]
-
-    def release(self) -> None:
-        self.fn.release()
-        super().release()
-
-
-def copy_slices(view: Tensor, base: Tensor, fn: Node) -> None:
-    """Give ``base`` a CopySlices node after ``fn`` was applied in place to ``view``."""
-    node = _new_node(CopySlices)
-    old_edge = gradient_edge(base) if base._requires_grad else NO_EDGE
-    init_node(node, (old_edge, *fn.next_functions[1:]), None,
-              ((base._data.shape, base._data.dtype), *fn._input_meta[1:]))
-    node.fn = fn
-    node.positions = view_positions(view._data, base._data)
-    node.view_shape = view._data.shape
-    base._grad_fn = node
-    base._output_nr = 0
-    base._requires_grad = True
-    regenerate(view, base)
 
 
 # -- the view ops --------------------------------------------------------------------------------------
@@ -267,10 +123,10 @@ def squeeze(input, dim=None):
     if isinstance(dim, (tuple, list)):
         dims = normalize_dims(dim, data.ndim)
         shape = tuple(n for i, n in enumerate(data.shape) if not (i in dims and n == 1))
-        return make_view(input, data.reshape(shape), "SqueezeBackward2", {"dim": tuple(dim), "self_sym_sizes": data.shape})
+        return make_view(input, data.reshape(shape), "SqueezeBackward2", {"self_sym_sizes": data.shape})
     axis = normalize_dim(dim, data.ndim)
     out = np.squeeze(data, axis) if data.ndim and data.shape[axis] == 1 else data.view()
-    return make_view(input, out, "SqueezeBackward1", {"dim": dim, "self_sym_sizes": data.shape})
+    return make_view(input, out, "SqueezeBackward1", {"self_sym_sizes": data.shape})
 
 
 @export
@@ -436,19 +292,18 @@ def split(tensor, split_size_or_sections, dim=0):
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
         sizes = [min(step, size - start) for start in range(0, size, step)] if step > 0 else [size]
-        node, attrs = "SplitBackward0", {"split_size": step}
+        node = "SplitBackward0"
     else:
         sizes = list(split_size_or_sections)
         if sum(sizes) != size:
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at "
                                f"dimension {axis}), but got split_sizes={sizes}")
-        node, attrs = "SplitWithSizesBackward0", {"split_sizes": sizes}
+        node = "SplitWithSizesBackward0"
     parts, start = [], 0
     for n in sizes or [0]:
         parts.append(data[(slice(None),) * axis + (slice(start, start + n),)])
         start += n
-    attrs.update({"dim": axis, "result_shapes": [p.shape for p in parts], "self_sym_sizes": data.shape})
-    return make_views(tensor, parts, node, attrs)
+    return make_views(tensor, parts, node, {"dim": axis, "result_shapes": [p.shape for p in parts]})
 
 
 @export
@@ -499,14 +354,14 @@ def _matrix_transpose(self):
 def real(input):
     if not input.is_complex():
         return input
-    return make_view(input, input._data.real, "RealBackward0", {})
+    return select(view_as_real(input), -1, 0)  # torch's composition: SelectBackward0 of ViewAsRealBackward0
 
 
 @export
 def imag(input):
     if not input.is_complex():
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    return make_view(input, input._data.imag, "ImagBackward0", {})
+    return select(view_as_real(input), -1, 1)
 
 
 @export
@@ -524,10 +379,3 @@ def view_as_complex(input):
     contiguous = data if data.flags.c_contiguous else data.copy()
     out = contiguous.view(complex_dtype).reshape(data.shape[:-1])
     return make_view(input, out, "ViewAsComplexBackward0", {})
-
-
-def is_view(t: Tensor) -> bool:
-    return t._meta is not None and t._meta.base is not None
-
-
-__all__ = ["meta_of", "make_view", "current_view_grad_fn", "copy_slices", "view_positions"]

@@ -13,8 +13,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._autograd.engine import run_backward
+from .._autograd.node import gradient_edge
 from .._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
-from .._tensor import Tensor, gradient_edge, make_tensor, warn_once
+from .._ops.shape import stack
+from .._tensor import Tensor, make_tensor, warn_once
 from . import anomaly_mode, function, functional, graph
 from .anomaly_mode import detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled, set_detect_anomaly
 from .function import Function, FunctionCtx, once_differentiable
@@ -201,8 +203,6 @@ def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unus
         row_grads = [g[row] for g in grads]
         per_row.append(_grad(outputs, inputs, row_grads, True if row < rows - 1 else retain_graph,
                              create_graph, allow_unused))
-    from .._ops.shape import stack
-
     return tuple(None if parts[0] is None else stack(list(parts)) for parts in zip(*per_row))
 
 
@@ -210,3 +210,10 @@ def _zeros_for(tensor: Tensor, requires_grad: bool) -> Tensor:
     return make_tensor(np.zeros_like(tensor._data), requires_grad=requires_grad)
 
 
+def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
+    """``tensor.backward()``: ``autograd.backward`` of this tensor."""
+    backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+_tensor_backward.__name__ = _tensor_backward.__qualname__ = "backward"
+Tensor.backward = _tensor_backward  # installed here: the tensor layer knows nothing of the engine

@@ -15,10 +15,11 @@ import warnings
 from typing import Any
 
 from .. import _backend
-from .._autograd.engine import unpack_saved_tensor
-from .._autograd.graph import FREED_MESSAGE, Node, SavedTensor, init_node
+from .._autograd.engine import current_task, shown_to_user
+from .._autograd.node import FREED_MESSAGE, Node, SavedTensor, gradient_edge, init_node, save, unpack_saved_tensor
+from .._autograd.views import track_view
 from .._grad_mode import STATE
-from .._tensor import Tensor, gradient_edge, make_tensor
+from .._tensor import Tensor, make_tensor
 
 LEGACY_MESSAGE = (
     "Legacy autograd function with non-static forward method is deprecated. Please use new-style autograd function "
@@ -118,6 +119,7 @@ class BackwardCFunction(Node, FunctionCtx):
             if result is not None and not isinstance(result, Tensor):
                 raise TypeError(f"{self.name()}.backward returned {type(result).__name__} instead of a Tensor")
             grads_out.append(None if result is None else mode.from_tensor(result))
+        shown_to_user(current_task(), list(grads) + grads_out)  # user code saw them: not the engine's alone
         return grads_out
 
     def name(self) -> str:
@@ -219,8 +221,6 @@ def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs, executable: bool
             out._vc[0] += 1
             result = out
         elif id(out) in inputs:
-            from .._ops.views import track_view
-
             result = track_view(make_tensor(out._data), out, "custom_function")
         else:
             result = out
@@ -240,9 +240,9 @@ def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs, executable: bool
             saved.append(tensor)
         elif id(tensor) in outputs_by_id and id(tensor) not in inputs:
             index, new = outputs_by_id[id(tensor)]
-            saved.append(SavedTensor(new, is_output=True, output_nr=index))
+            saved.append(save(new, index))
         else:
-            saved.append(SavedTensor(tensor))
+            saved.append(save(tensor))
     ctx._saved_tensors = tuple(saved)
     ctx._released = False  # a custom Function is released after each backward without retain_graph
     return wrapped[0] if single else tuple(wrapped)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .._ops.shape import stack
 from .._tensor import Tensor
 
 
@@ -27,8 +28,6 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
     outputs = func(*inputs)
     single_output = isinstance(outputs, Tensor)
     outputs = _tuple(outputs)
-    from .._ops.shape import stack
-
     table = []
     for out in outputs:
         flat = out.reshape(-1)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 
+from .._autograd import record as _record
 from .._autograd.engine import current_task, will_execute
-from .._autograd.graph import AccumulateGrad, Node, RemovableHandle
-from .._ops import record as _record
+from .._autograd.node import AccumulateGrad, Node
+from .._hooks import RemovableHandle
 
 __all__ = ["Node", "AccumulateGrad", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks",
            "register_multi_grad_hook", "RemovableHandle"]

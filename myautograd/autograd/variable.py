@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .._ops.creation import tensor
 from .._tensor import Tensor
 
 
@@ -15,8 +16,6 @@ class Variable(metaclass=_VariableMeta):
 
     def __new__(cls, data=None, requires_grad: bool = False, volatile: bool = False):
         if data is None:
-            from .. import tensor
-
             data = tensor([])
         if not isinstance(data, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import _backend, _dtype
+from .._ops.creation import tensor, zeros
 
 
 def is_available() -> bool:
@@ -45,8 +46,6 @@ class _LegacyCudaType:
     def __call__(self, *args):
         if not is_available():
             raise TypeError(f"type torch.cuda.{self.name} not available. Torch not compiled with CUDA enabled.")
-        from .. import tensor, zeros
-
         if len(args) == 1 and not isinstance(args[0], int):
             return tensor(args[0], dtype=self.dtype, device="cuda")
         return zeros(*args, dtype=self.dtype, device="cuda")

@@ -1,5 +1,5 @@
 """``RemovableHandle``: what registering a hook returns."""
 
-from .._autograd.graph import RemovableHandle
+from .._hooks import RemovableHandle
 
 __all__ = ["RemovableHandle"]

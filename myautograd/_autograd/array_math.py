@@ -1,18 +1,14 @@
-"""The math namespace ``F`` that derivative formulas use, in two forms with the same names.
+"""``F`` on arrays: the math namespace derivative formulas use in a plain backward.
 
-``ArrayMath`` works on NumPy (or CuPy) arrays: a plain backward pass, nothing recorded, no
-tensor objects created. ``TensorMath`` works on tensors with myautograd's own operations: the
-backward of ``create_graph=True``, recorded so that it can be differentiated again. Formulas use
-Python operators (``+ - * / **``, comparisons, ``&``, unary minus), which both forms support, and
-``F.<name>`` for the rest; a formula written once thus serves first and higher derivatives.
-
-Only primitives live here; composite backward helpers are written once, over ``F``, in
-``derivatives.py``.
+A formula is written once over ``F`` and Python operators (see ``formulas.py``). In a plain
+backward (``create_graph=False``) ``F`` is ``ArrayMath``: NumPy (or CuPy) arrays, nothing
+recorded, no tensor objects created. Under ``create_graph=True`` it is ``TensorMath``
+(``myautograd/_ops/tensor_math.py``), with the same names on tensors, so that the backward is
+itself recorded. Only primitives live here; composite backward helpers are written once, over
+``F``, in ``derivatives.py``.
 """
 
 from __future__ import annotations
-
-import operator
 
 import numpy as np
 
@@ -152,6 +148,13 @@ class ArrayMath:
         return x.item() if hasattr(x, "item") else x
 
     @staticmethod
+    def mask_at(like, key):
+        """A boolean array shaped like ``like``, on its device, True at ``key``."""
+        mask = np.zeros_like(like, dtype=bool)
+        mask[key] = True
+        return mask
+
+    @staticmethod
     def constant(values, like):
         """Host values (a mask, weights) as an array on ``like``'s device."""
         values = np.asarray(values)
@@ -202,10 +205,6 @@ class ArrayMath:
         return x.imag
 
     @staticmethod
-    def complex_of(real, imag):
-        return real + 1j * imag
-
-    @staticmethod
     def view_as_real(x):
         return np.stack([x.real, x.imag], axis=-1)
 
@@ -245,205 +244,3 @@ class ArrayMath:
     tanh = staticmethod(np.tanh)
     sqrt = staticmethod(np.sqrt)
     abs = staticmethod(np.abs)
-
-
-class TensorMath:
-    """Formula primitives on tensors, recorded by myautograd's own operations."""
-
-    @staticmethod
-    def to_device(x, device):
-        return x.to(device)
-
-    @staticmethod
-    def sum_to(x, shape):
-        return x.sum_to_size(*tuple(shape)) if tuple(x.shape) != tuple(shape) else x
-
-    @staticmethod
-    def expand(x, shape):
-        return x.expand(*tuple(shape))
-
-    @staticmethod
-    def reshape(x, shape):
-        return x.reshape(tuple(shape))
-
-    @staticmethod
-    def unsqueeze(x, dim):
-        return x.unsqueeze(dim)
-
-    @staticmethod
-    def unsqueeze_dims(x, dims, ndim):
-        for d in sorted(d % ndim for d in dims) if ndim else ():
-            x = x.unsqueeze(d)
-        return x
-
-    @staticmethod
-    def squeeze_dim(x, dim):
-        return x.squeeze(dim)
-
-    @staticmethod
-    def transpose(x, dim0, dim1):
-        return x.transpose(dim0, dim1)
-
-    @staticmethod
-    def t(x):
-        return x.t()
-
-    @staticmethod
-    def mT(x):  # noqa: N802
-        return x.transpose(-1, -2)
-
-    @staticmethod
-    def permute(x, dims):
-        return x.permute(*dims)
-
-    @staticmethod
-    def flip(x, dims):
-        return x.flip(tuple(dims))
-
-    @staticmethod
-    def narrow(x, dim, start, length):
-        return x.narrow(dim, start, length)
-
-    @staticmethod
-    def select(x, dim, index):
-        return x.select(dim, index)
-
-    @staticmethod
-    def cat(xs, dim):
-        from .shape import cat
-
-        return cat(list(xs), dim)
-
-    @staticmethod
-    def stack(xs, dim):
-        from .shape import stack
-
-        return stack(list(xs), dim)
-
-    @staticmethod
-    def tril(x, diagonal):
-        return x.tril(diagonal)
-
-    @staticmethod
-    def triu(x, diagonal):
-        return x.triu(diagonal)
-
-    @staticmethod
-    def zeros(shape, like):
-        return like.new_zeros(tuple(int(n) for n in shape))
-
-    @staticmethod
-    def zeros_like(x):
-        return x.new_zeros(tuple(x.shape))
-
-    @staticmethod
-    def index_put_zeros(shape, like, key, values, accumulate):
-        from .indexing import index_put_into_zeros
-
-        return index_put_into_zeros(tuple(shape), like, key, values, accumulate)
-
-    @staticmethod
-    def index(x, key):
-        return x[key]
-
-    @staticmethod
-    def masked_backward(node_name, grad, forward_input, mask, scale):
-        from .pointwise import masked_backward
-
-        return masked_backward(node_name, grad, forward_input, mask, scale)
-
-    @staticmethod
-    def array(x):
-        return x._data if hasattr(x, "_data") else x
-
-    @staticmethod
-    def item(x):
-        return x.item() if hasattr(x, "item") else x
-
-    @staticmethod
-    def constant(values, like):
-        from .._tensor import make_tensor
-
-        values = _backend.host_value(values, like._data)
-        return make_tensor(values if values.dtype == np.bool_ else values.astype(like._data.dtype))
-
-    @staticmethod
-    def where(condition, a, b):
-        from .pointwise import where
-
-        return where(condition, a, b)
-
-    @staticmethod
-    def sum(x, dims=None, keepdim=False):
-        return x.sum() if dims is None else x.sum(tuple(dims), keepdim=keepdim)
-
-    @staticmethod
-    def prod(x):
-        return x.prod()
-
-    @staticmethod
-    def cumsum(x, dim):
-        return x.cumsum(dim)
-
-    @staticmethod
-    def matmul(a, b):
-        return a.matmul(b)
-
-    @staticmethod
-    def outer(a, b):
-        return a.reshape(tuple(a.shape) + (1,) * b.dim()) * b
-
-    @staticmethod
-    def conj(x):
-        return x.conj() if hasattr(x, "is_complex") and x.is_complex() else x
-
-    @staticmethod
-    def real(x):
-        return x.real
-
-    @staticmethod
-    def imag(x):
-        return x.imag
-
-    @staticmethod
-    def complex_of(real, imag):
-        from .pointwise import make_complex
-
-        return make_complex(real, imag)
-
-    @staticmethod
-    def view_as_real(x):
-        return x.view_as_real()
-
-    @staticmethod
-    def view_as_complex(x):
-        return x.view_as_complex()
-
-    @staticmethod
-    def sgn(x):
-        return x.sgn()
-
-    @staticmethod
-    def pow(x, exponent):
-        return x.pow(exponent)
-
-    @staticmethod
-    def clamp_min(x, low):
-        return x.clamp_min(low)
-
-    @staticmethod
-    def isfinite(x):
-        return x.isfinite()
-
-    @staticmethod
-    def erf(x):
-        return x.erf()
-
-    # Elementwise functions: the tensor method of the same name.
-    exp, log, sin, cos, sinh, cosh, tanh, sqrt, abs = (
-        staticmethod(operator.methodcaller(name)) for name in
-        ("exp", "log", "sin", "cos", "sinh", "cosh", "tanh", "sqrt", "abs"))
-
-
-ARRAY_MATH = ArrayMath
-TENSOR_MATH = TensorMath

@@ -1,4 +1,4 @@
-"""The backward graph: nodes, saved tensors, gradient accumulators and hook handles.
+"""The backward graph's pieces: nodes, gradient edges, leaf accumulators and saved tensors.
 
 A ``Node`` is one recorded operation. It knows the edges to the nodes that produced its inputs
 (``next_functions``: pairs of node and input number, ``(None, 0)`` for inputs that need no
@@ -15,12 +15,18 @@ and a graph is freed as soon as its output tensors are.
 from __future__ import annotations
 
 import itertools
+import weakref
 from collections.abc import Callable
 from typing import Any
 
-# A node executes before the nodes it feeds; among ready nodes, later-created ones run first.
+from .._backend import device_of
+from .._dtype import from_numpy
+from .._hooks import RemovableHandle, add_hook
+from .._tensor import Tensor, make_tensor, meta_of
+from .anomaly import STATE as ANOMALY
+
+# Creation order: among ready nodes, the engine runs later-created ones first.
 _sequence = itertools.count()
-ACCUMULATE_PRIORITY = float("inf")
 
 # torch's text, with no space after the first sentence.
 DETACHED_IN_PLACE_MESSAGE = (
@@ -37,6 +43,7 @@ VERSION_HINT = ("enable anomaly detection to find the operation that failed to c
                 "with torch.autograd.set_detect_anomaly(True, check_nan=False).")
 VERSION_HINT_ANOMALY = ("the backtrace further above shows the operation that failed to compute its "
                         "gradient. The variable in question was changed in there or anywhere later. Good luck!")
+NO_EDGE = (None, 0)
 
 
 def forward_name(node_name: str) -> str:
@@ -44,34 +51,6 @@ def forward_name(node_name: str) -> str:
     base = node_name.rsplit("::", 1)[-1]
     head, sep, _ = base.rpartition("Backward")
     return head if sep else base
-
-
-class RemovableHandle:
-    """Removes a hook from the dictionary it was registered in."""
-
-    _ids = itertools.count()
-
-    def __init__(self, hooks: dict) -> None:
-        self.id = next(RemovableHandle._ids)
-        self._hooks = hooks
-
-    def remove(self) -> None:
-        self._hooks.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.remove()
-
-
-RemovableHandle.__module__ = "myautograd.utils.hooks"
-
-
-def add_hook(hooks: dict, fn: Callable) -> RemovableHandle:
-    handle = RemovableHandle(hooks)
-    hooks[handle.id] = fn
-    return handle
 
 
 class NodeExtras:
@@ -89,11 +68,16 @@ class NodeExtras:
 
 
 class Node:
-    """One operation of the backward graph (see the module docstring)."""
+    """One operation of the backward graph (see the module docstring).
 
-    # _released: None when the node saved no tensor (it can run again), False until a backward
-    # without retain_graph frees what it saved, then True (running it again raises).
-    __slots__ = ("next_functions", "_seq", "_stash", "_input_meta", "_extras", "_released", "__weakref__")
+    Fields, all set by ``init_node``: ``next_functions``; ``_seq``, the creation number;
+    ``_stash``, the saved values by name (``SavedTensor`` for tensors) or None; ``_input_meta``,
+    per input a (shape, dtype[, device]) to fit its gradient to, or None where the gradient
+    already fits (None for the whole tuple when every input's does); ``_extras`` (hooks and
+    the like) or None.
+    """
+
+    __slots__ = ("next_functions", "_seq", "_stash", "_input_meta", "_extras", "__weakref__")
     _node_name = "Node"
 
     def name(self) -> str:
@@ -130,20 +114,18 @@ class Node:
     def _sequence_nr(self) -> int:
         return self._seq
 
-    def _priority(self) -> float:
-        return self._seq
-
     # Subclasses implement: apply(grads, mode) -> list of gradients, one per next edge.
     def apply(self, grads: list, mode) -> list:
         raise NotImplementedError(f"{self.name()} has no backward")
 
     def release(self) -> None:
-        """Free the saved values (after a backward without retain_graph)."""
-        if self._stash:
-            for value in self._stash.values():
-                if isinstance(value, SavedTensor):
+        """Free the saved tensors (after a backward without retain_graph). Running the node again
+        then fails where it unpacks one, with torch's "backward through the graph a second time"."""
+        stash = self._stash
+        if stash:
+            for value in stash.values():
+                if value.__class__ is SavedTensor:
                     value.free()
-        self._released = True
 
     def __call__(self, *grads):
         """Run this node's backward on the given gradients (``grad_fn(grad)``)."""
@@ -152,13 +134,17 @@ class Node:
         return call_node(self, grads)
 
 
-def init_node(node: Node, next_functions: tuple, saved: dict | None, input_meta: tuple) -> Node:
+def init_node(node: Node, next_functions: tuple, saved: dict | None, input_meta: tuple | None) -> Node:
+    """Set up every field of a new node: the one place nodes are initialised."""
     node.next_functions = next_functions
     node._seq = next(_sequence)
     node._stash = saved
     node._input_meta = input_meta
     node._extras = None
-    node._released = False if saved and any(v.__class__ is SavedTensor for v in saved.values()) else None
+    if ANOMALY.enabled:
+        import traceback
+
+        node.extras.trace = traceback.format_stack()[:-2]
     return node
 
 
@@ -168,49 +154,43 @@ class AccumulateGrad(Node):
     __slots__ = ("variable",)
     _node_name = "torch::autograd::AccumulateGrad"
 
-    def _priority(self) -> float:
-        return ACCUMULATE_PRIORITY
-
 
 AccumulateGrad.__module__ = "myautograd.autograd.graph"
 
 
-_new_object = object.__new__
+def grad_accumulator(t: Tensor) -> AccumulateGrad:
+    """The leaf's AccumulateGrad node: reused while any graph holds it, as torch does."""
+    meta = meta_of(t)
+    node = meta.accumulator() if meta.accumulator is not None else None
+    if node is None:
+        node = init_node(object.__new__(AccumulateGrad), (), None, None)
+        node.variable = t
+        meta.accumulator = weakref.ref(node)
+    return node
 
 
-def save(tensor, output_nr: int = -1) -> SavedTensor:
-    """A SavedTensor of an input (``output_nr`` -1) or of output ``output_nr``, built on the fast path."""
-    saved = _new_object(SavedTensor)
-    saved.data = tensor._data
-    counter = saved.counter = tensor._vc
-    saved.version = counter[0]
-    saved.tensor = tensor if output_nr < 0 else None
-    saved.nonleaf = output_nr < 0 and tensor._grad_fn is not None
-    saved.output_nr = output_nr
-    saved.packed = saved.hooks = None
-    return saved
+def gradient_edge(t: Tensor) -> tuple:
+    """The (node, input number) that the gradient of ``t`` flows into; ``NO_EDGE`` when none."""
+    fn = t.grad_fn if t._meta is not None else t._grad_fn  # a view's may have to be regenerated
+    if fn is not None:
+        return (fn, t._output_nr)
+    if t._requires_grad:
+        return (grad_accumulator(t), 0)
+    return NO_EDGE
 
 
+# -- saved tensors -------------------------------------------------------------------------------
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved.
 
     A saved input keeps the tensor itself (so double backward sees its graph). A saved output
     keeps only the data, since the output holds the node: unpacking gives a new tensor whose
     ``grad_fn`` is the node, as torch does. ``nonleaf``: a saved input that had a grad_fn; if
-    ``detach_()`` takes it away, unpacking raises, as torch's does.
+    ``detach_()`` takes it away, unpacking raises, as torch's does. With saved-tensor hooks,
+    ``packed`` holds what the pack hook returned and ``hooks`` the (pack, unpack) pair.
     """
 
     __slots__ = ("data", "version", "counter", "tensor", "nonleaf", "output_nr", "packed", "hooks")
-
-    def __init__(self, tensor, is_output: bool = False, output_nr: int = 0) -> None:
-        self.data = tensor._data
-        self.counter = tensor._vc
-        self.version = self.counter[0]
-        self.tensor = None if is_output else tensor
-        self.nonleaf = not is_output and tensor._grad_fn is not None
-        self.output_nr = output_nr if is_output else -1
-        self.packed = None
-        self.hooks = None
 
     @property
     def is_output(self) -> bool:
@@ -235,12 +215,7 @@ class SavedTensor:
             raise RuntimeError(self._version_message(owner))
 
     def _version_message(self, owner: Node) -> str:
-        from .anomaly import STATE as ANOMALY
-
         shape = ", ".join(str(n) for n in self.data.shape)
-        from .._backend import device_of
-        from .._dtype import from_numpy
-
         type_name = from_numpy(self.data.dtype).legacy_type_name(device_of(self.data).type)
         producer = ""
         if self.is_output:
@@ -254,3 +229,32 @@ class SavedTensor:
             f"operation: [{type_name} [{shape}]]{producer} is at version {self.counter[0]}; "
             f"expected version {self.version} instead. Hint: {hint}"
         )
+
+
+_new_object = object.__new__
+
+
+def save(tensor: Tensor, output_nr: int = -1) -> SavedTensor:
+    """A SavedTensor of an input (``output_nr`` -1) or of output ``output_nr`` of the node."""
+    saved = _new_object(SavedTensor)
+    saved.data = tensor._data
+    counter = saved.counter = tensor._vc
+    saved.version = counter[0]
+    saved.tensor = tensor if output_nr < 0 else None
+    saved.nonleaf = output_nr < 0 and tensor._grad_fn is not None
+    saved.output_nr = output_nr
+    saved.packed = saved.hooks = None
+    return saved
+
+
+def unpack_saved_tensor(saved: SavedTensor, owner: Node) -> Tensor:
+    """A saved tensor as a tensor: the input itself, or for a saved output a new tensor whose
+    grad_fn is the node that saved it; through the unpack hook when one packed it."""
+    if saved.packed is not None:
+        return saved.hooks[1](saved.packed)
+    saved.check(owner)
+    if saved.tensor is not None:
+        return saved.tensor
+    out = make_tensor(saved.data, True, owner, saved.output_nr)
+    out._vc = saved.counter
+    return out

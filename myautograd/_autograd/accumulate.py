@@ -1,0 +1,119 @@
+"""Storing gradients: a leaf's ``.grad`` (``AccumulateGrad``) and ``retain_grad``.
+
+``.grad`` is updated in place, as torch does, unless ``create_graph`` is on. A leaf's first
+gradient is adopted as its ``.grad`` without a copy when the engine owns the array, and copied
+(with the parameter's layout) otherwise.
+
+Ownership is explicit. The engine owns the arrays it computes: what a formula returns, and the
+sum of two contributions. It hands each to one consumer; a node that passes its gradient
+through (an identity, a view) passes the ownership on. The engine does not own, and records in
+its task's ``foreign`` set, what it was given from outside (root gradients, what hooks and
+custom Functions' backward return) and any array that one node sent along two edges (``x + y``
+gives both the same gradient). Formulas never return a saved value unchanged.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _backend
+from .._tensor import Tensor, make_tensor
+from .node import AccumulateGrad
+
+
+class Ownership:
+    """The arrays of one backward pass that the engine does not own (see the module docstring)."""
+
+    __slots__ = ("foreign", "_held")
+
+    def __init__(self) -> None:
+        self.foreign: set[int] = set()
+        self._held: list = []  # keeps them alive, so that their ids are not reused in this pass
+
+    def mark_foreign(self, array) -> None:
+        if array is None:
+            return
+        self._held.append(array)
+        self.foreign.add(id(array))
+        base = getattr(array, "base", None)
+        if base is not None:
+            self.foreign.add(id(base))
+
+    def note_repeats(self, outputs: list) -> None:
+        """An array (or views of one array) that a node sends along two edges is shared."""
+        roots = [o if o.base is None else o.base for o in outputs if o is not None and hasattr(o, "base")]
+        if len(roots) > 1:
+            seen: set[int] = set()
+            for root in roots:
+                if id(root) in seen:
+                    self.mark_foreign(root)
+                seen.add(id(root))
+
+    def owns(self, array) -> bool:
+        foreign = self.foreign
+        if id(array) in foreign:
+            return False
+        base = array.base
+        return base is None or id(base) not in foreign
+
+
+def store_retained(tensor: Tensor, grad, mode) -> None:
+    """retain_grad: a detached copy, accumulated (out of place) across backward calls."""
+    data = grad._data if mode.create_graph else grad
+    if tensor._grad is None:
+        tensor._grad = make_tensor(data.copy())
+    else:
+        tensor._grad = make_tensor(tensor._grad._data + data)
+
+
+def accumulate(node: AccumulateGrad, grad, mode, owned: bool) -> None:
+    """Add ``grad`` into the leaf's ``.grad``; ``owned``: the engine owns the array (see above)."""
+    variable = node.variable
+    existing = variable._grad
+    if mode.create_graph:
+        if existing is None:
+            # A first gradient is copied into a fresh tensor, recorded as CopyBackwards.
+            variable._grad = mode.F.copy_into_new(grad, _empty_with_layout(variable._data))
+        else:
+            variable._grad = existing + grad
+    elif existing is None:
+        param = variable._data
+        variable._grad = make_tensor(grad if owned and _adoptable(grad, param) else _copy_with_layout(grad, param))
+    else:
+        data = existing._data
+        if data.shape == grad.shape and _backend.is_writeable(data):
+            np.add(data, grad, out=data, casting="unsafe")
+            existing._vc[0] += 1
+        else:
+            variable._grad = make_tensor(data + grad)
+    meta = variable._meta
+    if meta is not None and meta.post_accumulate_hooks:
+        for hook in list(meta.post_accumulate_hooks.values()):
+            hook(variable)
+
+
+def _adoptable(grad, param) -> bool:
+    """An owned array can become ``.grad`` as it is when it has the parameter's layout (the
+    gradient layout contract) and is a whole array: not a view of part of a larger one."""
+    target_c = param.flags.c_contiguous or 0 in param.strides
+    if not (grad.flags.c_contiguous if target_c else grad.strides == param.strides):
+        return False
+    base = grad.base
+    if base is not None and not (base.size == grad.size and base.flags.c_contiguous):
+        return False  # a transposed product covers all of its base; a slice does not
+    return _backend.is_writeable(grad)
+
+
+def _empty_with_layout(param):
+    """An empty array shaped like the parameter, with its strides when it is dense and not
+    overlapping (the gradient layout contract), else row-major."""
+    if param.flags.c_contiguous or 0 in param.strides or param.size == 0:
+        return np.empty(param.shape, dtype=param.dtype) if type(param) is np.ndarray \
+            else np.empty_like(param, order="C")
+    return np.empty_like(param, order="K")
+
+
+def _copy_with_layout(grad, param):
+    out = _empty_with_layout(param)
+    out[...] = grad
+    return out

@@ -1,0 +1,184 @@
+"""Recording an operation in the graph: the step every differentiable op ends with.
+
+An op computes its result array, then, when grad mode is on and an input requires grad, calls
+``record`` with the node class from the derivative table, its inputs and the non-tensor
+arguments the formulas read (``attrs``, as the table entry declares in ``saves``). ``record``
+collects the edges to the inputs' nodes and the input metadata, saves what the formulas of the
+inputs that need a gradient read (as ``SavedTensor``), and returns the output tensor(s)
+carrying the new node.
+
+This is the reference path, written to be read. With the fast paths on (``fast.py``, the
+default), ``record`` and ``record_one`` hand over to their specialised twins, which build the
+same nodes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _backend
+from .._grad_mode import STATE
+from .._tensor import Tensor, make_tensor
+from .formulas import is_result_name
+from .node import NO_EDGE, SavedTensor, gradient_edge, init_node, save
+
+_SAVED_HOOKS: list[tuple] = []  # (pack, unpack) pairs of torch.autograd.graph.saved_tensors_hooks
+# While the fast paths are on, their versions of record and record_one (installed by fast.py).
+fast_record = None
+fast_record_one = None
+
+
+def any_requires_grad(inputs) -> bool:
+    """Whether an op on ``inputs`` is recorded: grad mode is on and a tensor among them requires grad."""
+    return STATE.grad_enabled and any(isinstance(x, Tensor) and x._requires_grad for x in inputs)
+
+
+def recorded(cls, data, inputs, attrs: dict | None = None) -> Tensor:
+    """The result of an op on ``inputs``: recorded with ``cls`` when grad mode is on and an input
+    requires grad, else a plain tensor."""
+    if any_requires_grad(inputs):
+        return record(cls, data, inputs, attrs)
+    return make_tensor(data)
+
+
+def record(cls, data, inputs, attrs: dict | None = None, *, outputs: int = 1):
+    """Create the node ``cls`` for an op on ``inputs`` with result ``data`` (a tuple of arrays when
+    ``outputs`` > 1) and return the output tensor(s)."""
+    if fast_record is not None:
+        return fast_record(cls, data, inputs, attrs, outputs)
+    single = outputs == 1
+    arrays = (as_array(data),) if single else tuple(as_array(d) for d in data)
+    needs = tuple(isinstance(x, Tensor) and x._requires_grad for x in inputs)
+    edges = tuple(gradient_edge(x) if need else NO_EDGE for x, need in zip(inputs, needs))
+    metas = tuple(input_meta(x._data, arrays[0], single) if need else None for x, need in zip(inputs, needs))
+    node = object.__new__(cls)
+    results = tuple(make_tensor(array, True, node, nr) for nr, array in enumerate(arrays))
+    saved = saved_values(cls, needs, inputs, results, attrs)
+    if saved and any(m is not None and len(m) > 2 for m in metas):
+        _host_scalars_as_numbers(saved)
+    init_node(node, edges, saved, None if all(m is None for m in metas) else metas)
+    return results[0] if single else results
+
+
+def record_one(cls, data, x: Tensor, attrs: dict | None = None, numbers: tuple = ()) -> Tensor:
+    """``record`` for an op whose only tensor input is ``x``, which requires grad (most ops):
+    ``numbers`` are its trailing Python-number operands (``x * 2``)."""
+    if fast_record_one is not None:
+        return fast_record_one(cls, data, x, attrs, numbers)
+    return record(cls, data, (x, *numbers), attrs)
+
+
+def as_array(data):
+    """A result as an array: NumPy gives scalars for 0-d results; a tensor always holds an array."""
+    return np.asarray(data) if isinstance(data, np.generic) else data
+
+
+def input_meta(xd, out, single: bool = True) -> tuple | None:
+    """What the engine fits an input's gradient to: shape and dtype, plus the device when it is
+    not the output's (a 0-dim CPU tensor in a CUDA op). None when the gradient already fits:
+    the formulas give a gradient of the output's shape and dtype, so an input like the (single)
+    output needs nothing."""
+    if type(xd) is not type(out):
+        return (xd.shape, xd.dtype, _backend.device_of(xd))
+    if single and xd.shape == out.shape and xd.dtype is out.dtype:
+        return None
+    return (xd.shape, xd.dtype)
+
+
+def saved_values(cls, needs: tuple, inputs, results: tuple, attrs: dict | None) -> dict | None:
+    """What the node saves: every name the formulas of the inputs that need a gradient read."""
+    attrs = attrs or {}
+    undeclared = set(attrs) - set(cls._saves)
+    if undeclared:
+        raise RuntimeError(f"{cls.__name__}: the forward passes {sorted(undeclared)}, which its table entry does "
+                           f"not declare in saves")
+    saved = {}
+    for name in cls.saved_names(needs):
+        if is_result_name(name):
+            nr = int(name[6:] or 0)
+            saved[name] = save_for_backward(results[nr], nr)
+            continue
+        if name in cls._inputs:
+            value = inputs[cls._inputs.index(name)]
+        elif name in attrs:
+            value = attrs[name]
+        else:
+            raise RuntimeError(f"{cls.__name__}: a formula reads {name!r}, which the forward did not pass")
+        saved[name] = save_for_backward(value) if isinstance(value, Tensor) else value
+    return saved or None
+
+
+def _host_scalars_as_numbers(saved: dict) -> None:
+    """Saved 0-dim CPU arrays of an op on another device, as NumPy scalars: the formulas combine
+    them with device gradients, and CuPy accepts scalars, not host arrays."""
+    for value in saved.values():
+        if isinstance(value, SavedTensor) and type(value.data) is np.ndarray and value.data.ndim == 0:
+            value.data = value.data[()]
+
+
+def record_inplace(cls, target: Tensor, inputs, attrs: dict | None, original, rebase: bool = True):
+    """The node of an in-place op already applied to ``target`` (``inputs[0]``).
+
+    Edges were those of the inputs before the write (``target`` still has its old history here).
+    A saved ``self`` is ``original``, a clone taken before the write; a saved ``result`` is the
+    modified tensor.
+    With ``rebase``, ``target`` gets the node as its new grad_fn.
+    """
+    edges, metas, needs = [], [], []
+    for x in inputs:
+        if isinstance(x, Tensor) and x._requires_grad:
+            edges.append(gradient_edge(x))
+            metas.append((x._data.shape, x._data.dtype))
+            needs.append(True)
+        else:
+            edges.append(NO_EDGE)
+            metas.append(None)
+            needs.append(False)
+    node = object.__new__(cls)
+    saved = {}
+    for name in cls.saved_names(tuple(needs)):
+        if name == "result":
+            continue
+        if name == "self":
+            saved[name] = save_for_backward(original)
+        elif name in cls._inputs:
+            value = inputs[cls._inputs.index(name)]
+            saved[name] = save_for_backward(value) if isinstance(value, Tensor) else value
+        else:
+            value = attrs[name]
+            saved[name] = save_for_backward(value) if isinstance(value, Tensor) else value
+    init_node(node, tuple(edges), saved, tuple(metas))
+    if rebase:
+        target._grad_fn = node
+        target._output_nr = 0
+        target._requires_grad = True
+    if "result" in cls.saved_names(tuple(needs)):
+        saved["result"] = save_for_backward(target, 0)
+    return node
+
+
+def save_for_backward(tensor: Tensor, output_nr: int = -1) -> SavedTensor:
+    """Save ``tensor`` (an input, or output ``output_nr``) for backward: refused for an inference
+    tensor; packed when saved-tensor hooks are active."""
+    if tensor._meta is None and not _SAVED_HOOKS:
+        return save(tensor, output_nr)
+    if tensor._meta is not None and tensor._meta.inference:
+        raise RuntimeError(
+            "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "
+            "in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor "
+            "and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`."
+        )
+    saved = save(tensor, output_nr)
+    if _SAVED_HOOKS:
+        pack, unpack = _SAVED_HOOKS[-1]
+        version = tensor._vc[0]
+        saved.packed = pack(tensor)
+        if tensor._vc[0] != version:
+            raise RuntimeError(
+                "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack hook "
+                "cannot be modified by in-place operations as this can lead to unexpected side-effects. Please "
+                "open an issue if you need to perform in-place operations on the input to a pack hook."
+            )
+        saved.hooks = (pack, unpack)
+        saved.data = saved.tensor = None
+    return saved
