@@ -30,6 +30,16 @@ from .._tensor import make_tensor
 from .node import Node, SavedTensor, unpack_saved_tensor
 
 NODES: dict[str, type] = {}
+
+
+def _freed_saved_tensor() -> SavedTensor:
+    saved = object.__new__(SavedTensor)
+    saved.data = saved.tensor = saved.packed = saved.hooks = None
+    saved.counter, saved.version, saved.nonleaf, saved.output_nr = [0], 0, False, -1
+    return saved
+
+
+FREED_NUMBER = _freed_saved_tensor()  # what a saved Python-number operand becomes once freed
 SPECIAL = ("grad", "grads", "F", "input_index")
 on_define = None  # while the fast paths are on: fast.specialise, applied to each new node class
 
@@ -97,6 +107,19 @@ class FormulaNode(Node):
                     if param not in SPECIAL:
                         wanted[param] = None
         return tuple(wanted)
+
+    def release(self) -> None:
+        """Free the saved values. A Python number saved for an input (``other`` of ``x * 2``)
+        stands for the 0-dim tensor torch wraps it in, which torch saves and frees like any
+        saved tensor: after a backward without retain_graph it reads as freed too."""
+        stash = self._stash
+        if stash:
+            inputs = self._inputs
+            for name, value in stash.items():
+                if value.__class__ is SavedTensor:
+                    value.free()
+                elif name in inputs:
+                    stash[name] = FREED_NUMBER
 
     def apply(self, grads: list, mode) -> list:
         if self._multi_output:

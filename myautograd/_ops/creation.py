@@ -79,7 +79,10 @@ def _check_nesting(values, dim: int = 0) -> None:
         _check_nesting(item, dim + 1)
 
 
-def _inferred(values) -> np.ndarray:
+def _inferred(values, dtype=None) -> np.ndarray:
+    """Nested Python data as an array of torch's inferred dtype, or of ``dtype`` when given: the
+    numbers are converted once, straight to that dtype (a Python float is a double, so
+    ``tensor([0.1], dtype=float64)`` holds the double 0.1, not a float32 rounding of it)."""
     _check_nesting(values)
     try:
         array = np.array(values)
@@ -87,6 +90,8 @@ def _inferred(values) -> np.ndarray:
         raise ValueError(f"expected sequence of equal lengths: {exc}") from None
     if array.dtype == object:
         raise TypeError(f"Could not infer dtype of {type(values).__name__}")
+    if dtype is not None:
+        return array.astype(to_dtype(dtype).np)
     kind = array.dtype.kind
     if kind == "f":
         return array.astype(_dtype.get_default_dtype().np)
@@ -108,7 +113,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         array = np.array(data)
         _dtype.from_numpy(array.dtype)
     else:
-        array = _inferred(_plain(data))
+        array = _inferred(_plain(data), dtype)
     return finish(array, dtype, device, requires_grad)
 
 
