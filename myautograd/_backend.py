@@ -105,13 +105,21 @@ def to_device(array, dev: device):
 
 
 _scalar_erf = np.frompyfunc(math.erf, 1, 1)
+_scalar_erfc = np.frompyfunc(math.erfc, 1, 1)
 
 
 def erf(array):
     """The error function: NumPy has none, so math.erf per element on the CPU; CuPy's on CUDA."""
     if type(array) is np.ndarray or _cupy is None:
-        return _scalar_erf(array).astype(array.dtype)
+        return np.asarray(_scalar_erf(array), dtype=array.dtype)
     return _cupyx.scipy.special.erf(array)
+
+
+def erfc(array):
+    """The complementary error function, as ``erf`` (accurate where erf is near 1)."""
+    if type(array) is np.ndarray or _cupy is None:
+        return np.asarray(_scalar_erfc(array), dtype=array.dtype)
+    return _cupyx.scipy.special.erfc(array)
 
 
 def to_numpy(array) -> np.ndarray:

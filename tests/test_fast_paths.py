@@ -21,7 +21,8 @@ import pytest
 import myautograd
 from myautograd._autograd import fast
 from myautograd._autograd.node import SavedTensor
-from tests.test_ops_against_torch import OPS, Op
+from tests.support.operators import Op
+from tests.test_ops_against_torch import OPS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

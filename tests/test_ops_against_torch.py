@@ -16,18 +16,9 @@ import pytest
 import torch
 
 import myautograd
+from tests.support.operators import NN_OPS, POINTWISE_OPS, Op
 
 TOLERANCE = {"float32": (2e-5, 2e-5), "float64": (1e-7, 1e-7)}
-
-
-@dataclass
-class Op:
-    name: str
-    fn: Callable
-    shapes: tuple
-    low: float = -2.0
-    high: float = 2.0
-    second_order: bool = True
 
 
 OPS = [
@@ -175,6 +166,8 @@ OPS = [
     Op("fill_tensor", lambda t, x, y: (x * 1).fill_(y.sum()), ((3,), (2,))),
     Op("zero", lambda t, x: (x * 1).zero_(), ((3,),)),
     Op("index_put", lambda t, x, y: _index_put(t, x, y), ((4,), (2,))),
+    *POINTWISE_OPS,
+    *NN_OPS,
 ]
 
 

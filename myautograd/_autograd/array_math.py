@@ -224,6 +224,11 @@ class ArrayMath:
         return np.power(x, exponent)
 
     @staticmethod
+    def div_rounded(x, y, rounding_mode):
+        """``x / y`` rounded down ("floor") or toward zero ("trunc")."""
+        return np.floor_divide(x, y) if rounding_mode == "floor" else np.trunc(x / y)
+
+    @staticmethod
     def clamp_min(x, low):
         return np.maximum(x, low)
 

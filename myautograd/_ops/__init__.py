@@ -18,6 +18,7 @@ from . import (  # noqa: F401 - imported for their registrations
     reduction,
     shape,
     tensor_math,
+    ternary,
     views,
 )
 from .registry import FUNCTIONS, METHODS

@@ -19,242 +19,7 @@ from __future__ import annotations
 import math
 
 from .._autograd.formulas import NODES, derivative
-
-# -- helpers shared by several formulas --------------------------------------------------------
-
-
-def _between(x, low, high):
-    """Mask of elements within [low, high] (either bound may be None)."""
-    if low is None:
-        return x <= high
-    if high is None:
-        return x >= low
-    return (x >= low) & (x <= high)
-
-
-def _evenly(F, grad, self, result):
-    """Gradient of a full max/min: split evenly among the elements equal to the result."""
-    mask = self == result
-    count = F.sum(mask)
-    return F.where(mask, grad / count, 0)
-
-
-def _evenly_dims(F, grad, self, result, dim, keepdim):
-    """Gradient of amax/amin over ``dim``: split evenly among ties along the reduced dims."""
-    if not keepdim:
-        grad = F.unsqueeze_dims(grad, dim, self.ndim)
-        result = F.unsqueeze_dims(result, dim, self.ndim)
-    mask = self == result
-    count = F.sum(mask, tuple(dim), True)
-    return F.where(mask, grad / count, 0)
-
-
-def _restore_dims(F, grad, dim, keepdim, sizes):
-    """The gradient of a reduction over ``dim`` spread back over the input's sizes."""
-    if not keepdim:
-        grad = F.unsqueeze_dims(grad, dim, len(sizes))
-    return F.expand(grad, sizes)
-
-
-def _reduced_count(sizes, dim) -> int:
-    count = 1
-    for d in dim:
-        count *= sizes[d % len(sizes)] if sizes else 1
-    return count
-
-
-def _cat_offset(sizes, dim, index) -> int:
-    return sum(size[dim] for size in sizes[:index])
-
-
-def _inverse_permutation(dims):
-    inverse = [0] * len(dims)
-    for position, d in enumerate(dims):
-        inverse[d % len(dims)] = position
-    return tuple(inverse)
-
-
-def _numel(sizes) -> int:
-    count = 1
-    for size in sizes:
-        count *= size
-    return count
-
-
-def _at(dim: int, index) -> tuple:
-    """An index that picks ``index`` along ``dim`` and everything along the dims before it."""
-    return (slice(None),) * dim + (index,)
-
-
-def _diagonal_key(sizes, offset, dim1, dim2) -> tuple:
-    import numpy as np
-
-    ndim = len(sizes)
-    dim1, dim2 = dim1 % ndim, dim2 % ndim
-    rows = np.arange(max(0, -offset), min(sizes[dim1], sizes[dim2] - offset))
-    cols = rows + offset
-    key = [slice(None)] * ndim
-    key[dim1], key[dim2] = rows, cols
-    return tuple(key)
-
-
-def _along_dim_key(indices, dim: int) -> tuple:
-    """The advanced index that pairs each element of ``indices`` with its position (gather/scatter)."""
-    import numpy as np
-
-    grid = list(np.indices(indices.shape, sparse=True))
-    grid[dim % indices.ndim] = indices
-    return tuple(grid)
-
-
-def _value_selecting(F, grad, dim, indices, sizes, keepdim):
-    """Backward of max/min along ``dim``: the gradient goes to the selected index."""
-    index = F.array(indices)
-    if not keepdim:
-        import numpy as np
-
-        index = np.expand_dims(index, dim)
-        grad = F.unsqueeze(grad, dim)
-    return F.index_put_zeros(sizes, grad, _along_dim_key(index, dim), grad, True)
-
-
-def _scatter_positions(F, grad, positions, sizes):
-    """Backward of a strided view: each element's gradient added at its position in the base."""
-    flat = F.index_put_zeros((_numel(sizes),), grad, (positions.reshape(-1),), F.reshape(grad, (-1,)), True)
-    return F.reshape(flat, sizes)
-
-
-def _prod_backward(F, grad, self, result):
-    zero = self == 0
-    count = F.sum(zero)
-    if F.item(count) == 0:
-        return grad * result / self
-    if F.item(count) > 1:
-        return F.zeros_like(self)
-    others = F.prod(F.where(zero, 1, self))
-    return F.where(zero, grad * others, 0)
-
-
-def _var_backward(F, grad, self, dim, correction, keepdim):
-    dims = tuple(range(self.ndim)) if dim is None else tuple(dim)
-    count = _numel([self.shape[d] for d in dims]) if self.ndim else 1
-    if dim is not None and not keepdim:
-        grad = F.unsqueeze_dims(grad, dims, self.ndim)
-    mean = F.sum(self, dims, True) / count
-    return (2.0 / (count - correction)) * grad * (self - mean)
-
-
-def _norm_backward(F, grad, self, result, ord, dim, keepdim):
-    if dim is not None and not keepdim:
-        grad = F.unsqueeze_dims(grad, dim, self.ndim)
-        result = F.unsqueeze_dims(result, dim, self.ndim)
-    if ord == 2:
-        return self * F.where(result == 0, 0, grad / result)
-    if ord == 1:
-        return grad * F.sgn(self)
-    scale = F.where(result == 0, 0, grad / F.pow(result, ord - 1))
-    return self * F.pow(F.abs(self), ord - 2) * scale
-
-
-def _repeat_backward(F, grad, repeats, sizes):
-    lead = len(repeats) - len(sizes)
-    grad = F.sum(grad, tuple(range(lead))) if lead else grad
-    shape = []
-    for count, size in zip(repeats[lead:], sizes):
-        shape += [count, size]
-    grad = F.reshape(grad, shape)
-    return F.sum(grad, tuple(range(0, 2 * len(sizes), 2)))
-
-
-def _mse_backward(grad, self, target, reduction):
-    scale = 2.0 / _numel(self.shape) if reduction == 1 else 2.0
-    return scale * (self - target) * grad
-
-
-def nll_selection(shape: tuple, classes, ignore_index: int, weight):
-    """What the NLL loss picks from an input of ``shape``: the index of each picked element,
-    the classes with ignored ones replaced by 0, and each pick's weight (None: all weights 1)."""
-    import numpy as np
-
-    keep = classes != ignore_index
-    if keep.all():
-        safe, keep = classes, None
-    else:
-        safe = np.where(keep, classes, 0)
-    if len(shape) == 2:
-        key = (np.arange(shape[0]), safe)
-    elif len(shape) > 2:
-        grid = np.indices(safe.shape, sparse=True)
-        key = (grid[0], safe) + tuple(grid[1:])
-    else:
-        key = (safe,)
-    if weight is not None:
-        weights = weight[safe] if keep is None else np.where(keep, weight[safe], 0)
-    else:
-        weights = None if keep is None else keep.astype(float)
-    return key, safe, weights
-
-
-def _nll_backward(F, grad, self, target, weight, reduction, ignore_index, total_weight):
-    key, safe, weights = nll_selection(tuple(self.shape), F.array(target), ignore_index,
-                                       None if weight is None else F.array(weight))
-    scale = -1.0 if weights is None else -F.constant(weights, grad)
-    if reduction == 1:
-        scale = scale / F.item(total_weight)
-    values = grad * scale if reduction == 0 else F.expand(grad, safe.shape) * scale
-    return F.index_put_zeros(self.shape, grad, key, values, False)  # one element per row: no repeats
-
-
-def _bce_backward(F, grad, self, target, weight, reduction):
-    out = grad * (self - target) / F.clamp_min((1 - self) * self, 1e-12)
-    if weight is not None:
-        out = out * weight
-    return out / _numel(self.shape) if reduction == 1 else out
-
-
-def _bce_logits_backward(F, grad, self, target, weight, pos_weight, reduction):
-    sigmoid = 1 / (1 + F.exp(-self))
-    if pos_weight is None:
-        out = (sigmoid - target) * grad
-    else:
-        out = ((pos_weight * target + 1 - target) * sigmoid - pos_weight * target) * grad
-    if weight is not None:
-        out = out * weight
-    return out / _numel(self.shape) if reduction == 1 else out
-
-
-def _weighted_mean(grad_values, self, weight, reduction):
-    out = grad_values if weight is None else grad_values * weight
-    return out / _numel(self.shape) if reduction == 1 else out
-
-
-def _bce_target_backward(F, grad, self, weight, reduction):
-    """d/dy of -(y log x + (1-y) log(1-x)), with torch's clamping of the logs at -100."""
-    log_x = F.clamp_min(F.log(self), -100)
-    log_1mx = F.clamp_min(F.log(1 - self), -100)
-    return _weighted_mean(grad * (log_1mx - log_x), self, weight, reduction)
-
-
-def _bce_logits_target_backward(F, grad, self, weight, pos_weight, reduction):
-    """d/dy of (1-y)x + (1 + (p-1)y) softplus(-x)."""
-    if pos_weight is None:
-        values = -self
-    else:
-        softplus_neg = F.log(1 + F.exp(-self))
-        values = (pos_weight - 1) * softplus_neg - self
-    return _weighted_mean(grad * values, self, weight, reduction)
-
-
-def _gelu_backward(F, grad, self, approximate):
-    if approximate == "tanh":
-        k = math.sqrt(2.0 / math.pi)
-        inner = k * (self + 0.044715 * self * self * self)
-        t = F.tanh(inner)
-        return grad * (0.5 * (1 + t) + 0.5 * self * (1 - t * t) * k * (1 + 3 * 0.044715 * self * self))
-    cdf = 0.5 * (1 + F.erf(self / math.sqrt(2.0)))
-    pdf = F.exp(-0.5 * self * self) / math.sqrt(2.0 * math.pi)
-    return grad * (cdf + self * pdf)
-
+from . import formula_helpers as H
 
 # -- pointwise, one input ----------------------------------------------------------------------
 derivative("NegBackward0", "self", self=lambda grad: -grad)
@@ -290,6 +55,12 @@ derivative("TruncBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("FracBackward0", "self", self=lambda grad: grad)
 derivative("ErfBackward0", "self",
            self=lambda grad, self, F: grad * (2.0 / math.sqrt(math.pi)) * F.exp(-(self * self)))
+derivative("ErfcBackward0", "self",
+           self=lambda grad, self, F: -2.0 / math.sqrt(math.pi) * F.exp(-(self * self)) * grad)
+derivative("AsinhBackward0", "self", self=lambda grad, self, F: grad / F.sqrt(self * self + 1))
+derivative("AcoshBackward0", "self", self=lambda grad, self, F: grad / F.sqrt(self * self - 1))
+derivative("AtanhBackward0", "self", self=lambda grad, self: grad / (1 - self * self))
+derivative("RoundBackward1", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("PowBackward0", "self", saves="exponent",
            self=lambda grad, self, exponent, F: F.zeros_like(grad) if exponent == 0
            else grad * exponent * F.pow(self, exponent - 1))
@@ -301,7 +72,7 @@ derivative("PowBackward2", "exponent", saves="self",
            exponent=lambda grad, self, result, F: F.zeros_like(grad) if self == 0
            else grad * result * math.log(self))
 derivative("ClampBackward1", "self", saves="min max",
-           self=lambda grad, self, min, max, F: F.where(_between(self, min, max), grad, 0))
+           self=lambda grad, self, min, max, F: F.where(H.between(self, min, max), grad, 0))
 derivative("ClampMinBackward0", "self", saves="min", self=lambda grad, self, min, F: F.where(self >= min, grad, 0))
 derivative("ClampMaxBackward0", "self", saves="max", self=lambda grad, self, max, F: F.where(self <= max, grad, 0))
 derivative("LeakyReluBackward0", "self", saves="negative_slope",
@@ -346,12 +117,24 @@ derivative("MulBackward0", "self other",
 derivative("DivBackward0", "self other",
            self=lambda grad, other, F: grad / F.conj(other),
            other=lambda grad, self, other, F: -grad * F.conj((self / other) / other))
+derivative("DivBackward2", "self other", saves="rounding_mode",
+           self=lambda grad, other, rounding_mode: grad * 0,
+           other=lambda grad, self, other, rounding_mode: grad * 0)
+derivative("RemainderBackward0", "self", self=lambda grad: grad)
+derivative("RemainderBackward1", "self other",
+           self=lambda grad: grad,
+           other=lambda grad, self, other, F: -grad * F.div_rounded(self, other, "floor"))
+derivative("FmodBackward0", "self", self=lambda grad: grad)
+derivative("FmodBackward1", "self other",
+           self=lambda grad: grad,
+           other=lambda grad, self, other, F: -grad * F.div_rounded(self, other, "trunc"))
+# maximum/minimum: ties share the gradient; where either operand is NaN both get all of it.
 derivative("MaximumBackward0", "self other",
-           self=lambda grad, self, other, F: F.where(self == other, grad / 2, F.where(self > other, grad, 0)),
-           other=lambda grad, self, other, F: F.where(self == other, grad / 2, F.where(other > self, grad, 0)))
+           self=lambda grad, self, other, F: F.where(self < other, 0, F.where(self == other, grad / 2, grad)),
+           other=lambda grad, self, other, F: F.where(self > other, 0, F.where(self == other, grad / 2, grad)))
 derivative("MinimumBackward0", "self other",
-           self=lambda grad, self, other, F: F.where(self == other, grad / 2, F.where(self < other, grad, 0)),
-           other=lambda grad, self, other, F: F.where(self == other, grad / 2, F.where(other < self, grad, 0)))
+           self=lambda grad, self, other, F: F.where(self > other, 0, F.where(self == other, grad / 2, grad)),
+           other=lambda grad, self, other, F: F.where(self < other, 0, F.where(self == other, grad / 2, grad)))
 derivative("Atan2Backward0", "self other",
            self=lambda grad, self, other: grad * other / (self * self + other * other),
            other=lambda grad, self, other: -grad * self / (self * self + other * other))
@@ -362,10 +145,26 @@ derivative("MaskedFillBackward0", "self", saves="mask", self=lambda grad, mask, 
 derivative("LerpBackward0", "self end", saves="weight",
            self=lambda grad, weight: grad * (1 - weight),
            end=lambda grad, weight: grad * weight)
+derivative("LerpBackward1", "self end weight",
+           self=lambda grad, weight: grad * (1 - weight),
+           end=lambda grad, weight: grad * weight,
+           weight=lambda grad, self, end: grad * (end - self))
 derivative("AddcmulBackward0", "self tensor1 tensor2", saves="value",
            self=lambda grad: grad,
-           tensor1=lambda grad, tensor2, value: grad * tensor2 * value,
-           tensor2=lambda grad, tensor1, value: grad * tensor1 * value)
+           tensor1=lambda grad, tensor2, value: grad * (tensor2 * value),
+           tensor2=lambda grad, tensor1, value: grad * (tensor1 * value))
+derivative("AddcdivBackward0", "self tensor1 tensor2", saves="value",
+           self=lambda grad: grad,
+           tensor1=lambda grad, tensor2, value: grad * (value / tensor2),
+           tensor2=lambda grad, tensor1, tensor2, value: -grad * (value * tensor1 / (tensor2 * tensor2)))
+# clamp with tensor bounds: x keeps its gradient within the bounds (inclusive); a bound gets it
+# where it clamped, min only while min < max (above that max wins).
+derivative("ClampBackward0", "self min max",
+           self=lambda grad, self, min, max, F: F.where(H.between(self, min, max), grad, 0),
+           min=lambda grad, self, min, max, F: F.where((self < min) & (min < max) if max is not None else self < min,
+                                                        grad, 0),
+           max=lambda grad, self, min, max, F: F.where((self > max) | (max < min) if min is not None else self > max,
+                                                        grad, 0))
 
 # -- linear algebra ---------------------------------------------------------------------------------
 derivative("MmBackward0", "self mat2",
@@ -393,34 +192,34 @@ derivative("AddmmBackward0", "self mat1 mat2", saves="beta alpha",
 derivative("SumBackward0", "self", saves="self_sym_sizes",
            self=lambda grad, self_sym_sizes, F: F.expand(grad, self_sym_sizes))
 derivative("SumBackward1", "self", saves="dim keepdim self_sym_sizes",
-           self=lambda grad, dim, keepdim, self_sym_sizes, F: _restore_dims(F, grad, dim, keepdim, self_sym_sizes))
+           self=lambda grad, dim, keepdim, self_sym_sizes, F: H.restore_dims(F, grad, dim, keepdim, self_sym_sizes))
 derivative("MeanBackward0", "self", saves="self_sym_sizes self_sym_numel",
            self=lambda grad, self_sym_sizes, self_sym_numel, F: F.expand(grad, self_sym_sizes) / self_sym_numel)
 derivative("MeanBackward1", "self", saves="dim keepdim self_sym_sizes",
            self=lambda grad, dim, keepdim, self_sym_sizes, F:
-           _restore_dims(F, grad, dim, keepdim, self_sym_sizes) / _reduced_count(self_sym_sizes, dim))
-derivative("MaxBackward1", "self", self=lambda grad, self, result, F: _evenly(F, grad, self, result))
-derivative("MinBackward1", "self", self=lambda grad, self, result, F: _evenly(F, grad, self, result))
+           H.restore_dims(F, grad, dim, keepdim, self_sym_sizes) / H.reduced_count(self_sym_sizes, dim))
+derivative("MaxBackward1", "self", self=lambda grad, self, result, F: H.evenly(F, grad, self, result))
+derivative("MinBackward1", "self", self=lambda grad, self, result, F: H.evenly(F, grad, self, result))
 for _name in ("MaxBackward0", "MinBackward0"):
     derivative(_name, "self", saves="dim keepdim indices self_sym_sizes", multi_output=True,
                self=lambda grads, dim, keepdim, indices, self_sym_sizes, F:
-               _value_selecting(F, grads[0], dim, indices, self_sym_sizes, keepdim))
+               H.value_selecting(F, grads[0], dim, indices, self_sym_sizes, keepdim))
 derivative("AmaxBackward0", "self", saves="dim keepdim",
-           self=lambda grad, self, result, dim, keepdim, F: _evenly_dims(F, grad, self, result, dim, keepdim))
+           self=lambda grad, self, result, dim, keepdim, F: H.evenly_dims(F, grad, self, result, dim, keepdim))
 derivative("AminBackward0", "self", saves="dim keepdim",
-           self=lambda grad, self, result, dim, keepdim, F: _evenly_dims(F, grad, self, result, dim, keepdim))
-derivative("ProdBackward0", "self", self=lambda grad, self, result, F: _prod_backward(F, grad, self, result))
+           self=lambda grad, self, result, dim, keepdim, F: H.evenly_dims(F, grad, self, result, dim, keepdim))
+derivative("ProdBackward0", "self", self=lambda grad, self, result, F: H.prod_backward(F, grad, self, result))
 derivative("VarBackward0", "self", saves="dim correction keepdim",
-           self=lambda grad, self, dim, correction, keepdim, F: _var_backward(F, grad, self, dim, correction, keepdim))
+           self=lambda grad, self, dim, correction, keepdim, F: H.var_backward(F, grad, self, dim, correction, keepdim))
 derivative("StdBackward0", "self", saves="dim correction keepdim",
            self=lambda grad, self, result, dim, correction, keepdim, F:
-           _var_backward(F, grad / (2 * result), self, dim, correction, keepdim))
+           H.var_backward(F, grad / (2 * result), self, dim, correction, keepdim))
 derivative("LogsumexpBackward0", "self", saves="dim keepdim",
            self=lambda grad, self, result, dim, keepdim, F:
            (grad if keepdim else F.unsqueeze_dims(grad, dim, self.ndim))
            * F.exp(self - (result if keepdim else F.unsqueeze_dims(result, dim, self.ndim))))
 derivative("LinalgVectorNormBackward0", "self", saves="ord dim keepdim",
-           self=lambda grad, self, result, ord, dim, keepdim, F: _norm_backward(F, grad, self, result, ord, dim, keepdim))
+           self=lambda grad, self, result, ord, dim, keepdim, F: H.norm_backward(F, grad, self, result, ord, dim, keepdim))
 derivative("SoftmaxBackward0", "self", saves="dim",
            self=lambda grad, result, dim, F: (grad - F.sum(grad * result, (dim,), True)) * result)
 derivative("LogSoftmaxBackward0", "self", saves="dim",
@@ -437,16 +236,16 @@ derivative("ExpandBackward0", "self", saves="self_sym_sizes",
            self=lambda grad, self_sym_sizes, F: F.sum_to(grad, self_sym_sizes))
 derivative("TBackward0", "self", self=lambda grad, F: F.t(grad))
 derivative("TransposeBackward0", "self", saves="dim0 dim1", self=lambda grad, dim0, dim1, F: F.transpose(grad, dim0, dim1))
-derivative("PermuteBackward0", "self", saves="dims", self=lambda grad, dims, F: F.permute(grad, _inverse_permutation(dims)))
+derivative("PermuteBackward0", "self", saves="dims", self=lambda grad, dims, F: F.permute(grad, H.inverse_permutation(dims)))
 for _name in ("SqueezeBackward0", "SqueezeBackward1", "SqueezeBackward2", "SqueezeBackward4"):
     derivative(_name, "self", saves="self_sym_sizes", self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
 derivative("UnsqueezeBackward0", "self", saves="dim", self=lambda grad, dim, F: F.squeeze_dim(grad, dim))
 derivative("SelectBackward0", "self", saves="dim index self_sym_sizes",
            self=lambda grad, dim, index, self_sym_sizes, F:
-           F.index_put_zeros(self_sym_sizes, grad, _at(dim, index), grad, False))
+           F.index_put_zeros(self_sym_sizes, grad, H.at(dim, index), grad, False))
 derivative("SliceBackward0", "self", saves="dim start end step self_sym_sizes",
            self=lambda grad, dim, start, end, step, self_sym_sizes, F:
-           F.index_put_zeros(self_sym_sizes, grad, _at(dim, slice(start, end, step)), grad, False))
+           F.index_put_zeros(self_sym_sizes, grad, H.at(dim, slice(start, end, step)), grad, False))
 derivative("IndexPutBackward0", "self values", saves="indices accumulate",
            self=lambda grad, indices, accumulate, F: grad if accumulate else F.where(F.mask_at(grad, indices), 0, grad),
            values=lambda grad, indices, F: F.index(grad, indices))
@@ -454,20 +253,20 @@ derivative("IndexBackward0", "self", saves="indices self_sym_sizes",
            self=lambda grad, indices, self_sym_sizes, F: F.index_put_zeros(self_sym_sizes, grad, indices, grad, True))
 derivative("DiagonalBackward0", "self", saves="offset dim1 dim2 self_sym_sizes",
            self=lambda grad, offset, dim1, dim2, self_sym_sizes, F:
-           F.index_put_zeros(self_sym_sizes, grad, _diagonal_key(self_sym_sizes, offset, dim1, dim2), grad, False))
+           F.index_put_zeros(self_sym_sizes, grad, H.diagonal_key(self_sym_sizes, offset, dim1, dim2), grad, False))
 derivative("AsStridedBackward0", "self", saves="positions self_sym_sizes",
-           self=lambda grad, positions, self_sym_sizes, F: _scatter_positions(F, grad, positions, self_sym_sizes))
+           self=lambda grad, positions, self_sym_sizes, F: H.scatter_positions(F, grad, positions, self_sym_sizes))
 derivative("UnfoldBackward0", "self", saves="positions self_sym_sizes",
-           self=lambda grad, positions, self_sym_sizes, F: _scatter_positions(F, grad, positions, self_sym_sizes))
+           self=lambda grad, positions, self_sym_sizes, F: H.scatter_positions(F, grad, positions, self_sym_sizes))
 derivative("UnbindBackward0", "self", saves="dim result_shapes", multi_output=True,
-           self=lambda grads, dim, result_shapes, F: F.stack(_fill_zeros(F, grads, result_shapes), dim))
+           self=lambda grads, dim, result_shapes, F: F.stack(H.fill_zeros(F, grads, result_shapes), dim))
 derivative("SplitBackward0", "self", saves="dim result_shapes", multi_output=True,
-           self=lambda grads, dim, result_shapes, F: F.cat(_fill_zeros(F, grads, result_shapes), dim))
+           self=lambda grads, dim, result_shapes, F: F.cat(H.fill_zeros(F, grads, result_shapes), dim))
 derivative("SplitWithSizesBackward0", "self", saves="dim result_shapes", multi_output=True,
-           self=lambda grads, dim, result_shapes, F: F.cat(_fill_zeros(F, grads, result_shapes), dim))
+           self=lambda grads, dim, result_shapes, F: F.cat(H.fill_zeros(F, grads, result_shapes), dim))
 derivative("CatBackward0", "tensors", saves="dim tensors_args_sizes",
            each=lambda grad, input_index, dim, tensors_args_sizes, F:
-           F.narrow(grad, dim, _cat_offset(tensors_args_sizes, dim, input_index), tensors_args_sizes[input_index][dim]))
+           F.narrow(grad, dim, H.cat_offset(tensors_args_sizes, dim, input_index), tensors_args_sizes[input_index][dim]))
 derivative("StackBackward0", "tensors", saves="dim", each=lambda grad, input_index, dim, F: F.select(grad, dim, input_index))
 derivative("CloneBackward0", "self", self=lambda grad: grad)
 derivative("AliasBackward0", "self", self=lambda grad: grad)
@@ -479,14 +278,14 @@ derivative("FillBackward2", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("FillBackward3", "self value", self=lambda grad, F: F.zeros_like(grad), value=lambda grad, F: F.sum(grad))
 derivative("ZeroBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("RepeatBackward0", "self", saves="repeats self_sym_sizes",
-           self=lambda grad, repeats, self_sym_sizes, F: _repeat_backward(F, grad, repeats, self_sym_sizes))
+           self=lambda grad, repeats, self_sym_sizes, F: H.repeat_backward(F, grad, repeats, self_sym_sizes))
 derivative("FlipBackward0", "self", saves="dims", self=lambda grad, dims, F: F.flip(grad, dims))
 derivative("IndexSelectBackward0", "self", saves="dim index self_sym_sizes",
            self=lambda grad, dim, index, self_sym_sizes, F:
-           F.index_put_zeros(self_sym_sizes, grad, _at(dim, F.array(index)), grad, True))
+           F.index_put_zeros(self_sym_sizes, grad, H.at(dim, F.array(index)), grad, True))
 derivative("GatherBackward0", "self", saves="dim index self_sym_sizes",
            self=lambda grad, dim, index, self_sym_sizes, F:
-           F.index_put_zeros(self_sym_sizes, grad, _along_dim_key(F.array(index), dim), grad, True))
+           F.index_put_zeros(self_sym_sizes, grad, H.along_dim_key(F.array(index), dim), grad, True))
 derivative("TrilBackward0", "self", saves="diagonal", self=lambda grad, diagonal, F: F.tril(grad, diagonal))
 derivative("TriuBackward0", "self", saves="diagonal", self=lambda grad, diagonal, F: F.triu(grad, diagonal))
 derivative("ViewAsRealBackward0", "self", self=lambda grad, F: F.view_as_complex(grad))
@@ -497,33 +296,24 @@ derivative("ComplexBackward0", "real imag",
 
 # -- losses and nn ------------------------------------------------------------------------------------
 derivative("MseLossBackward0", "self target", saves="reduction",
-           self=lambda grad, self, target, reduction: _mse_backward(grad, self, target, reduction),
-           target=lambda grad, self, target, reduction: -_mse_backward(grad, self, target, reduction))
+           self=lambda grad, self, target, reduction: H.mse_backward(grad, self, target, reduction),
+           target=lambda grad, self, target, reduction: -H.mse_backward(grad, self, target, reduction))
 derivative("NllLossBackward0", "self", saves="target weight reduction ignore_index total_weight",
            self=lambda grad, self, target, weight, reduction, ignore_index, total_weight, F:
-           _nll_backward(F, grad, self, target, weight, reduction, ignore_index, total_weight))
+           H.nll_backward(F, grad, self, target, weight, reduction, ignore_index, total_weight))
 derivative("BinaryCrossEntropyBackward0", "self target", saves="weight reduction",
-           self=lambda grad, self, target, weight, reduction, F: _bce_backward(F, grad, self, target, weight, reduction),
-           target=lambda grad, self, weight, reduction, F: _bce_target_backward(F, grad, self, weight, reduction))
+           self=lambda grad, self, target, weight, reduction, F: H.bce_backward(F, grad, self, target, weight, reduction),
+           target=lambda grad, self, weight, reduction, F: H.bce_target_backward(F, grad, self, weight, reduction))
 derivative("BinaryCrossEntropyWithLogitsBackward0", "self target", saves="weight pos_weight reduction",
            self=lambda grad, self, target, weight, pos_weight, reduction, F:
-           _bce_logits_backward(F, grad, self, target, weight, pos_weight, reduction),
+           H.bce_logits_backward(F, grad, self, target, weight, pos_weight, reduction),
            target=lambda grad, self, weight, pos_weight, reduction, F:
-           _bce_logits_target_backward(F, grad, self, weight, pos_weight, reduction))
+           H.bce_logits_target_backward(F, grad, self, weight, pos_weight, reduction))
 derivative("NativeDropoutBackward0", "self", saves="mask scale", self=lambda grad, mask, scale: grad * mask * scale)
 derivative("BernoulliBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("GeluBackward0", "self", saves="approximate",
-           self=lambda grad, self, approximate, F: _gelu_backward(F, grad, self, approximate))
+           self=lambda grad, self, approximate, F: H.gelu_backward(F, grad, self, approximate))
 
-
-def _fill_zeros(F, grads, shapes):
-    """Multi-output views: zeros for the outputs that received no gradient."""
-    filled = []
-    reference = next(g for g in grads if g is not None)
-    for index, shape in enumerate(shapes):
-        grad = grads[index] if index < len(grads) else None
-        filled.append(F.zeros(shape, reference) if grad is None else grad)
-    return filled
 
 
 __all__ = ["NODES"]

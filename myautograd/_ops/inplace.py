@@ -20,6 +20,7 @@ from .._autograd.record import record_inplace
 from .._autograd.views import copy_slices
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
+from . import ternary
 from .derivatives import NODES
 from .pointwise import BINARY, UNARY, operands
 from .registry import method
@@ -129,7 +130,7 @@ def _unary_inplace(name: str):
 
 
 for _name in ("exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "sqrt", "rsqrt", "reciprocal", "neg",
-              "sign", "round", "floor", "ceil", "trunc", "log1p", "expm1", "erf", "frac", "tan", "asin", "acos",
+              "sign", "round", "floor", "ceil", "trunc", "log1p", "expm1", "erf", "erfc", "frac", "tan", "asin", "acos",
               "atan", "sinh", "cosh", "exp2", "log2", "log10"):
     if _name in UNARY:
         _unary_inplace(_name)
@@ -193,6 +194,7 @@ mul_ = _binary_inplace("mul", "MulBackward0", np.multiply)
 div_ = _binary_inplace("div", "DivBackward0", np.true_divide)
 method(mul_, name="multiply_")
 method(div_, name="divide_")
+method(div_, name="true_divide_")
 method(sub_, name="subtract_")
 
 
@@ -205,11 +207,31 @@ def pow_(self, exponent):
 
 
 @method
+def square_(self):
+    return pow_(self, 2)
+
+
+def _modulo_inplace(name: str, compute):
+    def op(self, other):
+        ad, bd = operands(self, other)
+        if isinstance(other, Tensor):
+            return apply_inplace(self, compute(ad, bd), f"{name.capitalize()}Backward1", (self, other))
+        return apply_inplace(self, _backend.as_array(compute(ad, bd)), f"{name.capitalize()}Backward0", (self,))
+
+    op.__name__ = f"{name}_"
+    return method(op, name=f"{name}_")
+
+
+fmod_ = _modulo_inplace("fmod", np.fmod)
+remainder_ = _modulo_inplace("remainder", np.remainder)
+
+
+@method
 def clamp_(self, min=None, max=None):
-    return apply_inplace(self, np.clip(self._data, min, max), "ClampBackward1", (self,), {"min": min, "max": max})
-
-
-method(clamp_, name="clip_")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return _copy_back(self, ternary.clamp(self, min, max))
+    return apply_inplace(self, ternary.clamp_values(self._data, min, max), "ClampBackward1", (self,),
+                         {"min": min, "max": max})
 
 
 @method
@@ -262,21 +284,29 @@ def masked_fill_(self, mask, value):
 
 @method
 def lerp_(self, end, weight):
-    return apply_inplace(self, self._data + weight * (end._data - self._data), "LerpBackward0", (self, end),
-                         {"weight": weight})
+    if isinstance(weight, Tensor):
+        w = weight._data.astype(self._data.dtype, copy=False)
+        return apply_inplace(self, ternary.lerp_values(self._data, end._data, w), "LerpBackward1",
+                             (self, end, weight))
+    values = ternary.lerp_values(self._data, end._data, self._data.dtype.type(weight))
+    return apply_inplace(self, values, "LerpBackward0", (self, end), {"weight": weight})
 
 
 @method
 def addcmul_(self, tensor1, tensor2, *, value=1):
-    return apply_inplace(self, self._data + value * tensor1._data * tensor2._data, "AddcmulBackward0",
-                         (self, tensor1, tensor2), {"value": value})
+    return apply_inplace(self, ternary.addcmul_values(self._data, tensor1._data, tensor2._data, value),
+                         "AddcmulBackward0", (self, tensor1, tensor2), {"value": value})
 
 
 @method
 def addcdiv_(self, tensor1, tensor2, *, value=1):
-    if any(isinstance(t, Tensor) and t._requires_grad for t in (tensor1, tensor2)) and STATE.grad_enabled:
-        return self.copy_(self + value * tensor1 / tensor2)
-    return apply_inplace(self, self._data + value * tensor1._data / tensor2._data, None, (self,))
+    return apply_inplace(self, ternary.addcdiv_values(self._data, tensor1._data, tensor2._data, value),
+                         "AddcdivBackward0", (self, tensor1, tensor2), {"value": value})
+
+
+def _copy_back(self: Tensor, result: Tensor) -> Tensor:
+    """An in-place op computed out of place: ``result`` written into ``self``, recorded as a copy."""
+    return copy_(self, result)
 
 
 def set_values_without_grad(self: Tensor, values) -> Tensor:

@@ -18,7 +18,8 @@ from .. import _backend
 from .._autograd.record import recorded
 from .._tensor import Tensor, make_tensor
 from .creation import default_generator
-from .derivatives import NODES, nll_selection
+from .derivatives import NODES
+from .formula_helpers import nll_selection
 from .pointwise import _erf
 from .reduction import log_softmax
 

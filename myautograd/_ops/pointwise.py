@@ -183,6 +183,16 @@ def _true_divide(x, y):
     return np.true_divide(x, y)
 
 
+def _rounded_quotient(x, y, rounding_mode: str):
+    """``x / y`` rounded as torch's kernels round it: floor division as Python's (and torch's)
+    ``divmod`` computes it, truncation of the true quotient."""
+    if rounding_mode == "floor":
+        return np.floor_divide(x, y)
+    if x.dtype.kind in "iu" and (not hasattr(y, "dtype") or y.dtype.kind in "iu") and not isinstance(y, float):
+        return np.trunc(np.true_divide(x, y)).astype(np.result_type(x, y))
+    return np.trunc(np.true_divide(x, y))
+
+
 @export
 def div(input, other, *, rounding_mode=None):
     check_tensor(input, "div")
@@ -190,11 +200,10 @@ def div(input, other, *, rounding_mode=None):
         return binary(_DIV, _true_divide, input, other)
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
-    rounder = np.floor if rounding_mode == "floor" else np.trunc
     ad, bd = operands(input, other)
-    quotient = _compute(np.floor_divide if ad.dtype.kind in "iu" and rounding_mode == "floor" else
-                        (lambda x, y: rounder(np.true_divide(x, y)).astype(np.result_type(x, y))), ad, bd)
-    return make_tensor(quotient)
+    quotient = _compute(lambda x, y: _rounded_quotient(x, y, rounding_mode), ad, bd)
+    return recorded(NODES["DivBackward2"], _backend.as_array(quotient), (input, other),
+                    {"rounding_mode": rounding_mode})
 
 
 divide = export(div, name="divide")
@@ -314,9 +323,11 @@ def _relu(x):
 
 
 def _erf(x):
-    from .._backend import erf
+    return _backend.erf(x)
 
-    return erf(x)
+
+def _erfc(x):
+    return _backend.erfc(x)
 
 
 exp = unary("exp", "ExpBackward0", np.exp)
@@ -343,12 +354,33 @@ rsqrt = unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x))
 reciprocal = unary("reciprocal", "ReciprocalBackward0", lambda x: 1 / x)
 sign = unary("sign", "SignBackward0", np.sign, keep_int=True)
 sgn = unary("sgn", "SgnBackward0", _sgn, keep_int=True)
-round = unary("round", "RoundBackward0", np.round, keep_int=True)
+_round = unary("round", "RoundBackward0", np.round, keep_int=True)
+
+
+def round_decimals(data, decimals: int):
+    """torch's rounding to ``decimals`` places: half to even of ``x * 10**d`` (of ``x / 10**-d``), scaled back,
+    with the power of ten in the tensor's type."""
+    scale = data.dtype.type(10.0 ** (-decimals if decimals < 0 else decimals))
+    if decimals < 0:
+        return np.rint(data / scale) * scale
+    return np.rint(data * scale) / scale
+
+
+@export
+def round(input, *, decimals=0):
+    if decimals == 0:
+        return _round(input)
+    return recorded(NODES["RoundBackward1"], round_decimals(input._data, decimals), (input,))
+
 floor = unary("floor", "FloorBackward0", np.floor, keep_int=True)
 ceil = unary("ceil", "CeilBackward0", np.ceil, keep_int=True)
 trunc = unary("trunc", "TruncBackward0", np.trunc, keep_int=True, aliases=("fix",))
 frac = unary("frac", "FracBackward0", lambda x: x - np.trunc(x))
 erf = unary("erf", "ErfBackward0", _erf)
+erfc = unary("erfc", "ErfcBackward0", _erfc)
+asinh = unary("asinh", "AsinhBackward0", np.arcsinh, aliases=("arcsinh",))
+acosh = unary("acosh", "AcoshBackward0", np.arccosh, aliases=("arccosh",))
+atanh = unary("atanh", "AtanhBackward0", np.arctanh, aliases=("arctanh",))
 
 
 @export
@@ -363,36 +395,6 @@ def conj(input):
     if not input.is_complex():
         return input
     return _conjugate(input)
-
-
-@export
-def clamp(input, min=None, max=None):
-    check_tensor(input, "clamp")
-    if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    if isinstance(min, Tensor) or isinstance(max, Tensor):
-        low = input if min is None else maximum(input, min)
-        return low if max is None else minimum(low, max)
-    data = input._data
-    out = np.clip(data, min, max)
-    if out.dtype != data.dtype:
-        out = out.astype(np.result_type(data, *(v for v in (min, max) if v is not None)))
-    return recorded(NODES["ClampBackward1"], out, (input,), {"min": min, "max": max})
-
-
-clip = export(clamp, name="clip")
-
-
-@export
-def clamp_min(input, min):
-    out = np.maximum(input._data, min)
-    return recorded(NODES["ClampMinBackward0"], out, (input,), {"min": min})
-
-
-@export
-def clamp_max(input, max):
-    out = np.minimum(input._data, max)
-    return recorded(NODES["ClampMaxBackward0"], out, (input,), {"max": max})
 
 
 @export
@@ -411,43 +413,6 @@ def atan2(input, other):
 
 
 arctan2 = export(atan2, name="arctan2")
-
-
-@export
-def lerp(input, end, weight):
-    out = input._data + weight * (end._data - input._data)
-    return recorded(NODES["LerpBackward0"], out, (input, end), {"weight": weight})
-
-
-@export
-def addcmul(input, tensor1, tensor2, *, value=1):
-    out = input._data + value * tensor1._data * tensor2._data
-    return recorded(NODES["AddcmulBackward0"], out, (input, tensor1, tensor2), {"value": value})
-
-
-@export
-def where(condition, input=None, other=None):
-    if input is None and other is None:
-        from .indexing import nonzero
-
-        return nonzero(condition, as_tuple=True)
-    if not isinstance(condition, Tensor) or condition._data.dtype != np.bool_:
-        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype "
-                           f"{getattr(condition, 'dtype', type(condition).__name__)}")
-    a = input if isinstance(input, Tensor) else None
-    b = other if isinstance(other, Tensor) else None
-    if a is None and b is None:
-        target = _dtype.result_type(input, other)
-    elif a is None:
-        target = _dtype.result_type(b, input)
-    elif b is None:
-        target = _dtype.result_type(a, other)
-    else:
-        target = _dtype.result_type(a, b)
-    ad = input._data if a is not None else input
-    bd = other._data if b is not None else other
-    out = np.where(condition._data, ad, bd).astype(target.np, copy=False)
-    return recorded(NODES["WhereBackward0"], out, (input, other), {"condition": condition})
 
 
 @export(method=False, name="complex")
@@ -497,8 +462,26 @@ logical_xor = _no_grad_binary("logical_xor", np.logical_xor)
 bitwise_and = _no_grad_binary("bitwise_and", np.bitwise_and)
 bitwise_or = _no_grad_binary("bitwise_or", np.bitwise_or)
 bitwise_xor = _no_grad_binary("bitwise_xor", np.bitwise_xor)
-fmod = _no_grad_binary("fmod", np.fmod)
-remainder = _no_grad_binary("remainder", np.remainder)
+
+
+def _modulo(name: str, compute, tensor_node: str, number_node: str):
+    """``remainder`` and ``fmod``: differentiable in the dividend, and in a tensor divisor."""
+
+    def op(input, other):
+        if not isinstance(input, Tensor):  # 3 % x
+            input = _scalar_like(input, other)
+        ad, bd = operands(input, other)
+        out = _backend.as_array(_compute(compute, ad, bd))
+        if isinstance(other, Tensor):
+            return recorded(NODES[tensor_node], out, (input, other))
+        return recorded(NODES[number_node], out, (input,))
+
+    op.__name__ = name
+    return export(op)
+
+
+fmod = _modulo("fmod", np.fmod, "FmodBackward1", "FmodBackward0")
+remainder = _modulo("remainder", np.remainder, "RemainderBackward1", "RemainderBackward0")
 floor_divide = _no_grad_binary("floor_divide", np.floor_divide)
 
 

@@ -17,8 +17,9 @@ from .._autograd.modes import TensorMode
 from .._tensor import make_tensor
 from .indexing import index_put_into_zeros
 from .inplace import copy_into_new
-from .pointwise import masked_backward, where
+from .pointwise import masked_backward
 from .shape import cat, stack
+from .ternary import where
 
 
 class TensorMath:
@@ -194,6 +195,10 @@ class TensorMath:
     @staticmethod
     def pow(x, exponent):
         return x.pow(exponent)
+
+    @staticmethod
+    def div_rounded(x, y, rounding_mode):
+        return x.div(y, rounding_mode=rounding_mode)
 
     @staticmethod
     def clamp_min(x, low):

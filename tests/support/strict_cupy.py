@@ -299,6 +299,10 @@ def _erf(x):
     return _wrap(np.vectorize(math.erf, otypes=[x.dtype])(x._a))
 
 
+def _erfc(x):
+    return _wrap(np.vectorize(math.erfc, otypes=[x.dtype])(x._a))
+
+
 def module() -> types.ModuleType:
     """A fresh ``cupy`` stand-in module (with ``cuda``, ``lib`` and ``cupyx``-style helpers)."""
     mod = types.ModuleType("cupy")
@@ -320,9 +324,9 @@ def module() -> types.ModuleType:
 
 
 def extras_module() -> types.ModuleType:
-    """The ``cupyx`` stand-in: ``scipy.special.erf``."""
+    """The ``cupyx`` stand-in: ``scipy.special.erf`` and ``erfc``."""
     mod = types.ModuleType("cupyx")
-    mod.scipy = types.SimpleNamespace(special=types.SimpleNamespace(erf=_erf))
+    mod.scipy = types.SimpleNamespace(special=types.SimpleNamespace(erf=_erf, erfc=_erfc))
     return mod
 
 

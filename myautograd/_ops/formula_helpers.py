@@ -1,0 +1,253 @@
+"""The helpers of the derivative table (``derivatives.py``): formulas too long for one line.
+
+Each is written once over ``F`` (arrays in a plain backward, tensors under ``create_graph``), as
+the table's lambdas are, and reads only what its table entry passes it.
+"""
+
+from __future__ import annotations
+
+import math
+
+# -- helpers shared by several formulas --------------------------------------------------------
+
+
+def between(x, low, high):
+    """Mask of elements within [low, high] (either bound may be None)."""
+    if low is None:
+        return x <= high
+    if high is None:
+        return x >= low
+    return (x >= low) & (x <= high)
+
+
+def evenly(F, grad, self, result):
+    """Gradient of a full max/min: split evenly among the elements equal to the result."""
+    mask = self == result
+    count = F.sum(mask)
+    return F.where(mask, grad / count, 0)
+
+
+def evenly_dims(F, grad, self, result, dim, keepdim):
+    """Gradient of amax/amin over ``dim``: split evenly among ties along the reduced dims."""
+    if not keepdim:
+        grad = F.unsqueeze_dims(grad, dim, self.ndim)
+        result = F.unsqueeze_dims(result, dim, self.ndim)
+    mask = self == result
+    count = F.sum(mask, tuple(dim), True)
+    return F.where(mask, grad / count, 0)
+
+
+def restore_dims(F, grad, dim, keepdim, sizes):
+    """The gradient of a reduction over ``dim`` spread back over the input's sizes."""
+    if not keepdim:
+        grad = F.unsqueeze_dims(grad, dim, len(sizes))
+    return F.expand(grad, sizes)
+
+
+def reduced_count(sizes, dim) -> int:
+    count = 1
+    for d in dim:
+        count *= sizes[d % len(sizes)] if sizes else 1
+    return count
+
+
+def cat_offset(sizes, dim, index) -> int:
+    return sum(size[dim] for size in sizes[:index])
+
+
+def inverse_permutation(dims):
+    inverse = [0] * len(dims)
+    for position, d in enumerate(dims):
+        inverse[d % len(dims)] = position
+    return tuple(inverse)
+
+
+def numel(sizes) -> int:
+    count = 1
+    for size in sizes:
+        count *= size
+    return count
+
+
+def at(dim: int, index) -> tuple:
+    """An index that picks ``index`` along ``dim`` and everything along the dims before it."""
+    return (slice(None),) * dim + (index,)
+
+
+def diagonal_key(sizes, offset, dim1, dim2) -> tuple:
+    import numpy as np
+
+    ndim = len(sizes)
+    dim1, dim2 = dim1 % ndim, dim2 % ndim
+    rows = np.arange(max(0, -offset), min(sizes[dim1], sizes[dim2] - offset))
+    cols = rows + offset
+    key = [slice(None)] * ndim
+    key[dim1], key[dim2] = rows, cols
+    return tuple(key)
+
+
+def along_dim_key(indices, dim: int) -> tuple:
+    """The advanced index that pairs each element of ``indices`` with its position (gather/scatter)."""
+    import numpy as np
+
+    grid = list(np.indices(indices.shape, sparse=True))
+    grid[dim % indices.ndim] = indices
+    return tuple(grid)
+
+
+def value_selecting(F, grad, dim, indices, sizes, keepdim):
+    """Backward of max/min along ``dim``: the gradient goes to the selected index."""
+    index = F.array(indices)
+    if not keepdim:
+        import numpy as np
+
+        index = np.expand_dims(index, dim)
+        grad = F.unsqueeze(grad, dim)
+    return F.index_put_zeros(sizes, grad, along_dim_key(index, dim), grad, True)
+
+
+def scatter_positions(F, grad, positions, sizes):
+    """Backward of a strided view: each element's gradient added at its position in the base."""
+    flat = F.index_put_zeros((numel(sizes),), grad, (positions.reshape(-1),), F.reshape(grad, (-1,)), True)
+    return F.reshape(flat, sizes)
+
+
+def prod_backward(F, grad, self, result):
+    zero = self == 0
+    count = F.sum(zero)
+    if F.item(count) == 0:
+        return grad * result / self
+    if F.item(count) > 1:
+        return F.zeros_like(self)
+    others = F.prod(F.where(zero, 1, self))
+    return F.where(zero, grad * others, 0)
+
+
+def var_backward(F, grad, self, dim, correction, keepdim):
+    dims = tuple(range(self.ndim)) if dim is None else tuple(dim)
+    count = numel([self.shape[d] for d in dims]) if self.ndim else 1
+    if dim is not None and not keepdim:
+        grad = F.unsqueeze_dims(grad, dims, self.ndim)
+    mean = F.sum(self, dims, True) / count
+    return (2.0 / (count - correction)) * grad * (self - mean)
+
+
+def norm_backward(F, grad, self, result, ord, dim, keepdim):
+    if dim is not None and not keepdim:
+        grad = F.unsqueeze_dims(grad, dim, self.ndim)
+        result = F.unsqueeze_dims(result, dim, self.ndim)
+    if ord == 2:
+        return self * F.where(result == 0, 0, grad / result)
+    if ord == 1:
+        return grad * F.sgn(self)
+    scale = F.where(result == 0, 0, grad / F.pow(result, ord - 1))
+    return self * F.pow(F.abs(self), ord - 2) * scale
+
+
+def repeat_backward(F, grad, repeats, sizes):
+    lead = len(repeats) - len(sizes)
+    grad = F.sum(grad, tuple(range(lead))) if lead else grad
+    shape = []
+    for count, size in zip(repeats[lead:], sizes):
+        shape += [count, size]
+    grad = F.reshape(grad, shape)
+    return F.sum(grad, tuple(range(0, 2 * len(sizes), 2)))
+
+
+def mse_backward(grad, self, target, reduction):
+    scale = 2.0 / numel(self.shape) if reduction == 1 else 2.0
+    return scale * (self - target) * grad
+
+
+def nll_selection(shape: tuple, classes, ignore_index: int, weight):
+    """What the NLL loss picks from an input of ``shape``: the index of each picked element,
+    the classes with ignored ones replaced by 0, and each pick's weight (None: all weights 1)."""
+    import numpy as np
+
+    keep = classes != ignore_index
+    if keep.all():
+        safe, keep = classes, None
+    else:
+        safe = np.where(keep, classes, 0)
+    if len(shape) == 2:
+        key = (np.arange(shape[0]), safe)
+    elif len(shape) > 2:
+        grid = np.indices(safe.shape, sparse=True)
+        key = (grid[0], safe) + tuple(grid[1:])
+    else:
+        key = (safe,)
+    if weight is not None:
+        weights = weight[safe] if keep is None else np.where(keep, weight[safe], 0)
+    else:
+        weights = None if keep is None else keep.astype(float)
+    return key, safe, weights
+
+
+def nll_backward(F, grad, self, target, weight, reduction, ignore_index, total_weight):
+    key, safe, weights = nll_selection(tuple(self.shape), F.array(target), ignore_index,
+                                       None if weight is None else F.array(weight))
+    scale = -1.0 if weights is None else -F.constant(weights, grad)
+    if reduction == 1:
+        scale = scale / F.item(total_weight)
+    values = grad * scale if reduction == 0 else F.expand(grad, safe.shape) * scale
+    return F.index_put_zeros(self.shape, grad, key, values, False)  # one element per row: no repeats
+
+
+def bce_backward(F, grad, self, target, weight, reduction):
+    out = grad * (self - target) / F.clamp_min((1 - self) * self, 1e-12)
+    if weight is not None:
+        out = out * weight
+    return out / numel(self.shape) if reduction == 1 else out
+
+
+def bce_logits_backward(F, grad, self, target, weight, pos_weight, reduction):
+    sigmoid = 1 / (1 + F.exp(-self))
+    if pos_weight is None:
+        out = (sigmoid - target) * grad
+    else:
+        out = ((pos_weight * target + 1 - target) * sigmoid - pos_weight * target) * grad
+    if weight is not None:
+        out = out * weight
+    return out / numel(self.shape) if reduction == 1 else out
+
+
+def weighted_mean(grad_values, self, weight, reduction):
+    out = grad_values if weight is None else grad_values * weight
+    return out / numel(self.shape) if reduction == 1 else out
+
+
+def bce_target_backward(F, grad, self, weight, reduction):
+    """d/dy of -(y log x + (1-y) log(1-x)), with torch's clamping of the logs at -100."""
+    log_x = F.clamp_min(F.log(self), -100)
+    log_1mx = F.clamp_min(F.log(1 - self), -100)
+    return weighted_mean(grad * (log_1mx - log_x), self, weight, reduction)
+
+
+def bce_logits_target_backward(F, grad, self, weight, pos_weight, reduction):
+    """d/dy of (1-y)x + (1 + (p-1)y) softplus(-x)."""
+    if pos_weight is None:
+        values = -self
+    else:
+        softplus_neg = F.log(1 + F.exp(-self))
+        values = (pos_weight - 1) * softplus_neg - self
+    return weighted_mean(grad * values, self, weight, reduction)
+
+
+def gelu_backward(F, grad, self, approximate):
+    if approximate == "tanh":
+        k = math.sqrt(2.0 / math.pi)
+        inner = k * (self + 0.044715 * self * self * self)
+        t = F.tanh(inner)
+        return grad * (0.5 * (1 + t) + 0.5 * self * (1 - t * t) * k * (1 + 3 * 0.044715 * self * self))
+    cdf = 0.5 * (1 + F.erf(self / math.sqrt(2.0)))
+    pdf = F.exp(-0.5 * self * self) / math.sqrt(2.0 * math.pi)
+    return grad * (cdf + self * pdf)
+
+def fill_zeros(F, grads, shapes):
+    """Multi-output views: zeros for the outputs that received no gradient."""
+    filled = []
+    reference = next(g for g in grads if g is not None)
+    for index, shape in enumerate(shapes):
+        grad = grads[index] if index < len(grads) else None
+        filled.append(F.zeros(shape, reference) if grad is None else grad)
+    return filled

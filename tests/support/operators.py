@@ -1,0 +1,42 @@
+"""More operators for ``tests/test_ops_against_torch.py``: one entry per node class of the derivative
+table that the first list there does not produce (``tests/test_derivative_table.py`` checks that
+every node class is produced by some entry).
+
+An entry runs the same function on torch and on myautograd, for inputs drawn uniformly from
+``[low, high]`` of the given shapes, and compares values, node names, first derivatives and (with
+``second_order``) second derivatives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass
+class Op:
+    name: str
+    fn: Callable
+    shapes: tuple
+    low: float = -2.0
+    high: float = 2.0
+    second_order: bool = True
+
+
+POINTWISE_OPS = [
+    Op("div_floor", lambda t, x, y: t.div(x, y, rounding_mode="floor"), ((3, 4), (3, 4)), 0.5, 3.0),
+    Op("remainder", lambda t, x, y: t.remainder(x * 3, y), ((3, 4), (3, 4)), 0.5, 2.0),
+    Op("remainder_scalar", lambda t, x: x % 0.7, ((5,),)),
+    Op("fmod", lambda t, x, y: t.fmod(x * 3, y), ((3, 4), (3, 4)), 0.5, 2.0),
+    Op("fmod_scalar", lambda t, x: x.fmod(0.7), ((5,),)),
+    Op("round_decimals", lambda t, x: x.round(decimals=1), ((5,),)),
+    Op("clamp_tensors", lambda t, x, lo, hi: t.clamp(x, lo - 1.5, hi), ((3, 4), (3, 4), (3, 4))),
+    Op("lerp_tensor", lambda t, x, y, w: t.lerp(x, y, w), ((3, 4), (3, 4), (3, 4)), 0.0, 1.0),
+    Op("addcdiv", lambda t, s, x, y: t.addcdiv(s, x, y, value=0.5), ((3,), (3,), (3,)), 0.5, 2.0),
+    Op("erfc", lambda t, x: x.erfc(), ((5,),)),
+    Op("asinh", lambda t, x: x.asinh(), ((5,),)),
+    Op("acosh", lambda t, x: x.acosh(), ((5,),), 1.2, 3.0),
+    Op("atanh", lambda t, x: x.atanh(), ((5,),), -0.9, 0.9),
+]
+
+NN_OPS: list[Op] = []
