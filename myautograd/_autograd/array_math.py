@@ -14,6 +14,11 @@ import numpy as np
 
 from .. import _backend
 
+# Backward ops with a kernel of their own (``elu_backward``, ``hardswish_backward``, ...): name of the
+# node torch records for them under create_graph -> kernel(grad, forward_input, **attrs) on arrays.
+# Filled by the op modules; their second derivatives are entries of the derivative table.
+BACKWARD_KERNELS: dict = {}
+
 
 def _reduced_axes(shape: tuple, target: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
     lead = len(shape) - len(target)
@@ -140,6 +145,12 @@ class ArrayMath:
         return np.where(mask, grad, grad * scale if scale else 0)
 
     @staticmethod
+    def backward_op(node_name, grad, forward_input, kernel=None, **attrs):
+        """A backward with a kernel of its own (see ``BACKWARD_KERNELS``; ``kernel``: its name, when
+        not the node's): here, just the kernel."""
+        return BACKWARD_KERNELS[kernel or node_name](grad, forward_input, **attrs)
+
+    @staticmethod
     def array(x):
         return x
 
@@ -241,6 +252,7 @@ class ArrayMath:
         return _backend.erf(x)
 
     exp = staticmethod(np.exp)
+    log1p = staticmethod(np.log1p)
     log = staticmethod(np.log)
     sin = staticmethod(np.sin)
     cos = staticmethod(np.cos)

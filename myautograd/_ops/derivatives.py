@@ -78,16 +78,47 @@ derivative("ClampMaxBackward0", "self", saves="max", self=lambda grad, self, max
 derivative("LeakyReluBackward0", "self", saves="negative_slope",
            self=lambda grad, self, negative_slope, F:
            F.masked_backward("LeakyReluBackwardBackward0", grad, self, self > 0, negative_slope))
+derivative("LeakyReluBackward1", "self", saves="negative_slope",
+           self=lambda grad, result, negative_slope, F:
+           F.masked_backward("LeakyReluBackwardBackward0", grad, result, result > 0, negative_slope))
 derivative("SiluBackward0", "self",
            self=lambda grad, self, F: grad * (1 / (1 + F.exp(-self))) * (1 + self * (1 - 1 / (1 + F.exp(-self)))))
+derivative("MishBackward0", "self", self=lambda grad, self, F: H.mish_backward(F, grad, self))
 derivative("SoftplusBackward0", "self", saves="beta threshold",
            self=lambda grad, self, beta, threshold, F:
-           F.where(self * beta > threshold, grad, grad * (1 - 1 / (1 + F.exp(self * beta)))))
-derivative("EluBackward0", "self", saves="alpha",
-           self=lambda grad, self, alpha, F: F.where(self > 0, grad, grad * alpha * F.exp(self)))
+           F.where(self * beta > threshold, grad, grad * F.exp(self * beta) / (F.exp(self * beta) + 1)))
+derivative("LogSigmoidBackward0", "self", self=lambda grad, self, F: grad / (1 + F.exp(self)))
+# elu and its kin: elu_backward is a kernel of its own, recorded under create_graph as
+# EluBackwardBackward0, whose derivative is zero where x >= 0 (the convention at 0).
+derivative("EluBackward0", "self", saves="alpha scale input_scale",
+           self=lambda grad, self, alpha, scale, input_scale, F: F.backward_op(
+               "EluBackwardBackward0", grad, self, alpha=alpha, scale=scale, input_scale=input_scale, is_result=False))
+derivative("EluBackward1", "self", saves="alpha scale input_scale",
+           self=lambda grad, result, alpha, scale, input_scale, F: F.backward_op(
+               "EluBackwardBackward0", grad, result, alpha=alpha, scale=scale, input_scale=input_scale, is_result=True))
+derivative("CeluBackward0", "self", saves="alpha",
+           self=lambda grad, self, alpha, F: F.backward_op(
+               "EluBackwardBackward0", grad, self, alpha=alpha, scale=1.0, input_scale=1.0 / alpha, is_result=False))
+derivative("EluBackwardBackward0", "grad_output self_or_result", saves="alpha scale input_scale is_result",
+           grad_output=lambda grad, self_or_result, alpha, scale, input_scale, is_result, F: F.backward_op(
+               "EluBackwardBackward0", grad, self_or_result, alpha=alpha, scale=scale, input_scale=input_scale,
+               is_result=is_result),
+           self_or_result=lambda grad, grad_output, self_or_result, alpha, scale, input_scale, is_result, F:
+           H.elu_double_backward(F, grad, grad_output, self_or_result, alpha, scale, input_scale, is_result))
 derivative("HardtanhBackward0", "self", saves="min_val max_val",
            self=lambda grad, self, min_val, max_val, F:
            F.masked_backward("HardtanhBackwardBackward0", grad, self, (self > min_val) & (self < max_val), 0))
+derivative("HardsigmoidBackward0", "self",
+           self=lambda grad, self, F: F.backward_op("NotImplemented", grad, self, kernel="hardsigmoid_backward",
+                                                    op="hardsigmoid_backward"))
+derivative("NotImplemented", "grad_output self", saves="op", cpp_name=True,
+           grad_output=lambda grad, op: H.not_implemented(op),
+           self=lambda grad, op: H.not_implemented(op))
+derivative("HardswishBackward0", "self",
+           self=lambda grad, self, F: F.backward_op("HardswishBackwardBackward0", grad, self))
+derivative("HardswishBackwardBackward0", "grad_output self",
+           grad_output=lambda grad, self, F: F.backward_op("HardswishBackwardBackward0", grad, self),
+           self=lambda grad, grad_output, self, F: F.where((self > -3) & (self < 3), grad * grad_output / 3.0, 0))
 derivative("ConjBackward0", "self", self=lambda grad, F: F.conj(grad))
 derivative("ConjPhysicalBackward0", "self", self=lambda grad, F: F.conj(grad))
 derivative("NanToNumBackward0", "self", self=lambda grad, self, F: grad * F.isfinite(self))

@@ -233,6 +233,26 @@ def bce_logits_target_backward(F, grad, self, weight, pos_weight, reduction):
     return weighted_mean(grad * values, self, weight, reduction)
 
 
+def mish_backward(F, grad, self):
+    """torch's differentiable mish backward: tanh(softplus(x)) + x sigmoid(x) (1 - tanh(softplus(x))^2)."""
+    sigmoid = 1 / (1 + F.exp(-self))
+    tanh_softplus = F.tanh(F.log1p(F.exp(self)))
+    return grad * (tanh_softplus + self * sigmoid * (1 - tanh_softplus * tanh_softplus))
+
+
+def elu_double_backward(F, grad, grad_output, x, alpha, scale, input_scale, is_result):
+    """The derivative of elu_backward in its input (or output): zero where x >= 0."""
+    if is_result:
+        return F.where(x < 0, grad * grad_output * input_scale, 0)
+    inner = F.backward_op("EluBackwardBackward0", grad * grad_output * input_scale, x, alpha=alpha, scale=scale,
+                          input_scale=input_scale, is_result=False)
+    return F.where(x < 0, inner, 0)
+
+
+def not_implemented(op: str):
+    raise RuntimeError(f"derivative for aten::{op} is not implemented")
+
+
 def gelu_backward(F, grad, self, approximate):
     if approximate == "tanh":
         k = math.sqrt(2.0 / math.pi)

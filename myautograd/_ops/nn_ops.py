@@ -9,7 +9,6 @@ label smoothing, weights) and calls them.
 
 from __future__ import annotations
 
-import math
 import warnings
 
 import numpy as np
@@ -20,7 +19,6 @@ from .._tensor import Tensor, make_tensor
 from .creation import default_generator
 from .derivatives import NODES
 from .formula_helpers import nll_selection
-from .pointwise import _erf
 from .reduction import log_softmax
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -133,44 +131,6 @@ def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean
         losses = losses * weight._data
     return recorded(NODES["BinaryCrossEntropyWithLogitsBackward0"], _reduce(losses.astype(x.dtype), code), (input, target),
                      {"weight": weight, "pos_weight": pos_weight, "reduction": code})
-
-
-def _activation(node_name: str, compute, input, attrs=None):
-    return recorded(NODES[node_name], compute(input._data), (input,), attrs)
-
-
-def leaky_relu(input, negative_slope=0.01, inplace=False):
-    return _activation("LeakyReluBackward0", lambda x: np.where(x > 0, x, x * negative_slope).astype(x.dtype), input,
-                       {"negative_slope": negative_slope})
-
-
-def silu(input, inplace=False):
-    return _activation("SiluBackward0", lambda x: (x / (1 + np.exp(-x))).astype(x.dtype), input)
-
-
-def softplus(input, beta=1.0, threshold=20.0):
-    return _activation("SoftplusBackward0",
-                       lambda x: np.where(x * beta > threshold, x, np.log1p(np.exp(x * beta)) / beta).astype(x.dtype),
-                       input, {"beta": beta, "threshold": threshold})
-
-
-def elu(input, alpha=1.0, inplace=False):
-    return _activation("EluBackward0", lambda x: np.where(x > 0, x, alpha * np.expm1(x)).astype(x.dtype), input,
-                       {"alpha": alpha})
-
-
-def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    return _activation("HardtanhBackward0", lambda x: np.clip(x, min_val, max_val), input,
-                       {"min_val": min_val, "max_val": max_val})
-
-
-def gelu(input, approximate="none"):
-    def compute(x):
-        if approximate == "tanh":
-            return (0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))).astype(x.dtype)
-        return (0.5 * x * (1 + _erf(x / math.sqrt(2)))).astype(x.dtype)
-
-    return _activation("GeluBackward0", compute, input, {"approximate": approximate})
 
 
 def dropout(input, p=0.5, training=True, inplace=False):

@@ -12,9 +12,11 @@ import operator
 import numpy as np
 
 from .. import _backend
-from .._autograd.array_math import ArrayMath
+from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.modes import TensorMode
+from .._autograd.record import recorded
 from .._tensor import make_tensor
+from .derivatives import NODES
 from .indexing import index_put_into_zeros
 from .inplace import copy_into_new
 from .pointwise import masked_backward
@@ -128,6 +130,13 @@ class TensorMath:
         return masked_backward(node_name, grad, forward_input, mask, scale)
 
     @staticmethod
+    def backward_op(node_name, grad, forward_input, kernel=None, **attrs):
+        """The kernel on the tensors' arrays, recorded as ``node_name`` (on grad and the forward
+        input), whose derivatives are in the table."""
+        out = BACKWARD_KERNELS[kernel or node_name](grad._data, forward_input._data, **attrs)
+        return recorded(NODES[node_name], out, (grad, forward_input), attrs)
+
+    @staticmethod
     def array(x):
         return x._data if hasattr(x, "_data") else x
 
@@ -213,9 +222,9 @@ class TensorMath:
         return x.erf()
 
     # Elementwise functions: the tensor method of the same name.
-    exp, log, sin, cos, sinh, cosh, tanh, sqrt, abs = (
+    exp, log, log1p, sin, cos, sinh, cosh, tanh, sqrt, abs = (
         staticmethod(operator.methodcaller(name)) for name in
-        ("exp", "log", "sin", "cos", "sinh", "cosh", "tanh", "sqrt", "abs"))
+        ("exp", "log", "log1p", "sin", "cos", "sinh", "cosh", "tanh", "sqrt", "abs"))
 
 
 TensorMode.F = TensorMath

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import warnings
 
+from .._ops import activations as _act
 from .._ops import linalg as _linalg
 from .._ops import nn_ops as _nn
 from .._ops import reduction as _reduction
@@ -50,12 +51,6 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return _linalg.linear(input, weight, bias)
 
 
-def _inplace(op, input: Tensor, *args) -> Tensor:
-    """An in-place variant the engine has no op for: ``op`` on a copy of ``input`` (so that what
-    ``op`` saves for backward is not overwritten), written back into ``input``."""
-    return input.copy_(op(input.clone(), *args))
-
-
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     return input.relu_() if inplace else input.relu()
 
@@ -91,36 +86,76 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dty
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
-    if inplace:
-        return _inplace(_nn.leaky_relu, input, negative_slope)
-    return _nn.leaky_relu(input, negative_slope)
+    return _act.leaky_relu(input, negative_slope, inplace)
 
 
-def gelu(input: Tensor, approximate: str = "none") -> Tensor:
-    return _nn.gelu(input, approximate)
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    return _act.leaky_relu(input, negative_slope, True)
 
 
-def silu(input: Tensor, inplace: bool = False) -> Tensor:
-    return _inplace(_nn.silu, input) if inplace else _nn.silu(input)
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    return _act.relu6(input, inplace)
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
-    return _inplace(_nn.elu, input, alpha) if inplace else _nn.elu(input, alpha)
+    return _act.elu(input, alpha, inplace=inplace)
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    return _act.elu(input, alpha, inplace=True)
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    return _act.selu(input, inplace)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    return _act.celu(input, alpha, inplace)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    return _act.gelu(input, approximate)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    return _act.silu(input, inplace)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    return _act.mish(input, inplace)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
-    return _nn.softplus(input, beta, threshold)
+    return _act.softplus(input, beta, threshold)
+
+
+def softsign(input: Tensor) -> Tensor:
+    return input / (input.abs() + 1)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    return _act.logsigmoid(input)
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
-    if inplace:
-        return _inplace(_nn.hardtanh, input, min_val, max_val)
-    return _nn.hardtanh(input, min_val, max_val)
+    return _act.hardtanh(input, min_val, max_val, inplace)
+
+
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    return _act.hardtanh(input, min_val, max_val, True)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    return _act.hardsigmoid(input, inplace)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    return _act.hardswish(input, inplace)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     if inplace and training and p > 0:
-        return _inplace(_nn.dropout, input, p, training)
+        return input.copy_(_nn.dropout(input.clone(), p, training))
     return _nn.dropout(input, p, training)
 
 

@@ -39,4 +39,16 @@ POINTWISE_OPS = [
     Op("atanh", lambda t, x: x.atanh(), ((5,),), -0.9, 0.9),
 ]
 
+ACTIVATION_OPS = [
+    Op("leaky_relu_", lambda t, x: t.nn.functional.leaky_relu_(x * 1, 0.2), ((5,),)),
+    Op("elu_", lambda t, x: t.nn.functional.elu_(x * 1, 0.5), ((5,),)),
+    Op("selu", lambda t, x: t.nn.functional.selu(x), ((5,),)),
+    Op("celu", lambda t, x: t.nn.functional.celu(x, 0.5), ((5,),)),
+    Op("mish", lambda t, x: t.nn.functional.mish(x), ((5,),), -4.0, 4.0),
+    Op("logsigmoid", lambda t, x: t.nn.functional.logsigmoid(x), ((5,),), -4.0, 4.0),
+    Op("hardswish", lambda t, x: t.nn.functional.hardswish(x), ((6,),), -4.0, 4.0),
+    # torch has no second derivative of hardsigmoid
+    Op("hardsigmoid", lambda t, x: t.nn.functional.hardsigmoid(x), ((6,),), -4.0, 4.0, second_order=False),
+]
+
 NN_OPS: list[Op] = []

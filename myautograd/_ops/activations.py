@@ -1,0 +1,164 @@
+"""Activation functions of ``torch.nn.functional``, with torch's kernels and nodes.
+
+Each computes as torch's CPU kernel does (``elu`` from ``expm1``, ``hardswish`` as
+``x * clamp(x + 3, 0, 6) / 6``, ``logsigmoid`` as ``min(x, 0) - log1p(exp(-|x|))``) and records
+the node torch records. The in-place spellings (``elu_``, ``leaky_relu_``, ``hardtanh_``,
+``silu(inplace=True)``) write into the tensor and record the node on it, as torch's do.
+
+Where an activation has kinks, its backward is a kernel of its own (``elu_backward``,
+``hardswish_backward``): under ``create_graph`` it is recorded as torch's
+``EluBackwardBackward0``, ``HardswishBackwardBackward0``..., whose derivatives (in the table) are
+torch's conventions at the kinks, which differentiating a composite formula would not give.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._autograd.array_math import BACKWARD_KERNELS
+from .._autograd.record import recorded
+from .._tensor import Tensor
+from .derivatives import NODES
+from .inplace import apply_inplace
+from .pointwise import _erf
+
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _number(value, data):
+    """A Python number as torch hands a Scalar to a kernel of ``data``'s floating type."""
+    return data.dtype.type(value)
+
+
+def _activation(node_name: str, out, input: Tensor, attrs: dict | None = None, inplace: bool = False) -> Tensor:
+    if inplace:
+        return apply_inplace(input, out, node_name, (input,), attrs)
+    return recorded(NODES[node_name], out, (input,), attrs)
+
+
+# -- elu, selu, celu -----------------------------------------------------------------------------------
+def elu_values(x, alpha, scale, input_scale):
+    negative = np.expm1(x * _number(input_scale, x)) * _number(alpha * scale, x)
+    return np.where(x <= 0, negative, x * _number(scale, x))
+
+
+def elu_backward_values(grad, x, alpha, scale, input_scale, is_result):
+    """torch's ``elu_backward``; ``x`` is the input, or the output when ``is_result`` (elu_)."""
+    negcoef, poscoef, negiptcoef = alpha * scale, scale, input_scale
+    if is_result:
+        negative = grad * _number(negiptcoef, x) * (x + _number(negcoef, x))
+    else:
+        negative = grad * _number(negiptcoef, x) * _number(negcoef, x) * np.exp(x * _number(negiptcoef, x))
+    return np.where(x <= 0, negative, grad * _number(poscoef, x))
+
+
+BACKWARD_KERNELS["EluBackwardBackward0"] = elu_backward_values
+
+
+def elu(input, alpha=1.0, scale=1.0, input_scale=1.0, inplace=False):
+    out = elu_values(input._data, alpha, scale, input_scale)
+    attrs = {"alpha": alpha, "scale": scale, "input_scale": input_scale}
+    return _activation("EluBackward1" if inplace else "EluBackward0", out, input, attrs, inplace)
+
+
+def selu(input, inplace=False):
+    return elu(input, SELU_ALPHA, SELU_SCALE, 1.0, inplace)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    out = elu_values(input._data, alpha, 1.0, 1.0 / alpha)
+    if inplace:
+        return apply_inplace(input, out, "EluBackward1", (input,), {"alpha": alpha, "scale": 1.0,
+                                                                   "input_scale": 1.0 / alpha})
+    return recorded(NODES["CeluBackward0"], out, (input,), {"alpha": alpha})
+
+
+# -- leaky_relu, hardtanh, relu6 ---------------------------------------------------------------------------
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    x = input._data
+    out = np.where(x > 0, x, x * _number(negative_slope, x))
+    return _activation("LeakyReluBackward1" if inplace else "LeakyReluBackward0", out, input,
+                       {"negative_slope": negative_slope}, inplace)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    x = input._data
+    out = np.minimum(np.maximum(x, _number(min_val, x)), _number(max_val, x))
+    return _activation("HardtanhBackward0", out, input, {"min_val": min_val, "max_val": max_val}, inplace)
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+# -- hardsigmoid, hardswish --------------------------------------------------------------------------------
+def hardsigmoid_values(x):
+    return np.minimum(np.maximum(x + _number(3, x), _number(0, x)), _number(6, x)) / _number(6, x)
+
+
+def hardsigmoid_backward_values(grad, x, **_):
+    inside = (x > -3) & (x < 3)
+    # torch's kernel multiplies by 1/6 rounded to float32, also for double tensors
+    return np.where(inside, grad * _number(np.float32(1.0 / 6.0), x), _number(0, x))
+
+
+def hardswish_values(x):
+    return x * np.minimum(np.maximum(x + _number(3, x), _number(0, x)), _number(6, x)) / _number(6, x)
+
+
+def hardswish_backward_values(grad, x):
+    middle = grad * (x / _number(3, x) + _number(0.5, x))
+    return np.where(x <= -3, _number(0, x), np.where(x < 3, middle, grad))
+
+
+BACKWARD_KERNELS["hardsigmoid_backward"] = hardsigmoid_backward_values
+BACKWARD_KERNELS["HardswishBackwardBackward0"] = hardswish_backward_values
+
+
+def hardsigmoid(input, inplace=False):
+    return _activation("HardsigmoidBackward0", hardsigmoid_values(input._data), input, None, inplace)
+
+
+def hardswish(input, inplace=False):
+    return _activation("HardswishBackward0", hardswish_values(input._data), input, None, inplace)
+
+
+# -- smooth ones: silu, mish, softplus, gelu, logsigmoid ------------------------------------------------
+def silu(input, inplace=False):
+    x = input._data
+    return _activation("SiluBackward0", x / (1 + np.exp(-x)), input, None, inplace)
+
+
+def mish(input, inplace=False):
+    x = input._data
+    return _activation("MishBackward0", x * np.tanh(np.log1p(np.exp(x))), input, None, inplace)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    x = input._data
+    scaled = x * _number(beta, x)
+    out = np.where(scaled > threshold, x, np.log1p(np.exp(scaled)) / _number(beta, x))
+    return _activation("SoftplusBackward0", out, input, {"beta": beta, "threshold": threshold})
+
+
+def gelu(input, approximate="none"):
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    x = input._data
+    if approximate == "tanh":
+        inner = _number(math.sqrt(2 / math.pi), x) * (x + _number(0.044715, x) * x * x * x)
+        out = _number(0.5, x) * x * (1 + np.tanh(inner))
+    else:
+        out = x * _number(0.5, x) * (1 + _erf(x * _number(math.sqrt(0.5), x)))
+    return _activation("GeluBackward0", out, input, {"approximate": approximate})
+
+
+def logsigmoid(input):
+    x = input._data
+    out = np.minimum(x, _number(0, x)) - np.log1p(np.exp(-np.abs(x)))
+    return _activation("LogSigmoidBackward0", out, input)
