@@ -16,7 +16,7 @@ import pytest
 import torch
 
 import myautograd
-from tests.support.operators import ACTIVATION_OPS, NN_OPS, POINTWISE_OPS, Op
+from tests.support.operators import ACTIVATION_OPS, NN_OPS, POINTWISE_OPS, REDUCTION_OPS, Op
 
 TOLERANCE = {"float32": (2e-5, 2e-5), "float64": (1e-7, 1e-7)}
 
@@ -168,6 +168,7 @@ OPS = [
     Op("index_put", lambda t, x, y: _index_put(t, x, y), ((4,), (2,))),
     *POINTWISE_OPS,
     *ACTIVATION_OPS,
+    *REDUCTION_OPS,
     *NN_OPS,
 ]
 

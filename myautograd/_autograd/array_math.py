@@ -36,6 +36,8 @@ def _zeros(shape, like):
 class ArrayMath:
     """Formula primitives on arrays."""
 
+    recording = False  # whether the formulas' own operations are recorded (create_graph)
+
     # -- shapes -------------------------------------------------------------------------------
     @staticmethod
     def sum_to(x, shape):
@@ -127,6 +129,10 @@ class ArrayMath:
         return np.zeros_like(x)
 
     @staticmethod
+    def ones(shape, like):
+        return _zeros(shape, like) + 1
+
+    @staticmethod
     def index_put_zeros(shape, like, key, values, accumulate):
         """Zeros of ``shape`` with ``values`` written (or added, with repeats) at ``key``."""
         out = _zeros(shape, like)
@@ -182,8 +188,12 @@ class ArrayMath:
         return x.sum(axis=dims, keepdims=keepdim)
 
     @staticmethod
-    def prod(x):
-        return x.prod()
+    def prod(x, dim=None, keepdim=False):
+        return x.prod(axis=dim, keepdims=keepdim)
+
+    @staticmethod
+    def cumprod(x, dim):
+        return np.cumprod(x, axis=dim)
 
     @staticmethod
     def cumsum(x, dim):
@@ -246,6 +256,10 @@ class ArrayMath:
     @staticmethod
     def isfinite(x):
         return np.isfinite(x)
+
+    @staticmethod
+    def isnan(x):
+        return np.isnan(x)
 
     @staticmethod
     def erf(x):

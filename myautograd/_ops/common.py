@@ -26,10 +26,15 @@ def normalize_dim(dim: int, ndim: int) -> int:
     return int(dim) % limit
 
 
-def normalize_dims(dims, ndim: int) -> tuple[int, ...]:
+def normalize_dims(dims, ndim: int, unique: bool = True) -> tuple[int, ...]:
+    """Dims wrapped into ``[0, ndim)``; with ``unique``, a dim listed twice raises torch's error."""
     if isinstance(dims, (int, np.integer)):
         dims = (dims,)
-    return tuple(normalize_dim(d, ndim) for d in dims)
+    wrapped = tuple(normalize_dim(d, ndim) for d in dims)
+    if unique and len(set(wrapped)) != len(wrapped):
+        repeated = next(d for i, d in enumerate(wrapped) if d in wrapped[:i])
+        raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
+    return wrapped
 
 
 def broadcast_error(a_shape: tuple, b_shape: tuple) -> RuntimeError:

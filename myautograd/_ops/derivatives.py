@@ -240,11 +240,13 @@ derivative("AmaxBackward0", "self", saves="dim keepdim",
 derivative("AminBackward0", "self", saves="dim keepdim",
            self=lambda grad, self, result, dim, keepdim, F: H.evenly_dims(F, grad, self, result, dim, keepdim))
 derivative("ProdBackward0", "self", self=lambda grad, self, result, F: H.prod_backward(F, grad, self, result))
+derivative("ProdBackward1", "self", saves="dim keepdim",
+           self=lambda grad, self, result, dim, keepdim, F: H.prod_dim_backward(F, grad, self, result, dim, keepdim))
 derivative("VarBackward0", "self", saves="dim correction keepdim",
            self=lambda grad, self, dim, correction, keepdim, F: H.var_backward(F, grad, self, dim, correction, keepdim))
 derivative("StdBackward0", "self", saves="dim correction keepdim",
            self=lambda grad, self, result, dim, correction, keepdim, F:
-           H.var_backward(F, grad / (2 * result), self, dim, correction, keepdim))
+           H.var_backward(F, F.where(result == 0, 0, grad / (2 * result)), self, dim, correction, keepdim))
 derivative("LogsumexpBackward0", "self", saves="dim keepdim",
            self=lambda grad, self, result, dim, keepdim, F:
            (grad if keepdim else F.unsqueeze_dims(grad, dim, self.ndim))
@@ -252,11 +254,12 @@ derivative("LogsumexpBackward0", "self", saves="dim keepdim",
 derivative("LinalgVectorNormBackward0", "self", saves="ord dim keepdim",
            self=lambda grad, self, result, ord, dim, keepdim, F: H.norm_backward(F, grad, self, result, ord, dim, keepdim))
 derivative("SoftmaxBackward0", "self", saves="dim",
-           self=lambda grad, result, dim, F: (grad - F.sum(grad * result, (dim,), True)) * result)
+           self=lambda grad, result, dim, F: (grad - F.sum(grad * result, H.dims_of(dim, result), True)) * result)
 derivative("LogSoftmaxBackward0", "self", saves="dim",
-           self=lambda grad, result, dim, F: grad - F.exp(result) * F.sum(grad, (dim,), True))
-derivative("CumsumBackward0", "self", saves="dim",
-           self=lambda grad, dim, F: F.flip(F.cumsum(F.flip(grad, (dim,)), dim), (dim,)))
+           self=lambda grad, result, dim, F: grad - F.exp(result) * F.sum(grad, H.dims_of(dim, result), True))
+derivative("CumsumBackward0", "self", saves="dim", self=lambda grad, dim, F: H.reversed_cumsum(F, grad, dim))
+derivative("CumprodBackward0", "self", saves="dim",
+           self=lambda grad, self, result, dim, F: H.cumprod_backward(F, grad, self, result, dim))
 
 # -- shape and views ---------------------------------------------------------------------------------
 derivative("ViewBackward0", "self", saves="self_sym_sizes",

@@ -21,8 +21,9 @@ def between(x, low, high):
 
 
 def evenly(F, grad, self, result):
-    """Gradient of a full max/min: split evenly among the elements equal to the result."""
-    mask = self == result
+    """Gradient of a full max/min: split evenly among the elements equal to the result (the NaNs,
+    when the result is NaN)."""
+    mask = F.isnan(self) if F.item(result) != F.item(result) else self == result
     count = F.sum(mask)
     return F.where(mask, grad / count, 0)
 
@@ -112,15 +113,84 @@ def scatter_positions(F, grad, positions, sizes):
     return F.reshape(flat, sizes)
 
 
+def dims_of(dim, x):
+    """A softmax's dim as reduction dims: none for a 0-dim tensor (every dim: itself)."""
+    return (dim,) if x.ndim else None
+
+
+def reversed_cumsum(F, x, dim):
+    """Sums from each position to the end of ``dim`` (cumsum's backward)."""
+    if x.ndim == 0:
+        return x * 1
+    return F.flip(F.cumsum(F.flip(x, (dim,)), dim), (dim,))
+
+
+def prod_safe_zeros_backward(F, grad, x, dim):
+    """The gradient of a product along ``dim`` that stays right (also its derivative) where ``x`` has
+    zeros: each element's factor is the product of the ones before it times the ones after it."""
+    size = x.shape[dim]
+    if numel(x.shape) == 0:
+        return F.expand(grad, x.shape)
+    ones_shape = list(x.shape)
+    ones_shape[dim] = 1
+    ones = F.ones(ones_shape, grad)
+    before = F.cumprod(F.cat([ones, F.narrow(x, dim, 0, size - 1)], dim), dim)
+    after = F.flip(F.cumprod(F.cat([ones, F.flip(F.narrow(x, dim, 1, size - 1), (dim,))], dim), dim), (dim,))
+    return grad * (before * after)
+
+
 def prod_backward(F, grad, self, result):
-    zero = self == 0
-    count = F.sum(zero)
-    if F.item(count) == 0:
-        return grad * result / self
-    if F.item(count) > 1:
+    """torch's: ``grad * (result / x)`` without zeros; with zeros, products of the others."""
+    if self.ndim == 0:
+        return grad * 1
+    zeros = F.item(F.sum(self == 0))
+    if zeros == 0:
+        return grad * (result / self)
+    if zeros > 1 and not F.recording:
         return F.zeros_like(self)
-    others = F.prod(F.where(zero, 1, self))
-    return F.where(zero, grad * others, 0)
+    flat = prod_safe_zeros_backward(F, F.reshape(grad, (1,)), F.reshape(self, (-1,)), 0)
+    return F.reshape(flat, self.shape)
+
+
+def prod_dim_backward(F, grad, self, result, dim, keepdim):
+    if self.ndim == 0:
+        return grad * 1
+    dim = dim % self.ndim
+    if not keepdim:
+        grad = F.unsqueeze(grad, dim)
+        result = F.unsqueeze(result, dim)
+    if F.item(F.sum(self == 0)) == 0:
+        return grad * (result / self)
+    return prod_safe_zeros_backward(F, grad, self, dim)
+
+
+def cumprod_backward(F, grad, self, result, dim):
+    """torch's: the reversed cumulative sum of ``grad * result`` over ``x`` without zeros; with
+    zeros, for each position k the sum over i >= k of grad_i times the product of x_j, j <= i, j != k."""
+    if numel(self.shape) <= 1:
+        return grad * 1
+    dim = dim % self.ndim
+    size = self.shape[dim]
+    if size == 1:
+        return grad * 1
+    if F.item(F.sum(self == 0)) == 0:
+        return reversed_cumsum(F, result * grad, dim) / self
+    ones_shape = list(self.shape)
+    ones_shape[dim] = 1
+    ones = F.ones(ones_shape, grad)
+    columns = []
+    for k in range(size):
+        if k == 0:
+            omitted = F.cat([ones, F.cumprod(F.narrow(self, dim, 1, size - 1), dim)], dim)
+        else:
+            until_k = F.prod(F.narrow(self, dim, 0, k), dim, True)
+            if k == size - 1:
+                omitted = until_k
+            else:
+                after = F.cumprod(F.narrow(self, dim, k + 1, size - k - 1), dim)
+                omitted = F.cat([until_k, F.expand(until_k, after.shape) * after], dim)
+        columns.append(F.sum(F.narrow(grad, dim, k, size - k) * omitted, (dim,), True))
+    return F.cat(columns, dim)
 
 
 def var_backward(F, grad, self, dim, correction, keepdim):
@@ -129,18 +199,33 @@ def var_backward(F, grad, self, dim, correction, keepdim):
     if dim is not None and not keepdim:
         grad = F.unsqueeze_dims(grad, dims, self.ndim)
     mean = F.sum(self, dims, True) / count
-    return (2.0 / (count - correction)) * grad * (self - mean)
+    degrees = count - correction
+    scale = 2.0 / degrees if degrees else math.copysign(math.inf, degrees)  # as C++ divides: 2 / 0 is inf
+    return scale * grad * (self - mean)
 
 
 def norm_backward(F, grad, self, result, ord, dim, keepdim):
+    """torch's gradient of a vector norm, case by case of ``ord``."""
     if dim is not None and not keepdim:
         grad = F.unsqueeze_dims(grad, dim, self.ndim)
         result = F.unsqueeze_dims(result, dim, self.ndim)
-    if ord == 2:
-        return self * F.where(result == 0, 0, grad / result)
+    if ord == 0:
+        return F.zeros_like(self)
     if ord == 1:
-        return grad * F.sgn(self)
+        return F.sgn(self) * grad
+    if ord == 2:
+        return grad * F.where(result == 0, 0, self / result)
+    if ord in (float("inf"), float("-inf")):
+        magnitude = F.abs(self)
+        mask = (magnitude == result) | F.isnan(magnitude)
+        count = F.sum(mask, None if dim is None else tuple(dim), True)
+        return F.sgn(self) * F.where(mask, grad / count, 0)
+    if ord < 1:
+        scaled = F.sgn(self) * F.where(self == 0, 0, F.pow(F.abs(self), ord - 1))
+        return scaled * grad * F.pow(result, 1 - ord)
     scale = F.where(result == 0, 0, grad / F.pow(result, ord - 1))
+    if ord < 2:
+        return F.sgn(self) * F.pow(F.abs(self), ord - 1) * scale
     return self * F.pow(F.abs(self), ord - 2) * scale
 
 

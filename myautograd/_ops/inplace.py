@@ -207,6 +207,20 @@ def pow_(self, exponent):
 
 
 @method
+def cumsum_(self, dim, *, dtype=None):
+    from .reduction import scan
+
+    return apply_inplace(self, scan(np.cumsum, self._data, dim), "CumsumBackward0", (self,), {"dim": dim})
+
+
+@method
+def cumprod_(self, dim, *, dtype=None):
+    from .reduction import scan
+
+    return apply_inplace(self, scan(np.cumprod, self._data, dim), "CumprodBackward0", (self,), {"dim": dim})
+
+
+@method
 def square_(self):
     return pow_(self, 2)
 

@@ -6,6 +6,8 @@ Overloads keep torch's node names: a full ``sum()`` is ``SumBackward0`` and ``su
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import _backend, _dtype, return_types
@@ -64,6 +66,22 @@ def sum_to_size(input, *size):
     return out.reshape(shape) if tuple(out.shape) != shape else out
 
 
+def _reduced_size(shape: tuple, axes: tuple) -> int:
+    count = 1
+    for axis in axes:
+        count *= shape[axis]
+    return count
+
+
+def _nonempty_dim(name: str, data, axis) -> None:
+    """torch refuses to select (max, argmax...) along an empty dim, or over an empty tensor without a dim."""
+    if axis is None:
+        if data.size == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+    elif data.ndim and data.shape[axis] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+
+
 def _require_float(input: Tensor, name: str) -> None:
     if input.dtype.category < _dtype.FLOATING:
         raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating point "
@@ -78,7 +96,10 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     _require_float(input, "mean")
     data = input._data
     axes = _dims_arg(dim, data.ndim)
-    out = _backend.as_array(data.mean(axis=axes, keepdims=keepdim if axes is not None else False), dtype=data.dtype)
+    count = data.size if axes is None else _reduced_size(data.shape, axes)
+    total = data.sum(axis=axes, keepdims=keepdim if axes is not None else False)
+    out = _backend.as_array(total / data.dtype.type(count) if count else total * data.dtype.type("nan"),
+                            dtype=data.dtype)
     if not (STATE.grad_enabled and input._requires_grad):
         return make_tensor(out)
     if dim is None:
@@ -104,6 +125,7 @@ def _extreme(name: str, reduce_all, arg_reduce, result_type, full_node: str, dim
                 return record(NODES[full_node], values, (input,))
             return make_tensor(values)
         axis = normalize_dim(dim, data.ndim)
+        _nonempty_dim(name, data, axis)
         if data.ndim == 0:
             indices = np.zeros((), dtype=np.int64)
             values = data.copy()
@@ -132,6 +154,13 @@ def _amax_like(name: str, reduce, node: str):
     def op(input, dim=(), keepdim=False):
         data = input._data
         axes = _dims_arg(dim, data.ndim)
+        if axes is None:
+            if data.size == 0:
+                raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+                                 "the reduction dim with the 'dim' argument.")
+        else:
+            for axis in axes:
+                _nonempty_dim(name, data, axis)
         out = _backend.as_array(reduce(data, axis=axes, keepdims=keepdim))
         if STATE.grad_enabled and input._requires_grad:
             return record(NODES[node], out, (input,),
@@ -150,8 +179,11 @@ def _arg(name: str, reduce):
     def op(input, dim=None, keepdim=False):
         data = input._data
         if dim is None:
+            _nonempty_dim(name, data, None)
             return make_tensor(_backend.as_array(reduce(data), dtype=np.int64))
-        reduced = reduce(data, axis=normalize_dim(dim, data.ndim), keepdims=keepdim)
+        axis = normalize_dim(dim, data.ndim)
+        _nonempty_dim(name, data, axis)
+        reduced = reduce(data, axis=axis, keepdims=keepdim)
         return make_tensor(_backend.as_array(reduced, dtype=np.int64))
 
     op.__name__ = name
@@ -165,18 +197,16 @@ argmin = _arg("argmin", np.argmin)
 @export
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     data = input._data
-    if dim is not None:
-        from .shape import stack
-
-        axis = normalize_dim(dim, data.ndim)
-        parts = input.unbind(axis)
-        result = parts[0]
-        for part in parts[1:]:
-            result = result * part
-        return result.unsqueeze(axis) if keepdim else result if parts else stack([], axis)
-    out = _backend.as_array(data.prod(dtype=_sum_dtype(data, dtype)))
+    if dim is None:
+        out = _backend.as_array(data.prod(dtype=_sum_dtype(data, dtype)))
+        if STATE.grad_enabled and input._requires_grad:
+            return record(NODES["ProdBackward0"], out, (input,))
+        return make_tensor(out)
+    axis = normalize_dim(dim, data.ndim)
+    out = _backend.as_array(data.prod(axis=axis if data.ndim else None, keepdims=keepdim and data.ndim > 0,
+                                      dtype=_sum_dtype(data, dtype)))
     if STATE.grad_enabled and input._requires_grad:
-        return record(NODES["ProdBackward0"], out, (input,))
+        return record(NODES["ProdBackward1"], out, (input,), {"dim": dim, "keepdim": keepdim})
     return make_tensor(out)
 
 
@@ -194,8 +224,14 @@ def _var_like(name: str, node: str, finish):
         data = input._data
         axes = _dims_arg(dim, data.ndim)
         ddof = _correction(unbiased, correction)
-        out = _backend.as_array(finish(data.var(axis=axes, ddof=ddof, keepdims=keepdim if axes is not None else False)),
-                         dtype=data.dtype)
+        count = data.size if axes is None else _reduced_size(data.shape, axes)
+        if count - ddof <= 0:
+            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+                          "factor (input numel divided by output numel).", UserWarning, stacklevel=2)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            variance = data.var(axis=axes, ddof=ddof, keepdims=keepdim if axes is not None else False)
+        out = _backend.as_array(finish(variance), dtype=data.dtype)
         if STATE.grad_enabled and input._requires_grad:
             return record(NODES[node], out, (input,),
                           {"dim": None if axes is None else _saved_dims(dim), "correction": ddof, "keepdim": keepdim})
@@ -288,12 +324,27 @@ def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
     return make_tensor(out)
 
 
+def scan(accumulate, data, dim, dtype=None):
+    """``np.cumsum``/``np.cumprod`` along ``dim``; a 0-dim tensor stays 0-dim."""
+    out = accumulate(data, axis=normalize_dim(dim, data.ndim), dtype=dtype)
+    return out.reshape(data.shape) if data.ndim == 0 else out
+
+
 @export
 def cumsum(input, dim, *, dtype=None):
     data = input._data
-    out = np.cumsum(data, axis=normalize_dim(dim, data.ndim), dtype=_sum_dtype(data, dtype))
+    out = scan(np.cumsum, data, dim, _sum_dtype(data, dtype))
     if STATE.grad_enabled and input._requires_grad:
         return record(NODES["CumsumBackward0"], out, (input,), {"dim": dim})
+    return make_tensor(out)
+
+
+@export
+def cumprod(input, dim, *, dtype=None):
+    data = input._data
+    out = scan(np.cumprod, data, dim, _sum_dtype(data, dtype))
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["CumprodBackward0"], out, (input,), {"dim": dim})
     return make_tensor(out)
 
 

@@ -27,6 +27,8 @@ from .ternary import where
 class TensorMath:
     """Formula primitives on tensors, recorded by myautograd's own operations."""
 
+    recording = True
+
     @staticmethod
     def to_device(x, device):
         return x.to(device)
@@ -115,6 +117,10 @@ class TensorMath:
         return x.new_zeros(tuple(x.shape))
 
     @staticmethod
+    def ones(shape, like):
+        return like.new_ones(tuple(int(n) for n in shape))
+
+    @staticmethod
     def index_put_zeros(shape, like, key, values, accumulate):
         return index_put_into_zeros(tuple(shape), like, key, values, accumulate)
 
@@ -162,8 +168,12 @@ class TensorMath:
         return x.sum() if dims is None else x.sum(tuple(dims), keepdim=keepdim)
 
     @staticmethod
-    def prod(x):
-        return x.prod()
+    def prod(x, dim=None, keepdim=False):
+        return x.prod() if dim is None else x.prod(dim, keepdim=keepdim)
+
+    @staticmethod
+    def cumprod(x, dim):
+        return x.cumprod(dim)
 
     @staticmethod
     def cumsum(x, dim):
@@ -216,6 +226,10 @@ class TensorMath:
     @staticmethod
     def isfinite(x):
         return x.isfinite()
+
+    @staticmethod
+    def isnan(x):
+        return x.isnan()
 
     @staticmethod
     def erf(x):

@@ -163,7 +163,9 @@ def permute(input, *dims):
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the length "
                            f"of the desired ordering of dimensions i.e. input.dim() = {data.ndim} is not equal to "
                            f"len(dims) = {len(dims)}")
-    axes = normalize_dims(dims, data.ndim)
+    axes = normalize_dims(dims, data.ndim, unique=False)
+    if len(set(axes)) != len(axes):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
     return make_view(input, np.transpose(data, axes), "PermuteBackward0", {"dims": dims})
 
 

@@ -51,4 +51,11 @@ ACTIVATION_OPS = [
     Op("hardsigmoid", lambda t, x: t.nn.functional.hardsigmoid(x), ((6,),), -4.0, 4.0, second_order=False),
 ]
 
+REDUCTION_OPS = [
+    Op("prod_dim", lambda t, x: x.prod(1), ((3, 4),), 0.5, 1.5),
+    Op("cumprod", lambda t, x: x.cumprod(1), ((3, 4),), 0.5, 1.5),
+    Op("cumprod_zeros", lambda t, x: (x * t.tensor([[1.0, 0.0, 1.0, 0.0]], dtype=x.dtype, device=x.device)).cumprod(1),
+       ((3, 4),), 0.5, 1.5),
+]
+
 NN_OPS: list[Op] = []
