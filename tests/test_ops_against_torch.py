@@ -16,7 +16,7 @@ import pytest
 import torch
 
 import myautograd
-from tests.support.operators import ACTIVATION_OPS, NN_OPS, POINTWISE_OPS, REDUCTION_OPS, Op
+from tests.support.operators import ACTIVATION_OPS, NN_OPS, POINTWISE_OPS, REDUCTION_OPS, SHAPE_OPS, Op
 
 TOLERANCE = {"float32": (2e-5, 2e-5), "float64": (1e-7, 1e-7)}
 
@@ -169,6 +169,7 @@ OPS = [
     *POINTWISE_OPS,
     *ACTIVATION_OPS,
     *REDUCTION_OPS,
+    *SHAPE_OPS,
     *NN_OPS,
 ]
 

@@ -104,6 +104,14 @@ class ArrayMath:
         return np.take(x, index, axis=dim)
 
     @staticmethod
+    def roll(x, shifts, dims):
+        return np.roll(x, shifts, dims) if dims else np.roll(x.reshape(-1), shifts[0]).reshape(x.shape)
+
+    @staticmethod
+    def diagonal(x, offset, dim1, dim2):
+        return np.diagonal(x, offset, dim1, dim2).copy()
+
+    @staticmethod
     def cat(xs, dim):
         return np.concatenate(xs, axis=dim)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .._tensor import Tensor
 from . import (  # noqa: F401 - imported for their registrations
+    contraction,
     conversion,
     creation,
     indexing,

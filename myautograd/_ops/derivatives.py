@@ -264,6 +264,8 @@ derivative("CumprodBackward0", "self", saves="dim",
 # -- shape and views ---------------------------------------------------------------------------------
 derivative("ViewBackward0", "self", saves="self_sym_sizes",
            self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
+derivative("ReshapeAliasBackward0", "self", saves="self_sym_sizes",
+           self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
 derivative("UnsafeViewBackward0", "self", saves="self_sym_sizes",
            self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
 derivative("ExpandBackward0", "self", saves="self_sym_sizes",
@@ -320,6 +322,20 @@ derivative("IndexSelectBackward0", "self", saves="dim index self_sym_sizes",
 derivative("GatherBackward0", "self", saves="dim index self_sym_sizes",
            self=lambda grad, dim, index, self_sym_sizes, F:
            F.index_put_zeros(self_sym_sizes, grad, H.along_dim_key(F.array(index), dim), grad, True))
+derivative("RollBackward0", "self", saves="shifts dims",
+           self=lambda grad, shifts, dims, F: F.roll(grad, tuple(-s for s in reversed(shifts)), tuple(reversed(dims))))
+derivative("TraceBackward0", "self", saves="self_sym_sizes",
+           self=lambda grad, self_sym_sizes, F:
+           F.index_put_zeros(self_sym_sizes, grad, H.diagonal_key(self_sym_sizes, 0, 0, 1), F.expand(grad, (
+               min(self_sym_sizes),)), False))
+derivative("DiagEmbedBackward0", "self", saves="offset dim1 dim2",
+           self=lambda grad, offset, dim1, dim2, F: F.diagonal(grad, offset, dim1, dim2))
+derivative("DiagonalBackward0_copy", "self", saves="offset dim1 dim2 self_sym_sizes",
+           self=lambda grad, offset, dim1, dim2, self_sym_sizes, F:
+           F.index_put_zeros(self_sym_sizes, grad, H.diagonal_key(self_sym_sizes, offset, dim1, dim2), grad, False))
+derivative("TakeBackward0", "self", saves="index self_sym_sizes",
+           self=lambda grad, index, self_sym_sizes, F: F.reshape(F.index_put_zeros(
+               (H.numel(self_sym_sizes),), grad, (F.array(index),), grad, True), self_sym_sizes))
 derivative("TrilBackward0", "self", saves="diagonal", self=lambda grad, diagonal, F: F.tril(grad, diagonal))
 derivative("TriuBackward0", "self", saves="diagonal", self=lambda grad, diagonal, F: F.triu(grad, diagonal))
 derivative("ViewAsRealBackward0", "self", self=lambda grad, F: F.view_as_complex(grad))

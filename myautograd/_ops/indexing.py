@@ -207,7 +207,16 @@ def gather(input, dim, index, *, sparse_grad=False):
 
 @export
 def take(input, index):
-    return input.reshape(-1)[index]
+    """``input.flatten()[index]``, shaped like ``index``: TakeBackward0."""
+    data = input._data
+    positions = _as_index(index)
+    if positions.size and (positions.max() >= data.size or positions.min() < -data.size):
+        bad = int(positions[(positions >= data.size) | (positions < -data.size)].reshape(-1)[0])
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {data.size} elements.")
+    out = data.reshape(-1)[positions]
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["TakeBackward0"], out, (input,), {"index": index, "self_sym_sizes": data.shape})
+    return make_tensor(out)
 
 
 @export

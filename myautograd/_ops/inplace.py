@@ -220,6 +220,19 @@ def cumprod_(self, dim, *, dtype=None):
     return apply_inplace(self, scan(np.cumprod, self._data, dim), "CumprodBackward0", (self,), {"dim": dim})
 
 
+def _triangle_inplace(name: str, compute, node_name: str):
+    def op(self, diagonal=0):
+        if self._data.ndim < 2:
+            raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+        return apply_inplace(self, compute(self._data, diagonal), node_name, (self,), {"diagonal": diagonal})
+
+    return method(op, name=f"{name}_")
+
+
+tril_ = _triangle_inplace("tril", np.tril, "TrilBackward0")
+triu_ = _triangle_inplace("triu", np.triu, "TriuBackward0")
+
+
 @method
 def square_(self):
     return pow_(self, 2)

@@ -99,12 +99,47 @@ def matmul(input, other):
                          {"self_sym_sizes": product._data.shape})
     if a_dim == 2 and b_dim == 2:
         return mm(input, other)
-    if a_dim >= 3 and b_dim <= 2:
-        rows = input.reshape(-1, input._data.shape[-1])
-        product = mv(rows, other) if b_dim == 1 else mm(rows, other)
-        tail = () if b_dim == 1 else (other._data.shape[-1],)
-        return _unsafe_view(product, input._data.shape[:-1] + tail)
+    if _should_fold(input, other):
+        return _folded_matmul(input, other)
     return _batched_matmul(input, other)
+
+
+def _strides(data) -> tuple:
+    return tuple(s // data.itemsize for s in data.strides)
+
+
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    """torch's choice (``should_fold``) to fold the batch of the larger operand into the rows of one
+    mm or mv instead of a bmm: always when that operand requires grad (its gradient is then no
+    batch-sized temporary), else when the fold is a view."""
+    larger = a if a._data.ndim >= b._data.ndim else b.mT
+    smaller_dim = b._data.ndim if a._data.ndim >= b._data.ndim else a._data.ndim
+    if not (larger._data.ndim >= 3 and smaller_dim <= 2):
+        return False
+    if larger._requires_grad:
+        return True
+    if a._data.ndim == 2:
+        return False
+    data = larger._data
+    if data.size == 0:
+        return True
+    shape, strides = data.shape, _strides(data)
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(data.ndim - 2))
+
+
+def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
+    """The larger operand's batch folded into rows: ``(t1.reshape(-1, k) @ t2)`` viewed back; for a
+    larger right operand through ``(b^T @ a^T)^T``, made contiguous as torch does."""
+    transpose = b._data.ndim > a._data.ndim
+    t1 = b.mT if transpose else a
+    t2 = (a.t() if a._data.ndim == 2 else a) if transpose else b
+    sizes = t1._data.shape
+    shape = sizes[:-1]
+    rows = t1.reshape(int(np.prod(shape)), sizes[-1])
+    if t2._data.ndim == 2:
+        output = _unsafe_view(mm(rows, t2), shape + (t2._data.shape[1],))
+        return output.mT.contiguous() if transpose else output
+    return _unsafe_view(mv(rows, t2), shape)
 
 
 def _batched_matmul(input: Tensor, other: Tensor) -> Tensor:
@@ -142,12 +177,11 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     if alpha != 1:
         out *= alpha
     bias = input._data if beta == 1 else input._data * beta
-    try:
-        out += bias
-    except ValueError:
-        from .common import broadcast_error
+    from .views import expand_shape
 
-        raise broadcast_error(out.shape, bias.shape) from None
+    expand_shape(bias.shape, out.shape, input.dtype.legacy_type_name(input.device.type))  # torch's error
+    if beta != 0:  # torch ignores the bias when beta is 0, NaN and infinities included
+        out += bias
     return recorded(NODES["AddmmBackward0"], out, (input, mat1, mat2), {"alpha": alpha, "beta": beta})
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype
+from .. import _backend, _dtype
 from .._autograd.record import any_requires_grad, record
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
@@ -17,7 +17,9 @@ def _common_arrays(tensors, op: str):
     if not isinstance(tensors, (list, tuple)):
         raise TypeError(f"{op}(): argument 'tensors' (position 1) must be tuple of Tensors, not {type(tensors).__name__}")
     if not tensors:
-        raise RuntimeError(f"{op}(): expected a non-empty list of Tensors")
+        if op == "stack":
+            raise RuntimeError("stack expects a non-empty TensorList")
+        raise ValueError(f"torch.{op}(): expected a non-empty list of Tensors")
     for position, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {position} in argument 0, but got {type(t).__name__}")
@@ -34,6 +36,9 @@ def _common_arrays(tensors, op: str):
 @function
 def cat(tensors, dim=0):
     arrays = _common_arrays(tensors, "cat")
+    for position, a in enumerate(arrays):
+        if a.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {position}) cannot be concatenated")
     skipped = [a for a in arrays if not (a.ndim == 1 and a.shape[0] == 0)] or arrays
     axis = normalize_dim(dim, skipped[0].ndim)
     for position, a in enumerate(skipped):
@@ -126,6 +131,8 @@ def flip(input, dims):
 
 def _triangle(name: str, compute, node_name: str):
     def op(input, diagonal=0):
+        if input._data.ndim < 2:
+            raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
         out = compute(input._data, diagonal)
         if STATE.grad_enabled and input._requires_grad:
             return record(NODES[node_name], out, (input,), {"diagonal": diagonal})
@@ -141,19 +148,50 @@ triu = _triangle("triu", np.triu, "TriuBackward0")
 
 @export
 def roll(input, shifts, dims=None):
-    if dims is None:
-        return roll(input.reshape(-1), shifts, 0).reshape(tuple(input.shape))
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
-    dims = (dims,) if isinstance(dims, int) else tuple(dims)
-    result = input
-    for shift, dim in zip(shifts, dims):
-        size = result.shape[dim]
-        if size == 0:
-            continue
-        shift %= size
-        if shift:
-            result = cat([result.narrow(dim, size - shift, shift), result.narrow(dim, 0, size - shift)], dim)
-    return result
+    dims = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
+    data = input._data
+    if dims and len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    axes = tuple(normalize_dim(d, data.ndim) for d in dims)
+    out = np.roll(data, shifts, axes) if axes else np.roll(data.reshape(-1), shifts[0]).reshape(data.shape)
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["RollBackward0"], out, (input,), {"shifts": shifts, "dims": dims})
+    return make_tensor(out)
+
+
+@export
+def diag(input, diagonal=0):
+    """A vector to a matrix with it on a diagonal (DiagEmbedBackward0), or a matrix's diagonal as a
+    new tensor (DiagonalBackward0_copy)."""
+    data = input._data
+    if data.ndim not in (1, 2):
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {data.ndim}D")
+    out = np.diag(data, diagonal).copy()
+    if not (STATE.grad_enabled and input._requires_grad):
+        return make_tensor(out)
+    if data.ndim == 1:
+        return record(NODES["DiagEmbedBackward0"], out, (input,), {"offset": diagonal, "dim1": 0, "dim2": 1})
+    return record(NODES["DiagonalBackward0_copy"], out, (input,),
+                  {"offset": diagonal, "dim1": 0, "dim2": 1, "self_sym_sizes": data.shape})
+
+
+@export
+def trace(input):
+    data = input._data
+    if data.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {data.ndim}")
+    out = _backend.as_array(np.trace(data), dtype=np.int64 if data.dtype.kind in "biu" else data.dtype)
+    if STATE.grad_enabled and input._requires_grad:
+        return record(NODES["TraceBackward0"], out, (input,), {"self_sym_sizes": data.shape})
+    return make_tensor(out)
+
+
+@export
+def tile(input, dims):
+    dims = tuple(dims)
+    lead = input._data.ndim - len(dims)
+    return input.repeat(*((1,) * lead + dims)) if lead > 0 else input.repeat(*dims)
 
 
 @export

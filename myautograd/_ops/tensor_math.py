@@ -93,6 +93,14 @@ class TensorMath:
         return x.select(dim, index)
 
     @staticmethod
+    def roll(x, shifts, dims):
+        return x.roll(shifts, dims if dims else None)
+
+    @staticmethod
+    def diagonal(x, offset, dim1, dim2):
+        return x.diagonal(offset, dim1, dim2)
+
+    @staticmethod
     def cat(xs, dim):
         return cat(list(xs), dim)
 

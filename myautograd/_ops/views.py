@@ -77,7 +77,9 @@ def reshape(input, *shape):
     shape = _infer_shape(_shape_arg(shape), input._data.size)
     data = _try_view(input._data, shape)
     if data is not None:
-        return make_view(input, data, "ViewBackward0", {"self_sym_sizes": input._data.shape})
+        # torch: a view of a contiguous tensor; _reshape_alias where strides allow a view of another
+        node = "ViewBackward0" if input._data.flags.c_contiguous else "ReshapeAliasBackward0"
+        return make_view(input, data, node, {"self_sym_sizes": input._data.shape})
     from .shape import clone
 
     copy = clone(input, memory_format="contiguous")
@@ -110,8 +112,12 @@ def flatten(input, start_dim=0, end_dim=-1):
 def unflatten(input, dim, sizes):
     dim = normalize_dim(dim, input._data.ndim)
     shape = input._data.shape
-    return view(input, shape[:dim] + tuple(sizes) + shape[dim + 1:]) if input.is_contiguous() \
-        else reshape(input, shape[:dim] + tuple(sizes) + shape[dim + 1:])
+    sizes = tuple(sizes)
+    known = int(np.prod([n for n in sizes if n != -1]))
+    if (-1 not in sizes and known != shape[dim]) or (-1 in sizes and (known == 0 or shape[dim] % known)):
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
+                           f"({shape[dim]}) in the input tensor")
+    return view(input, shape[:dim] + sizes + shape[dim + 1:])
 
 
 @export
@@ -183,31 +189,31 @@ def movedim(input, source, destination):
 moveaxis = export(movedim, name="moveaxis")
 
 
-def _expand_shape(data_shape: tuple, sizes: tuple) -> tuple:
+def expand_shape(data_shape: tuple, sizes: tuple, type_name: str = "torch.FloatTensor") -> tuple:
     if len(sizes) < len(data_shape):
-        raise RuntimeError(f"expand(torch.FloatTensor{{{list(data_shape)}}}, size={list(sizes)}): the number of sizes "
+        raise RuntimeError(f"expand({type_name}{{{list(data_shape)}}}, size={list(sizes)}): the number of sizes "
                            f"provided ({len(sizes)}) must be greater or equal to the number of dimensions in the "
                            f"tensor ({len(data_shape)})")
     lead = len(sizes) - len(data_shape)
-    shape = []
-    for i, size in enumerate(sizes):
+    shape = list(sizes)
+    for i in range(len(sizes) - 1, -1, -1):  # torch checks from the last dim
+        size = sizes[i]
         current = data_shape[i - lead] if i >= lead else None
         if size == -1:
             if current is None:
                 raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
                                    f"dimension {i}")
-            size = current
+            shape[i] = current
         elif current is not None and current != 1 and current != size:
             raise RuntimeError(f"The expanded size of the tensor ({size}) must match the existing size ({current}) at "
                                f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
                                f"{list(data_shape)}")
-        shape.append(size)
     return tuple(shape)
 
 
 @method
 def expand(self, *sizes):
-    shape = _expand_shape(self._data.shape, _shape_arg(sizes))
+    shape = expand_shape(self._data.shape, _shape_arg(sizes), self.dtype.legacy_type_name(self.device.type))
     return make_view(self, np.broadcast_to(self._data, shape), "ExpandBackward0", {"self_sym_sizes": self._data.shape})
 
 
@@ -239,7 +245,9 @@ def select(input, dim, index):
 def slice_dim(input: Tensor, dim: int, start, stop, step) -> Tensor:
     """``input[..., start:stop:step]`` along ``dim`` (SliceBackward0)."""
     data = input._data
-    if step is not None and step <= 0:
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    if step is not None and step < 0:
         raise ValueError("step must be greater than zero")
     start, stop, step = slice(start, stop, step).indices(data.shape[dim])
     stop = max(stop, start)
@@ -262,7 +270,10 @@ def narrow(input, dim, start, length):
 @export
 def diagonal(input, offset=0, dim1=0, dim2=1):
     data = input._data
-    out = np.diagonal(data, offset, normalize_dim(dim1, data.ndim), normalize_dim(dim2, data.ndim))
+    first, second = normalize_dim(dim1, data.ndim), normalize_dim(dim2, data.ndim)
+    if first == second:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    out = np.diagonal(data, offset, first, second)
     return make_view(input, out, "DiagonalBackward0", {"offset": offset, "dim1": dim1, "dim2": dim2,
                                                        "self_sym_sizes": data.shape})
 
@@ -310,6 +321,8 @@ def split(tensor, split_size_or_sections, dim=0):
 
 @export
 def chunk(input, chunks, dim=0):
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     size = input._data.shape[normalize_dim(dim, input._data.ndim)]
     step = -(-size // chunks) if chunks > 0 else size
     return split(input, max(step, 1), dim)

@@ -58,4 +58,17 @@ REDUCTION_OPS = [
        ((3, 4),), 0.5, 1.5),
 ]
 
+SHAPE_OPS = [
+    Op("reshape_alias", lambda t, x: x[:, ::2].reshape(6), ((3, 4),)),
+    Op("roll", lambda t, x: x.roll((1, -1), (0, 1)), ((3, 4),)),
+    Op("roll_flat", lambda t, x: x.roll(2), ((3, 4),)),
+    Op("diag_embed", lambda t, x: t.diag(x, 1), ((3,),)),
+    Op("diag_copy", lambda t, x: t.diag(x, -1), ((3, 4),)),
+    Op("trace", lambda t, x: x.trace(), ((3, 4),)),
+    Op("take", lambda t, x: t.take(x, t.tensor([[0, 5], [5, 11]], device=x.device)), ((3, 4),)),
+    Op("einsum", lambda t, x, y: t.einsum("bij,bjk->bik", x, y), ((2, 3, 4), (2, 4, 2))),
+    Op("tensordot", lambda t, x, y: t.tensordot(x, y, dims=([1, 0], [0, 1])), ((3, 2, 2), (2, 3))),
+    Op("matmul_fold_transposed", lambda t, x, y: x @ y, ((3, 4), (2, 4, 2))),
+]
+
 NN_OPS: list[Op] = []
