@@ -16,7 +16,15 @@ import pytest
 import torch
 
 import myautograd
-from tests.support.operators import ACTIVATION_OPS, NN_OPS, POINTWISE_OPS, REDUCTION_OPS, SHAPE_OPS, Op
+from tests.support.operators import (
+    ACTIVATION_OPS,
+    INDEXING_OPS,
+    NN_OPS,
+    POINTWISE_OPS,
+    REDUCTION_OPS,
+    SHAPE_OPS,
+    Op,
+)
 
 TOLERANCE = {"float32": (2e-5, 2e-5), "float64": (1e-7, 1e-7)}
 
@@ -170,6 +178,7 @@ OPS = [
     *ACTIVATION_OPS,
     *REDUCTION_OPS,
     *SHAPE_OPS,
+    *INDEXING_OPS,
     *NN_OPS,
 ]
 

@@ -20,6 +20,26 @@ from .. import _backend
 BACKWARD_KERNELS: dict = {}
 
 
+def power(x, exponent):
+    """``x ** exponent`` for a Python-number exponent, as torch's kernel computes it: products for
+    the small integer exponents (x * x, x * x * x, 1 / x, 1 / (x * x)), sqrt and 1 / sqrt for the
+    halves, the library's pow otherwise."""
+    if x.dtype.kind in "fc" and not isinstance(exponent, complex):
+        if exponent == 2:
+            return x * x
+        if exponent == 3:
+            return x * x * x
+        if exponent == 0.5:
+            return np.sqrt(x)
+        if exponent == -0.5:
+            return 1 / np.sqrt(x)
+        if exponent == -1:
+            return 1 / x
+        if exponent == -2:
+            return 1 / (x * x)
+    return np.power(x, exponent)
+
+
 def _reduced_axes(shape: tuple, target: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
     lead = len(shape) - len(target)
     kept = tuple(i for i, size in enumerate(target) if size == 1 and shape[lead + i] != 1)
@@ -151,6 +171,19 @@ class ArrayMath:
         return out
 
     @staticmethod
+    def gather(x, dim, index):
+        return np.take_along_axis(x, index, axis=dim)
+
+    @staticmethod
+    def scatter_zeros(x, dim, index):
+        """``x`` with zeros at ``index`` along ``dim`` (gather/scatter positions)."""
+        out = x.copy()
+        grid = list(np.indices(index.shape, sparse=True))
+        grid[dim] = index
+        out[tuple(grid)] = 0
+        return out
+
+    @staticmethod
     def index(x, key):
         return x[key]
 
@@ -250,7 +283,7 @@ class ArrayMath:
 
     @staticmethod
     def pow(x, exponent):
-        return np.power(x, exponent)
+        return power(x, exponent) if isinstance(exponent, (int, float)) else np.power(x, exponent)
 
     @staticmethod
     def div_rounded(x, y, rounding_mode):

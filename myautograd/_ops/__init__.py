@@ -16,6 +16,7 @@ from . import (  # noqa: F401 - imported for their registrations
     linalg,
     nn_ops,
     pointwise,
+    ranges,
     reduction,
     shape,
     tensor_math,

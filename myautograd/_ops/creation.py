@@ -213,36 +213,6 @@ def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
 
 
 @function
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, layout=None, out=None):
-    if end is None:
-        start, end = 0, start
-    values = (start, end, step)
-    if any(isinstance(v, Tensor) for v in values):
-        start, end, step = (v.item() if isinstance(v, Tensor) else v for v in values)
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
-    if dtype is None:
-        dtype = _dtype.get_default_dtype() if any(isinstance(v, float) for v in (start, end, step)) else _dtype.int64
-    target = to_dtype(dtype)
-    count = max(0, int(np.ceil((end - start) / step)))
-    data = (start + np.arange(count, dtype=np.float64) * step).astype(target.np) if target.category >= _dtype.FLOATING \
-        else np.arange(start, end, step, dtype=target.np)
-    return finish(data, None, device, requires_grad)
-
-
-@function
-def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, layout=None, out=None):
-    target = to_dtype(dtype) or _dtype.get_default_dtype()
-    return finish(np.linspace(start, end, steps).astype(target.np), None, device, requires_grad)
-
-
-@function
-def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
-    target = to_dtype(dtype) or _dtype.get_default_dtype()
-    return finish(np.logspace(start, end, steps, base=base).astype(target.np), None, device, requires_grad)
-
-
-@function
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, layout=None, out=None):
     target = to_dtype(dtype) or _dtype.get_default_dtype()
     return finish(np.eye(n, m, dtype=target.np), None, device, requires_grad)

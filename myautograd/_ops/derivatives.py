@@ -63,14 +63,14 @@ derivative("AtanhBackward0", "self", self=lambda grad, self: grad / (1 - self * 
 derivative("RoundBackward1", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("PowBackward0", "self", saves="exponent",
            self=lambda grad, self, exponent, F: F.zeros_like(grad) if exponent == 0
-           else grad * exponent * F.pow(self, exponent - 1))
+           else grad * (exponent * F.pow(self, exponent - 1)))
 derivative("PowBackward1", "self exponent",
-           self=lambda grad, self, exponent, F: F.where(exponent == 0, 0, grad * exponent * F.pow(self, exponent - 1)),
+           self=lambda grad, self, exponent, F: F.where(exponent == 0, 0, grad * (exponent * F.pow(self, exponent - 1))),
            exponent=lambda grad, self, exponent, result, F:
-           F.where((self == 0) & (exponent >= 0), 0, grad * result * F.log(self)))
+           grad * F.where((self == 0) & (exponent >= 0), 0, result * F.log(self)))
 derivative("PowBackward2", "exponent", saves="self",
-           exponent=lambda grad, self, result, F: F.zeros_like(grad) if self == 0
-           else grad * result * math.log(self))
+           exponent=lambda grad, self, exponent, result, F: grad * F.where(exponent >= 0, 0, result * -math.inf)
+           if self == 0 else grad * (result * math.log(self)))
 derivative("ClampBackward1", "self", saves="min max",
            self=lambda grad, self, min, max, F: F.where(H.between(self, min, max), grad, 0))
 derivative("ClampMinBackward0", "self", saves="min", self=lambda grad, self, min, F: F.where(self >= min, grad, 0))
@@ -336,6 +336,19 @@ derivative("DiagonalBackward0_copy", "self", saves="offset dim1 dim2 self_sym_si
 derivative("TakeBackward0", "self", saves="index self_sym_sizes",
            self=lambda grad, index, self_sym_sizes, F: F.reshape(F.index_put_zeros(
                (H.numel(self_sym_sizes),), grad, (F.array(index),), grad, True), self_sym_sizes))
+derivative("ScatterBackward0", "self src", saves="dim index",
+           self=lambda grad, dim, index, F: F.scatter_zeros(grad, dim, F.array(index)),
+           src=lambda grad, dim, index, F: F.gather(grad, dim, F.array(index)))
+derivative("ScatterBackward1", "self", saves="dim index",
+           self=lambda grad, dim, index, F: F.scatter_zeros(grad, dim, F.array(index)))
+derivative("ScatterAddBackward0", "self src", saves="dim index",
+           self=lambda grad: grad,
+           src=lambda grad, dim, index, F: F.gather(grad, dim, F.array(index)))
+derivative("MaskedFillBackward1", "self value", saves="mask",
+           self=lambda grad, mask, F: F.where(mask, 0, grad),
+           value=lambda grad, mask, F: F.sum(F.where(mask, grad, 0)))
+derivative("MaskedSelectBackward0", "self", saves="mask",
+           self=lambda grad, self, mask, F: H.masked_select_backward(F, grad, self, mask))
 derivative("TrilBackward0", "self", saves="diagonal", self=lambda grad, diagonal, F: F.tril(grad, diagonal))
 derivative("TriuBackward0", "self", saves="diagonal", self=lambda grad, diagonal, F: F.triu(grad, diagonal))
 derivative("ViewAsRealBackward0", "self", self=lambda grad, F: F.view_as_complex(grad))

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 # -- helpers shared by several formulas --------------------------------------------------------
 
 
@@ -85,6 +87,13 @@ def diagonal_key(sizes, offset, dim1, dim2) -> tuple:
     key = [slice(None)] * ndim
     key[dim1], key[dim2] = rows, cols
     return tuple(key)
+
+
+def masked_select_backward(F, grad, self, mask):
+    """The selected elements' gradients put back where the (broadcast) mask holds."""
+    shape = tuple(np.broadcast_shapes(tuple(self.shape), tuple(mask.shape)))
+    full_mask = np.broadcast_to(F.array(mask), shape)
+    return F.sum_to(F.index_put_zeros(shape, grad, (full_mask,), grad, False), tuple(self.shape))
 
 
 def along_dim_key(indices, dim: int) -> tuple:

@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
-from .._autograd.record import record
+from .._autograd.record import record, recorded
 from .._autograd.views import make_view
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
-from .common import normalize_dim
+from .common import broadcast_shapes, normalize_dim
 from .derivatives import NODES
 from .registry import export, method
 from .views import select, slice_dim, unsqueeze
@@ -37,7 +37,7 @@ def _as_index(item, size: int | None = None):
 
 
 def _is_advanced(item) -> bool:
-    return isinstance(item, (Tensor, list, np.ndarray)) or isinstance(item, bool)
+    return isinstance(item, (Tensor, list, range, np.ndarray)) or isinstance(item, bool)
 
 
 def _consumed(item) -> int:
@@ -69,8 +69,21 @@ def _check_bounds(index: np.ndarray, size: int, dim: int) -> None:
             raise IndexError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {dim} with size {size}")
 
 
+ZERO_DIM_INDEX = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to "
+                  "convert a 0-dim tensor to a number")
+
+
+def _check_zero_dim_index(self: Tensor, key) -> None:
+    """torch's errors for an integer index of a 0-dim tensor: 0 is "invalid", others out of bounds."""
+    if self._data.ndim == 0 and isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+        if key == 0:
+            raise IndexError(ZERO_DIM_INDEX)
+        raise IndexError(f"index {key} is out of bounds for dimension 0 with size 0")
+
+
 @method(name="__getitem__")
 def getitem(self, key):
+    _check_zero_dim_index(self, key)
     items = _normalize_key(key, self._data.ndim)
     result, dim, applied, advanced = self, 0, False, []  # dim: in the partly indexed result
     for position, item in enumerate(items):
@@ -123,6 +136,7 @@ def _advanced_index(input: Tensor, advanced) -> Tensor:
 
 @method(name="__setitem__")
 def setitem(self, key, value) -> None:
+    _check_zero_dim_index(self, key)
     items = _normalize_key(key, self._data.ndim)
     if any(_is_advanced(item) for item in items):
         advanced = []
@@ -153,12 +167,24 @@ def index_put_(self, indices, values, accumulate=False):
         if not isinstance(indices, tuple) or any(isinstance(i, Tensor) for i in indices) else indices
     new = self._data.copy()
     source = values._data if isinstance(values, Tensor) else values
+    target_shape = new[key].shape
+    if isinstance(values, Tensor) and not _broadcastable(source.shape, target_shape):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(source.shape)} cannot be broadcast to indexing "
+                           f"result of shape {list(target_shape)}")
     if accumulate:
         _backend.scatter_add(new, key, source)
     else:
         new[key] = source
     inputs = (self, values) if isinstance(values, Tensor) else (self, None)
     return apply_inplace(self, new, "IndexPutBackward0", inputs, {"indices": key, "accumulate": accumulate})
+
+
+def _broadcastable(source: tuple, target: tuple) -> bool:
+    """Whether ``source`` broadcasts to ``target`` (as a value written there)."""
+    if len(source) > len(target):
+        return all(n == 1 for n in source[:len(source) - len(target)]) and _broadcastable(
+            source[len(source) - len(target):], target)
+    return all(s in (1, t) for s, t in zip(source[::-1], target[::-1]))
 
 
 @export
@@ -184,8 +210,13 @@ def index_put_into_zeros(shape: tuple, like: Tensor, key, values: Tensor, accumu
 def index_select(input, dim, index):
     data = input._data
     axis = normalize_dim(dim, data.ndim)
-    positions = _as_index(index).reshape(-1)
-    _check_bounds(positions, data.shape[axis], axis)
+    positions = _as_index(index)
+    if positions.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    positions = positions.reshape(-1)
+    size = data.shape[axis] if data.ndim else 1
+    if positions.size and (positions.max() >= size or positions.min() < -size):
+        raise IndexError("index out of range in self")
     out = np.take(data, positions, axis=axis)
     if STATE.grad_enabled and input._requires_grad:
         return record(NODES["IndexSelectBackward0"], out, (input,),
@@ -193,16 +224,70 @@ def index_select(input, dim, index):
     return make_tensor(out)
 
 
+def _check_along_dim(data, positions, axis: int, what: str = "input") -> None:
+    """gather/scatter's checks: an index of the same rank, within the dim's size."""
+    if positions.ndim != data.ndim:
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {what} tensor")
+    size = data.shape[axis] if data.ndim else 1
+    if positions.size:
+        bad = positions[(positions >= size) | (positions < -size)]
+        if bad.size:
+            raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {axis} with size {size}")
+
+
 @export
 def gather(input, dim, index, *, sparse_grad=False):
     data = input._data
     axis = normalize_dim(dim, data.ndim)
     positions = _as_index(index)
+    _check_along_dim(data, positions, axis)
     out = np.take_along_axis(data, positions, axis=axis)
     if STATE.grad_enabled and input._requires_grad:
         return record(NODES["GatherBackward0"], out, (input,), {"dim": axis, "index": index,
                                                                "self_sym_sizes": data.shape})
     return make_tensor(out)
+
+
+def along_dim_key(positions, axis: int) -> tuple:
+    """The advanced index pairing each entry of ``positions`` with its place (gather/scatter)."""
+    grid = list(np.indices(positions.shape, sparse=True))
+    grid[axis] = positions
+    return tuple(grid)
+
+
+def scattered(data, axis: int, positions, source, add: bool):
+    """A copy of ``data`` with ``source`` (an array of the index's shape at least, or a number) written
+    or added at ``positions`` along ``axis``."""
+    _check_along_dim(data, positions, axis, "self")
+    out = data.copy()
+    key = along_dim_key(positions, axis)
+    if getattr(source, "ndim", 0):
+        source = source[tuple(slice(0, n) for n in positions.shape)]
+    if add:
+        _backend.scatter_add(out, key, source)
+    else:
+        out[key] = source
+    return out
+
+
+@export
+def scatter(input, dim, index, src=None, *, value=None, reduce=None):
+    data = input._data
+    axis = normalize_dim(dim, data.ndim)
+    source = value if src is None else src
+    if isinstance(source, Tensor):
+        out = scattered(data, axis, _as_index(index), source._data.astype(data.dtype, copy=False), False)
+        return recorded(NODES["ScatterBackward0"], out, (input, source), {"dim": axis, "index": index})
+    out = scattered(data, axis, _as_index(index), data.dtype.type(source), False)
+    return recorded(NODES["ScatterBackward1"], out, (input,), {"dim": axis, "index": index})
+
+
+@export
+def scatter_add(input, dim, index, src):
+    data = input._data
+    axis = normalize_dim(dim, data.ndim)
+    out = scattered(data, axis, _as_index(index), src._data.astype(data.dtype, copy=False), True)
+    return recorded(NODES["ScatterAddBackward0"], out, (input, src), {"dim": axis, "index": index})
 
 
 @export
@@ -219,19 +304,37 @@ def take(input, index):
     return make_tensor(out)
 
 
+def check_mask(mask: Tensor, op: str = "masked_fill_") -> None:
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError(f"{op} only supports boolean masks, but got mask with dtype {mask.dtype.c_name}")
+
+
+def masked_values(input: Tensor, mask: Tensor, value):
+    """``input`` with ``value`` (a number, or a 0-dim tensor) where ``mask`` holds, and its recording."""
+    check_mask(mask)
+    data = input._data
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value._data.ndim} dimension(s).")
+        filler = _backend.to_device(value._data, input.device).astype(data.dtype)
+        return np.where(mask._data, filler, data), "MaskedFillBackward1", (input, value)
+    return np.where(mask._data, data.dtype.type(value), data), "MaskedFillBackward0", (input,)
+
+
 @export
 def masked_fill(input, mask, value):
-    if isinstance(value, Tensor):
-        value = value.item()
-    out = np.where(mask._data, value, input._data).astype(input._data.dtype)
-    if STATE.grad_enabled and input._requires_grad:
-        return record(NODES["MaskedFillBackward0"], out, (input,), {"mask": mask})
-    return make_tensor(out)
+    out, node, inputs = masked_values(input, mask, value)
+    return recorded(NODES[node], out, inputs, {"mask": mask})
 
 
 @export
 def masked_select(input, mask):
-    return getitem(input.expand_as(mask) if input.shape != mask.shape else input, mask)
+    check_mask(mask, "masked_select:")
+    shape = broadcast_shapes(mask._data.shape, input._data.shape)
+    data = np.broadcast_to(input._data, shape)
+    out = data[np.broadcast_to(mask._data, shape)]
+    return recorded(NODES["MaskedSelectBackward0"], out, (input,), {"mask": mask})
 
 
 @export

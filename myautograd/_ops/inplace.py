@@ -303,10 +303,33 @@ def copy_(self, src, non_blocking=False):
 
 @method
 def masked_fill_(self, mask, value):
-    if isinstance(value, Tensor):
-        value = value.item()
-    return apply_inplace(self, np.where(mask._data, value, self._data).astype(self._data.dtype),
-                         "MaskedFillBackward0", (self,), {"mask": mask})
+    from .indexing import masked_values
+
+    out, node, inputs = masked_values(self, mask, value)
+    return apply_inplace(self, out, node, inputs, {"mask": mask})
+
+
+@method
+def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+    from .indexing import _as_index, normalize_dim, scattered
+
+    data = self._data
+    axis = normalize_dim(dim, data.ndim)
+    source = value if src is None else src
+    if isinstance(source, Tensor):
+        out = scattered(data, axis, _as_index(index), source._data.astype(data.dtype, copy=False), False)
+        return apply_inplace(self, out, "ScatterBackward0", (self, source), {"dim": axis, "index": index})
+    out = scattered(data, axis, _as_index(index), data.dtype.type(source), False)
+    return apply_inplace(self, out, "ScatterBackward1", (self,), {"dim": axis, "index": index})
+
+
+@method
+def scatter_add_(self, dim, index, src):
+    from .indexing import _as_index, normalize_dim, scattered
+
+    axis = normalize_dim(dim, self._data.ndim)
+    out = scattered(self._data, axis, _as_index(index), src._data.astype(self._data.dtype, copy=False), True)
+    return apply_inplace(self, out, "ScatterAddBackward0", (self, src), {"dim": axis, "index": index})
 
 
 @method

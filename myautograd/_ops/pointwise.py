@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend, _dtype
+from .._autograd.array_math import power
 from .._autograd.record import any_requires_grad, record, record_one, recorded
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
@@ -225,6 +226,8 @@ negative = export(neg, name="negative")
 def _pow_compute(x, y):
     if getattr(x, "dtype", np.float32).kind in "iu" and isinstance(y, int) and y < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if isinstance(y, (int, float)) and not isinstance(y, bool) and hasattr(x, "dtype"):
+        return power(x, y)
     return np.power(x, y)
 
 

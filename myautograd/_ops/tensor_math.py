@@ -133,6 +133,14 @@ class TensorMath:
         return index_put_into_zeros(tuple(shape), like, key, values, accumulate)
 
     @staticmethod
+    def gather(x, dim, index):
+        return x.gather(dim, make_tensor(index))
+
+    @staticmethod
+    def scatter_zeros(x, dim, index):
+        return x.scatter(dim, make_tensor(index), 0.0)
+
+    @staticmethod
     def index(x, key):
         """``x[key]`` for a key saved as arrays (on the device): index arrays become tensors."""
         if isinstance(key, tuple):

@@ -71,4 +71,14 @@ SHAPE_OPS = [
     Op("matmul_fold_transposed", lambda t, x, y: x @ y, ((3, 4), (2, 4, 2))),
 ]
 
+INDEXING_OPS = [
+    Op("scatter", lambda t, x, y: x.scatter(1, t.tensor([[0, 3], [2, 1]], device=x.device), y), ((2, 4), (2, 2))),
+    Op("scatter_value", lambda t, x: x.scatter(1, t.tensor([[0], [2]], device=x.device), 2.5), ((2, 4),)),
+    Op("scatter_add", lambda t, x, y: x.scatter_add(1, t.tensor([[0, 0, 3], [1, 2, 1]], device=x.device), y),
+       ((2, 4), (2, 3))),
+    Op("masked_fill_tensor", lambda t, x, v: x.masked_fill(x > 0, v.sum()), ((3, 4), (2,))),
+    Op("masked_select", lambda t, x: x.masked_select(t.tensor([True, False, True, True], device=x.device)),
+       ((3, 4),)),
+]
+
 NN_OPS: list[Op] = []

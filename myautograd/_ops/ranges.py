@@ -1,0 +1,122 @@
+"""Evenly spaced values: ``arange``, ``linspace`` and ``logspace``, rounded as torch's kernels round them.
+
+torch computes each element of ``linspace`` with one fused multiply-add in the output's type, so
+each is rounded once: ``start + i * step`` for the first half and ``end - (steps - 1 - i) * step``
+for the second (integer types: in double precision, then truncated). ``arange`` here is
+``start + i * step`` in double precision rounded once, then cast; torch's vectorised arange kernel
+adds the step to a base already cast to the output type, so that its float32 values can differ
+from these by an ulp, in a pattern that depends on the CPU's vector width. NumPy has
+no fused multiply-add, so ``fused`` computes ``a * b + c`` exactly in two doubles (Dekker's and
+Knuth's error-free products and sums) before the one rounding.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor
+from .common import to_dtype
+from .creation import finish
+from .registry import function
+
+_SPLITTER = 2.0 ** 27 + 1
+
+
+def _two_sum(a, b):
+    total = a + b
+    virtual = total - a
+    return total, (a - (total - virtual)) + (b - virtual)
+
+
+def _split(a):
+    scaled = _SPLITTER * a
+    high = scaled - (scaled - a)
+    return high, a - high
+
+
+def _two_product(a, b):
+    product = a * b
+    a_high, a_low = _split(a)
+    b_high, b_low = _split(b)
+    return product, ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
+
+
+def fused(a, b, c, dtype) -> np.ndarray:
+    """``a * b + c`` (float64 arrays or numbers) rounded once to ``dtype`` (float32 or float64)."""
+    a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
+    product, product_error = _two_product(a, b)
+    high, sum_error = _two_sum(product, c)
+    low = sum_error + product_error  # the exact value is high + low, up to a negligible rounding of low
+    nearest = high + low
+    if np.dtype(dtype) == np.float64:
+        return nearest
+    rounded = nearest.astype(dtype)
+    # nearest is a double: where it falls exactly halfway between two floats, the exact value decides
+    up = np.nextafter(rounded, np.asarray(np.inf, dtype=dtype))
+    down = np.nextafter(rounded, np.asarray(-np.inf, dtype=dtype))
+    residual = (high - nearest) + low
+    halfway_up = nearest == (rounded.astype(np.float64) + up.astype(np.float64)) / 2
+    halfway_down = nearest == (rounded.astype(np.float64) + down.astype(np.float64)) / 2
+    rounded = np.where(halfway_up & (residual > 0), up, rounded)
+    return np.where(halfway_down & (residual < 0), down, rounded)
+
+
+def _as_number(value):
+    return value.item() if isinstance(value, Tensor) else value
+
+
+@function
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, layout=None, out=None):
+    if end is None:
+        start, end = 0, start
+    start, end, step = (_as_number(v) for v in (start, end, step))
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if dtype is None:
+        dtype = _dtype.get_default_dtype() if any(isinstance(v, float) for v in (start, end, step)) else _dtype.int64
+    target = to_dtype(dtype)
+    count = max(0, math.ceil((end - start) / step))
+    if target.category >= _dtype.FLOATING:
+        data = fused(np.arange(count, dtype=np.float64), step, start, np.float64).astype(target.np)
+    else:
+        data = np.arange(start, end, step, dtype=target.np)
+    return finish(data, None, device, requires_grad)
+
+
+def linspace_values(start, end, steps: int, np_dtype) -> np.ndarray:
+    if steps == 0:
+        return np.zeros((0,), dtype=np_dtype)
+    if steps == 1:
+        return np.full((1,), start, dtype=np_dtype)
+    floating = np.dtype(np_dtype).kind == "f"
+    work = np.dtype(np_dtype).type if floating else np.float64
+    if not floating:  # the ends are converted to the integer type first; the step is a double
+        start, end = int(start), int(end)
+    first, last = np.asarray(start).astype(work), np.asarray(end).astype(work)
+    step = (last - first) / work(steps - 1)
+    positions = np.arange(steps, dtype=np.float64)
+    halfway = steps // 2
+    low = fused(positions, step, first, work)
+    high = fused(steps - 1 - positions, -np.float64(step), last, work)
+    values = np.where(positions < halfway, low, high)
+    return values.astype(np_dtype) if floating else np.trunc(values).astype(np_dtype)
+
+
+@function
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, layout=None, out=None):
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    target = to_dtype(dtype) or _dtype.get_default_dtype()
+    return finish(linspace_values(_as_number(start), _as_number(end), steps, target.np), None, device,
+                  requires_grad)
+
+
+@function
+def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+    target = to_dtype(dtype) or _dtype.get_default_dtype()
+    return finish(np.logspace(start, end, steps, base=base).astype(target.np), None, device, requires_grad)
