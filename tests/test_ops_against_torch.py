@@ -19,6 +19,7 @@ import myautograd
 from tests.support.operators import (
     ACTIVATION_OPS,
     INDEXING_OPS,
+    LOSS_OPS,
     NN_OPS,
     POINTWISE_OPS,
     REDUCTION_OPS,
@@ -179,6 +180,7 @@ OPS = [
     *REDUCTION_OPS,
     *SHAPE_OPS,
     *INDEXING_OPS,
+    *LOSS_OPS,
     *NN_OPS,
 ]
 

@@ -192,10 +192,10 @@ class ArrayMath:
         return np.where(mask, grad, grad * scale if scale else 0)
 
     @staticmethod
-    def backward_op(node_name, grad, forward_input, kernel=None, **attrs):
+    def backward_op(node_name, grad, *forward_inputs, kernel=None, **attrs):
         """A backward with a kernel of its own (see ``BACKWARD_KERNELS``; ``kernel``: its name, when
         not the node's): here, just the kernel."""
-        return BACKWARD_KERNELS[kernel or node_name](grad, forward_input, **attrs)
+        return BACKWARD_KERNELS[kernel or node_name](grad, *forward_inputs, **attrs)
 
     @staticmethod
     def array(x):
@@ -301,6 +301,19 @@ class ArrayMath:
     @staticmethod
     def isnan(x):
         return np.isnan(x)
+
+    @staticmethod
+    def sigmoid(x):
+        return 1 / (1 + np.exp(-x))
+
+    @staticmethod
+    def log_sigmoid(x):
+        return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+
+    @staticmethod
+    def xlogy(x, y):
+        y = y if hasattr(y, "dtype") else x.dtype.type(y)
+        return np.where(np.isnan(y), y, np.where(x == 0, x.dtype.type(0), x * np.log(y))).astype(x.dtype, copy=False)
 
     @staticmethod
     def erf(x):

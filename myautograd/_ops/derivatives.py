@@ -148,6 +148,7 @@ derivative("MulBackward0", "self other",
 derivative("DivBackward0", "self other",
            self=lambda grad, other, F: grad / F.conj(other),
            other=lambda grad, self, other, F: -grad * F.conj((self / other) / other))
+derivative("DivBackward1", "self", saves="other", self=lambda grad, other: grad / other)
 derivative("DivBackward2", "self other", saves="rounding_mode",
            self=lambda grad, other, rounding_mode: grad * 0,
            other=lambda grad, self, other, rounding_mode: grad * 0)
@@ -247,6 +248,13 @@ derivative("VarBackward0", "self", saves="dim correction keepdim",
 derivative("StdBackward0", "self", saves="dim correction keepdim",
            self=lambda grad, self, result, dim, correction, keepdim, F:
            H.var_backward(F, F.where(result == 0, 0, grad / (2 * result)), self, dim, correction, keepdim))
+derivative("VarMeanBackward0", "self", saves="dim correction keepdim", multi_output=True,
+           self=lambda grads, self, dim, correction, keepdim, F:
+           H.var_mean_backward(F, grads[0], H.output_grad(grads, 1), self, dim, correction, keepdim))
+derivative("StdMeanBackward0", "self", saves="dim correction keepdim", multi_output=True,
+           self=lambda grads, self, result0, dim, correction, keepdim, F: H.var_mean_backward(
+               F, None if grads[0] is None else F.where(result0 == 0, 0, grads[0] / (2 * result0)),
+               H.output_grad(grads, 1), self, dim, correction, keepdim))
 derivative("LogsumexpBackward0", "self", saves="dim keepdim",
            self=lambda grad, self, result, dim, keepdim, F:
            (grad if keepdim else F.unsqueeze_dims(grad, dim, self.ndim))
@@ -360,18 +368,49 @@ derivative("ComplexBackward0", "real imag",
 # -- losses and nn ------------------------------------------------------------------------------------
 derivative("MseLossBackward0", "self target", saves="reduction",
            self=lambda grad, self, target, reduction: H.mse_backward(grad, self, target, reduction),
-           target=lambda grad, self, target, reduction: -H.mse_backward(grad, self, target, reduction))
-derivative("NllLossBackward0", "self", saves="target weight reduction ignore_index total_weight",
-           self=lambda grad, self, target, weight, reduction, ignore_index, total_weight, F:
-           H.nll_backward(F, grad, self, target, weight, reduction, ignore_index, total_weight))
+           target=lambda grad, self, target, reduction: H.mse_backward(grad, target, self, reduction))
+derivative("SmoothL1LossBackward0", "self target", saves="reduction beta",
+           self=lambda grad, self, target, reduction, beta, F: H.smooth_l1_backward(F, grad, self, target, reduction, beta),
+           target=lambda grad, self, target, reduction, beta, F:
+           H.smooth_l1_backward(F, grad, target, self, reduction, beta))
+derivative("HuberLossBackward0", "self target", saves="reduction delta",
+           self=lambda grad, self, target, reduction, delta, F: H.huber_backward(F, grad, self, target, reduction, delta),
+           target=lambda grad, self, target, reduction, delta, F: H.huber_backward(F, grad, target, self, reduction, delta))
+# The NLL gradient is a kernel of its own, recorded under create_graph as NllLossBackwardBackward0 (on the
+# incoming gradient and the input, as torch's), whose derivative in the incoming gradient is the loss itself.
+for _name in ("NllLoss", "NllLoss2D"):
+    derivative(f"{_name}Backward0", "self", saves="target weight reduction ignore_index total_weight",
+               self=H.nll_formula(f"{_name}BackwardBackward0"))
+    derivative(f"{_name}BackwardBackward0", "grad_output self", saves="target weight reduction ignore_index total_weight",
+               grad_output=lambda grad, self, target, weight, reduction, ignore_index, total_weight, F:
+               H.nll_double_backward(F, grad, self, target, weight, reduction, ignore_index, total_weight),
+               self=lambda grad, F: F.zeros_like(grad))
+# binary cross entropy: its input gradient is a kernel of its own (with torch's clamp of (1 - p) p at
+# 1e-12), recorded under create_graph as BinaryCrossEntropyBackwardBackward0, whose derivatives are
+# torch's (with their own 1e-12); the target gradient is -logit(p).
 derivative("BinaryCrossEntropyBackward0", "self target", saves="weight reduction",
-           self=lambda grad, self, target, weight, reduction, F: H.bce_backward(F, grad, self, target, weight, reduction),
-           target=lambda grad, self, weight, reduction, F: H.bce_target_backward(F, grad, self, weight, reduction))
+           self=lambda grad, self, target, weight, reduction, F: F.backward_op(
+               "BinaryCrossEntropyBackwardBackward0", grad, self, target, weight=weight, reduction=reduction),
+           target=lambda grad, self, weight, reduction, F: H.loss_scaled(
+               -F.log(self / (1 - self)) * grad, self, weight, reduction))
+derivative("BinaryCrossEntropyBackwardBackward0", "grad_output self target", saves="weight reduction",
+           grad_output=lambda grad, self, target, weight, reduction, F: F.backward_op(
+               "BinaryCrossEntropyBackwardBackward0", grad, self, target, weight=weight, reduction=reduction),
+           self=lambda grad, grad_output, self, target, weight, reduction, F:
+           H.bce_double_backward(F, grad, grad_output, self, target, weight, reduction),
+           target=lambda grad, grad_output, self, weight, reduction, F:
+           H.bce_double_backward_target(F, grad, grad_output, self, weight, reduction))
 derivative("BinaryCrossEntropyWithLogitsBackward0", "self target", saves="weight pos_weight reduction",
            self=lambda grad, self, target, weight, pos_weight, reduction, F:
            H.bce_logits_backward(F, grad, self, target, weight, pos_weight, reduction),
            target=lambda grad, self, weight, pos_weight, reduction, F:
            H.bce_logits_target_backward(F, grad, self, weight, pos_weight, reduction))
+derivative("XlogyBackward0", "self other",
+           self=lambda grad, self, other, F: F.where((self == 0) & (other <= 0), 0, F.xlogy(grad, other)),
+           other=lambda grad, self, other: grad * self / other)
+derivative("XlogyBackward2", "self", saves="other",
+           self=lambda grad, self, other, F: F.xlogy(grad, other) if other > 0
+           else F.where(self == 0, 0, F.xlogy(grad, other)))
 derivative("NativeDropoutBackward0", "self", saves="mask scale", self=lambda grad, mask, scale: grad * mask * scale)
 derivative("BernoulliBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("GeluBackward0", "self", saves="approximate",

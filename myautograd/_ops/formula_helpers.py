@@ -213,6 +213,24 @@ def var_backward(F, grad, self, dim, correction, keepdim):
     return scale * grad * (self - mean)
 
 
+def output_grad(grads, index):
+    """The gradient of output ``index`` of a multi-output node, None when it got none."""
+    return grads[index] if index < len(grads) else None
+
+
+def var_mean_backward(F, grad_var, grad_mean, self, dim, correction, keepdim):
+    """The gradient through var_mean's (or std_mean's, given d var) outputs, those that got one."""
+    total = None if grad_var is None else var_backward(F, grad_var, self, dim, correction, keepdim)
+    if grad_mean is not None:
+        dims = tuple(range(self.ndim)) if dim is None else tuple(dim)
+        count = numel([self.shape[d] for d in dims]) if self.ndim else 1
+        if dim is not None and not keepdim:
+            grad_mean = F.unsqueeze_dims(grad_mean, dims, self.ndim)
+        spread = F.expand(grad_mean, self.shape) / count
+        total = spread if total is None else total + spread
+    return total
+
+
 def norm_backward(F, grad, self, result, ord, dim, keepdim):
     """torch's gradient of a vector norm, case by case of ``ord``."""
     if dim is not None and not keepdim:
@@ -253,6 +271,49 @@ def mse_backward(grad, self, target, reduction):
     return scale * (self - target) * grad
 
 
+def loss_norm(self, reduction) -> float:
+    """The factor of a loss gradient: 1 / numel for a mean, else 1."""
+    return 1.0 / numel(self.shape) if reduction == 1 else 1.0
+
+
+def smooth_l1_backward(F, grad, self, target, reduction, beta):
+    """torch's kernel: -1, x / beta, 1 (times the norm); the middle branch only strictly inside
+    (-beta, beta), so that its derivative is zero at the boundary, as torch's double backward says."""
+    x = self - target
+    norm = loss_norm(self, reduction)
+    return F.where(x <= -beta, -norm * grad, F.where(x >= beta, norm * grad, norm * x * grad / beta))
+
+
+def huber_backward(F, grad, self, target, reduction, delta):
+    x = self - target
+    norm = loss_norm(self, reduction)
+    return F.where(x <= -delta, -norm * grad * delta, F.where(x >= delta, norm * grad * delta, norm * x * grad))
+
+
+def loss_scaled(values, self, weight, reduction):
+    """A loss gradient times the weights, divided by numel for a mean."""
+    if weight is not None:
+        values = values * weight
+    return values / numel(self.shape) if reduction == 1 else values
+
+
+def bce_double_backward(F, grad, grad_output, self, target, weight, reduction):
+    """torch's binary_cross_entropy_double_backward: the derivative of the input gradient in the input."""
+    eps = 1e-12
+    plus = self + eps
+    minus = 1 - self + eps
+    values = (self * self - 2 * self * target + target) / (plus * plus * (minus * minus)) * (grad * grad_output)
+    return loss_scaled(values, self, weight, reduction)
+
+
+def bce_double_backward_target(F, grad, grad_output, self, weight, reduction):
+    values = -grad * grad_output
+    if weight is not None:
+        values = values * weight
+    values = values / F.clamp_min((1 - self) * self, 1e-12)
+    return values / numel(self.shape) if reduction == 1 else values
+
+
 def nll_selection(shape: tuple, classes, ignore_index: int, weight):
     """What the NLL loss picks from an input of ``shape``: the index of each picked element,
     the classes with ignored ones replaced by 0, and each pick's weight (None: all weights 1)."""
@@ -278,6 +339,8 @@ def nll_selection(shape: tuple, classes, ignore_index: int, weight):
 
 
 def nll_backward(F, grad, self, target, weight, reduction, ignore_index, total_weight):
+    if reduction == 1 and F.item(total_weight) == 0:
+        return F.zeros_like(self)  # every target ignored: torch writes no gradient
     key, safe, weights = nll_selection(tuple(self.shape), F.array(target), ignore_index,
                                        None if weight is None else F.array(weight))
     scale = -1.0 if weights is None else -F.constant(weights, grad)
@@ -287,44 +350,42 @@ def nll_backward(F, grad, self, target, weight, reduction, ignore_index, total_w
     return F.index_put_zeros(self.shape, grad, key, values, False)  # one element per row: no repeats
 
 
-def bce_backward(F, grad, self, target, weight, reduction):
-    out = grad * (self - target) / F.clamp_min((1 - self) * self, 1e-12)
-    if weight is not None:
-        out = out * weight
-    return out / numel(self.shape) if reduction == 1 else out
+def nll_formula(node: str):
+    """The NLL loss's input gradient, the kernel ``nll_loss_backward`` recorded (under create_graph) as ``node``."""
+    def formula(grad, self, target, weight, reduction, ignore_index, total_weight, F):
+        return F.backward_op(node, grad, self, kernel="nll_loss_backward", target=target, weight=weight,
+                             reduction=reduction, ignore_index=ignore_index, total_weight=total_weight)
+
+    return formula
+
+
+def nll_double_backward(F, grad, self, target, weight, reduction, ignore_index, total_weight):
+    """The derivative of the NLL gradient in its incoming gradient: the NLL loss of ``grad`` itself."""
+    key, safe, weights = nll_selection(tuple(self.shape), F.array(target), ignore_index,
+                                       None if weight is None else F.array(weight))
+    picked = F.index(grad, key)
+    values = -picked if weights is None else picked * -F.constant(weights, grad)
+    if reduction == 0:
+        return values
+    total = F.sum(values)
+    return total / F.item(total_weight) if reduction == 1 else total
 
 
 def bce_logits_backward(F, grad, self, target, weight, pos_weight, reduction):
-    sigmoid = 1 / (1 + F.exp(-self))
     if pos_weight is None:
-        out = (sigmoid - target) * grad
+        values = F.sigmoid(self) - target
     else:
-        out = ((pos_weight * target + 1 - target) * sigmoid - pos_weight * target) * grad
-    if weight is not None:
-        out = out * weight
-    return out / numel(self.shape) if reduction == 1 else out
-
-
-def weighted_mean(grad_values, self, weight, reduction):
-    out = grad_values if weight is None else grad_values * weight
-    return out / numel(self.shape) if reduction == 1 else out
-
-
-def bce_target_backward(F, grad, self, weight, reduction):
-    """d/dy of -(y log x + (1-y) log(1-x)), with torch's clamping of the logs at -100."""
-    log_x = F.clamp_min(F.log(self), -100)
-    log_1mx = F.clamp_min(F.log(1 - self), -100)
-    return weighted_mean(grad * (log_1mx - log_x), self, weight, reduction)
+        scaled = pos_weight * target
+        values = (scaled + 1 - target) * F.sigmoid(self) - scaled
+    return loss_scaled(values * grad, self, weight, reduction)
 
 
 def bce_logits_target_backward(F, grad, self, weight, pos_weight, reduction):
-    """d/dy of (1-y)x + (1 + (p-1)y) softplus(-x)."""
     if pos_weight is None:
-        values = -self
+        values = -self * grad
     else:
-        softplus_neg = F.log(1 + F.exp(-self))
-        values = (pos_weight - 1) * softplus_neg - self
-    return weighted_mean(grad * values, self, weight, reduction)
+        values = (F.log_sigmoid(-self) - F.log_sigmoid(self) * pos_weight) * grad
+    return loss_scaled(values, self, weight, reduction)
 
 
 def mish_backward(F, grad, self):

@@ -216,7 +216,7 @@ def _correction(unbiased, correction) -> int:
     return 1 if unbiased is None or unbiased else 0
 
 
-def _var_like(name: str, node: str, finish):
+def _var_like(name: str, node: str, finish, with_mean: bool = False):
     def op(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
         if isinstance(dim, bool):
             unbiased, dim = dim, None
@@ -225,24 +225,35 @@ def _var_like(name: str, node: str, finish):
         axes = _dims_arg(dim, data.ndim)
         ddof = _correction(unbiased, correction)
         count = data.size if axes is None else _reduced_size(data.shape, axes)
+        stem = name.split("_")[0]
         if count - ddof <= 0:
-            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+            warnings.warn(f"{stem}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
                           "factor (input numel divided by output numel).", UserWarning, stacklevel=2)
+        keep = keepdim if axes is not None else False
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            variance = data.var(axis=axes, ddof=ddof, keepdims=keepdim if axes is not None else False)
+            variance = data.var(axis=axes, ddof=ddof, keepdims=keep)
         out = _backend.as_array(finish(variance), dtype=data.dtype)
+        attrs = {"dim": None if axes is None else _saved_dims(dim), "correction": ddof, "keepdim": keepdim}
+        if not with_mean:
+            if STATE.grad_enabled and input._requires_grad:
+                return record(NODES[node], out, (input,), attrs)
+            return make_tensor(out)
+        total = data.sum(axis=axes, keepdims=keep)
+        mean_out = _backend.as_array(total / data.dtype.type(count) if count else total * data.dtype.type("nan"),
+                                     dtype=data.dtype)
         if STATE.grad_enabled and input._requires_grad:
-            return record(NODES[node], out, (input,),
-                          {"dim": None if axes is None else _saved_dims(dim), "correction": ddof, "keepdim": keepdim})
-        return make_tensor(out)
+            return record(NODES[node], (out, mean_out), (input,), attrs, outputs=2)
+        return make_tensor(out), make_tensor(mean_out)
 
     op.__name__ = name
-    return export(op)
+    return export(op, method=not with_mean)
 
 
 var = _var_like("var", "VarBackward0", lambda v: v)
 std = _var_like("std", "StdBackward0", np.sqrt)
+var_mean = _var_like("var_mean", "VarMeanBackward0", lambda v: v, with_mean=True)
+std_mean = _var_like("std_mean", "StdMeanBackward0", np.sqrt, with_mean=True)
 
 
 def _vector_norm(input: Tensor, ord, dim, keepdim: bool) -> Tensor:

@@ -15,7 +15,7 @@ from .. import _backend
 from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.modes import TensorMode
 from .._autograd.record import recorded
-from .._tensor import make_tensor
+from .._tensor import Tensor, make_tensor
 from .derivatives import NODES
 from .indexing import index_put_into_zeros
 from .inplace import copy_into_new
@@ -152,11 +152,12 @@ class TensorMath:
         return masked_backward(node_name, grad, forward_input, mask, scale)
 
     @staticmethod
-    def backward_op(node_name, grad, forward_input, kernel=None, **attrs):
+    def backward_op(node_name, grad, *forward_inputs, kernel=None, **attrs):
         """The kernel on the tensors' arrays, recorded as ``node_name`` (on grad and the forward
-        input), whose derivatives are in the table."""
-        out = BACKWARD_KERNELS[kernel or node_name](grad._data, forward_input._data, **attrs)
-        return recorded(NODES[node_name], out, (grad, forward_input), attrs)
+        inputs), whose derivatives are in the table."""
+        arrays = {k: v._data if isinstance(v, Tensor) else v for k, v in attrs.items()}
+        out = BACKWARD_KERNELS[kernel or node_name](grad._data, *(x._data for x in forward_inputs), **arrays)
+        return recorded(NODES[node_name], out, (grad, *forward_inputs), attrs)
 
     @staticmethod
     def array(x):
@@ -246,6 +247,20 @@ class TensorMath:
     @staticmethod
     def isnan(x):
         return x.isnan()
+
+    @staticmethod
+    def sigmoid(x):
+        return x.sigmoid()
+
+    @staticmethod
+    def log_sigmoid(x):
+        from .activations import logsigmoid
+
+        return logsigmoid(x)
+
+    @staticmethod
+    def xlogy(x, y):
+        return x.xlogy(y)
 
     @staticmethod
     def erf(x):

@@ -62,7 +62,9 @@ def _make_grads(outputs: Sequence[Tensor], grads: Sequence, is_grads_batched: bo
                     "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch "
                     "dimension. The sizes of the remaining dimensions are expected to match the shape of "
                     f"corresponding output, but a mismatch was detected: grad_output[{index}] has a shape of "
-                    f"{grad_shape} and output[{index}] has a shape of {out_shape}. If you only want some tensors in "
+                    # torch reports the shape of grad_output[i][0] without its first dimension
+                    f"{grad_shape[2:]} and output[{index}] has a shape of {out_shape}. If you only want some "
+                    "tensors in "
                     "`grad_output` to be considered batched, consider using vmap.")
             if out.dtype.is_complex != grad.dtype.is_complex:
                 index = list(grads).index(grad)

@@ -10,7 +10,9 @@ from .modules import (
     Dropout,
     Flatten,
     Hardtanh,
+    HuberLoss,
     Identity,
+    KLDivLoss,
     L1Loss,
     LeakyReLU,
     Linear,
@@ -23,6 +25,7 @@ from .modules import (
     Sequential,
     Sigmoid,
     SiLU,
+    SmoothL1Loss,
     Softmax,
     Softplus,
     Tanh,
@@ -31,7 +34,7 @@ from .parameter import Buffer, Parameter
 
 __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "Buffer", "CrossEntropyLoss", "Dropout", "ELU", "Flatten", "GELU", "Hardtanh",
-    "Identity", "L1Loss", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleList", "NLLLoss",
-    "Parameter", "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh", "functional", "init",
-    "modules", "parameter",
+    "HuberLoss", "Identity", "KLDivLoss", "L1Loss", "LeakyReLU", "Linear", "LogSoftmax", "Module", "ModuleList",
+    "MSELoss", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid", "SiLU", "SmoothL1Loss", "Softmax", "Softplus",
+    "Tanh", "functional", "init", "modules", "parameter",
 ]

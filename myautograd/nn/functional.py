@@ -12,6 +12,7 @@ import warnings
 
 from .._ops import activations as _act
 from .._ops import linalg as _linalg
+from .._ops import losses as _losses
 from .._ops import nn_ops as _nn
 from .._ops import reduction as _reduction
 from .._tensor import Tensor
@@ -35,15 +36,7 @@ def _reduction_of(reduction: str, size_average, reduce) -> str:
 
 
 def _check_reduction(reduction: str) -> None:
-    _nn.reduction_code(reduction)
-
-
-def _reduce(losses: Tensor, reduction: str) -> Tensor:
-    if reduction == "mean":
-        return losses.mean()
-    if reduction == "sum":
-        return losses.sum()
-    return losses
+    _losses.reduction_code(reduction)
 
 
 # -- linear and activations -------------------------------------------------------------------------------
@@ -167,14 +160,14 @@ def _weighted(losses: Tensor, weight: Tensor | None, input: Tensor, reduction: s
     losses = losses * weight
     if reduction == "mean":
         return losses.sum() / weight.sum()
-    return _reduce(losses, reduction)
+    return _losses.reduce_tensor(losses, reduction)
 
 
 def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
              weight: Tensor | None = None) -> Tensor:
     reduction = _reduction_of(reduction, size_average, reduce)
     if weight is None:
-        return _nn.mse_loss(input, target, reduction=reduction)
+        return _losses.mse_loss(input, target, reduction=reduction)
     _check_reduction(reduction)
     return _weighted((input - target) ** 2, weight, input, reduction)
 
@@ -183,101 +176,49 @@ def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduc
             weight: Tensor | None = None) -> Tensor:
     reduction = _reduction_of(reduction, size_average, reduce)
     if weight is None:
-        return _nn.l1_loss(input, target, reduction=reduction)
+        return _losses.l1_loss(input, target, reduction=reduction)
     _check_reduction(reduction)
     return _weighted((input - target).abs(), weight, input, reduction)
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+                   beta: float = 1.0) -> Tensor:
+    reduction = _reduction_of(reduction, size_average, reduce)
+    return _losses.smooth_l1_loss(input, target, reduction, beta)
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
+               weight: Tensor | None = None) -> Tensor:
+    return _losses.huber_loss(input, target, reduction, delta)
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None, ignore_index: int = -100,
              reduce=None, reduction: str = "mean") -> Tensor:
     reduction = _reduction_of(reduction, size_average, reduce)
-    return _nn.nll_loss(input, target, weight, ignore_index=ignore_index, reduction=reduction)
-
-
-def _class_weights(weight: Tensor, ndim: int, class_dim: int) -> Tensor:
-    """``weight`` shaped to broadcast along the class dimension of an ``ndim``-dimensional input."""
-    shape = [1] * ndim
-    shape[class_dim] = weight.shape[0]
-    return weight.view(*shape)
-
-
-def _soft_cross_entropy(input: Tensor, target: Tensor, weight, reduction: str, smoothing: float) -> Tensor:
-    """Cross-entropy against class probabilities, as torch composes it."""
-    class_dim = 1 if input.dim() >= 2 else 0
-    classes = input.shape[class_dim]
-    if smoothing > 0:
-        target = target * (1 - smoothing) + smoothing / classes
-    products = _reduction.log_softmax(input, class_dim) * target
-    if weight is not None:
-        products = products * _class_weights(weight, input.dim(), class_dim)
-    if reduction == "none":
-        return -products.sum(class_dim)
-    if reduction == "sum":
-        return -products.sum()
-    return -products.sum() / (input.numel() // classes)
-
-
-def _smoothed_cross_entropy(input: Tensor, target: Tensor, weight, ignore_index: int, reduction: str,
-                            smoothing: float) -> Tensor:
-    """Cross-entropy against class indices with label smoothing: a blend of the NLL loss and the
-    loss against the uniform distribution."""
-    class_dim = 1 if input.dim() >= 2 else 0
-    classes = input.shape[class_dim]
-    log_probs = _reduction.log_softmax(input, class_dim)
-    nll = _nn.nll_loss(log_probs, target, weight, ignore_index=ignore_index, reduction=reduction)
-    ignored = target == target.new_tensor(ignore_index)
-    if weight is not None:
-        uniform = -(log_probs * _class_weights(weight, input.dim(), class_dim)).sum(class_dim)
-    else:
-        uniform = -log_probs.sum(class_dim)
-    uniform = uniform.masked_fill(ignored, 0.0)
-    if reduction == "mean":
-        kept = ~ignored
-        if weight is not None:
-            uniform = uniform.sum() / weight.gather(0, target.masked_select(kept).flatten()).sum()
-        else:
-            uniform = uniform.sum() / kept.sum()
-    elif reduction == "sum":
-        uniform = uniform.sum()
-    return (1 - smoothing) * nll + uniform * (smoothing / classes)
+    return _losses.nll_loss(input, target, weight, ignore_index=ignore_index, reduction=reduction)
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
                   ignore_index: int = -100, reduce=None, reduction: str = "mean",
                   label_smoothing: float = 0.0) -> Tensor:
     reduction = _reduction_of(reduction, size_average, reduce)
-    _check_reduction(reduction)
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
-    if input.shape == target.shape:
-        if not target.is_floating_point():
-            raise RuntimeError("Expected floating point type for target with class probabilities, got "
-                               f"{target.dtype.scalar_type_name}")
-        return _soft_cross_entropy(input, target, weight, reduction, label_smoothing)
-    _nn.check_class_targets(target)
-    if label_smoothing > 0:
-        return _smoothed_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)
-    return _nn.cross_entropy(input, target, weight, ignore_index=ignore_index, reduction=reduction)
+    return _losses.cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
                          reduce=None, reduction: str = "mean") -> Tensor:
     reduction = _reduction_of(reduction, size_average, reduce)
-    return _nn.binary_cross_entropy(input, target, weight, reduction=reduction)
+    return _losses.binary_cross_entropy(input, target, weight, reduction=reduction)
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
                                      reduce=None, reduction: str = "mean",
                                      pos_weight: Tensor | None = None) -> Tensor:
     reduction = _reduction_of(reduction, size_average, reduce)
-    _check_reduction(reduction)
-    if target.shape != input.shape:
-        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
-    return _nn.binary_cross_entropy_with_logits(input, target, weight, reduction=reduction, pos_weight=pos_weight)
+    return _losses.binary_cross_entropy_with_logits(input, target, weight, reduction=reduction, pos_weight=pos_weight)
 
 
-__all__ = [
-    "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout", "elu", "gelu",
-    "hardtanh", "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "relu", "relu_",
-    "sigmoid", "silu", "softmax", "softplus", "tanh",
-]
+def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+           log_target: bool = False) -> Tensor:
+    reduction = _reduction_of(reduction, size_average, reduce)
+    return _losses.kl_div(input, target, reduction, log_target)

@@ -81,4 +81,21 @@ INDEXING_OPS = [
        ((3, 4),)),
 ]
 
+LOSS_OPS = [
+    Op("mse_broadcast", lambda t, x, y: t.nn.functional.mse_loss(x, y.sum(1)), ((3,), (3, 2))),
+    Op("smooth_l1", lambda t, x, y: t.nn.functional.smooth_l1_loss(x, y, beta=0.5), ((3, 4), (3, 4))),
+    Op("huber", lambda t, x, y: t.nn.functional.huber_loss(x, y, delta=0.5, reduction="sum"), ((3, 4), (3, 4))),
+    Op("nll_2d", lambda t, x: t.nn.functional.nll_loss(x, t.tensor([[0, 2], [1, 1]], device=x.device)), ((2, 3, 2),)),
+    Op("bce_weighted", lambda t, x, y, w: t.nn.functional.binary_cross_entropy(
+        x.sigmoid(), y.sigmoid(), weight=w.detach().abs(), reduction="sum"), ((4,), (4,), (4,))),
+    Op("bce_logits_pos_weight", lambda t, x, y, w: t.nn.functional.binary_cross_entropy_with_logits(
+        x, y.sigmoid(), pos_weight=w.detach().abs() + 0.5), ((3, 4), (3, 4), (4,))),
+    Op("kl_div", lambda t, x, y: t.nn.functional.kl_div(x, y.sigmoid(), reduction="batchmean"), ((3, 4), (3, 4)),
+       -2.0, -0.1),
+    Op("xlogy_scalar", lambda t, x: t.xlogy(x, 2.5), ((4,),)),
+    Op("cross_entropy_probabilities", lambda t, x, y: t.nn.functional.cross_entropy(x, y.softmax(1)), ((3, 4), (3, 4))),
+    Op("var_mean", lambda t, x: t.var_mean(x, 1)[0] * 2 + t.var_mean(x, 1)[1], ((3, 4),)),
+    Op("std_mean", lambda t, x: t.std_mean(x)[0] + t.std_mean(x)[1], ((3, 4),)),
+]
+
 NN_OPS: list[Op] = []

@@ -6,11 +6,21 @@ from .container import ModuleList, Sequential
 from .dropout import Dropout
 from .flatten import Flatten
 from .linear import Identity, Linear
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    KLDivLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
 from .module import Module
 
 __all__ = [
-    "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "ELU", "Flatten", "GELU", "Hardtanh", "Identity",
-    "L1Loss", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleList", "NLLLoss", "ReLU", "Sequential",
-    "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh",
+    "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "ELU", "Flatten", "GELU", "Hardtanh", "HuberLoss",
+    "Identity", "KLDivLoss", "L1Loss", "LeakyReLU", "Linear", "LogSoftmax", "Module", "ModuleList", "MSELoss",
+    "NLLLoss", "ReLU", "Sequential", "Sigmoid", "SiLU", "SmoothL1Loss", "Softmax", "Softplus", "Tanh",
 ]

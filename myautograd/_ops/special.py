@@ -1,0 +1,41 @@
+"""Pointwise ops torch builds losses from: ``xlogy`` and the division by a Python number that torch's
+C++ code records as ``DivBackward1`` (the Python ``/`` records ``DivBackward0``, the number wrapped
+in a tensor).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._autograd.record import recorded
+from .._tensor import Tensor
+from .derivatives import NODES
+from .pointwise import operands
+from .registry import export
+
+
+@export
+def xlogy(input, other):
+    """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is NaN): XlogyBackward0."""
+    if not isinstance(input, Tensor):
+        from .common import as_tensor_like
+
+        input = as_tensor_like(input, other)
+    x, y = operands(input, other)
+    out = xlogy_values(x, y if hasattr(y, "dtype") else x.dtype.type(y))
+    if isinstance(other, Tensor):
+        return recorded(NODES["XlogyBackward0"], out, (input, other))
+    return recorded(NODES["XlogyBackward2"], out, (input,), {"other": other})
+
+
+def xlogy_values(x, y):
+    """``x * log(y)``; 0 where x is 0, NaN where y is NaN."""
+    zero = x.dtype.type(0)
+    return np.where(np.isnan(y), y, np.where(x == 0, zero, x * np.log(y))).astype(x.dtype, copy=False)
+
+
+def div_by_number(input: Tensor, number) -> Tensor:
+    """``input / number`` as torch's C++ ``div(Tensor, Scalar)``: DivBackward1."""
+    data = input._data
+    out = data / (data.dtype.type(number) if data.dtype.kind in "fc" else number)
+    return recorded(NODES["DivBackward1"], out, (input,), {"other": number})
