@@ -40,6 +40,30 @@ def power(x, exponent):
     return np.power(x, exponent)
 
 
+def window_view(x, kernel: tuple, stride: tuple, dilation: tuple):
+    """The sliding windows of ``x`` (N, C, *spatial) as a view (N, C, *kernel, *windows): element
+    [n, c, *k, *o] is x[n, c, *(o * stride + k * dilation)]."""
+    spatial = x.shape[2:]
+    count = tuple((size - d * (k - 1) - 1) // s + 1 for size, k, s, d in zip(spatial, kernel, stride, dilation))
+    steps = x.strides[2:]
+    shape = x.shape[:2] + tuple(kernel) + count
+    strides = x.strides[:2] + tuple(st * d for st, d in zip(steps, dilation)) + tuple(
+        st * s for st, s in zip(steps, stride))
+    return _backend.as_strided(x, shape, strides)
+
+
+def windows_summed(cols, sizes: tuple, kernel: tuple, stride: tuple, dilation: tuple):
+    """The adjoint of ``window_view``: each window element (N, C, *kernel, *windows) added back at
+    its place in a zero tensor (N, C, *sizes)."""
+    out = _zeros(cols.shape[:2] + tuple(sizes), cols)
+    count = cols.shape[2 + len(kernel):]
+    for offsets in np.ndindex(*kernel):
+        target = tuple(slice(k * d, k * d + s * (n - 1) + 1, s)
+                       for k, d, s, n in zip(offsets, dilation, stride, count))
+        out[(slice(None), slice(None)) + target] += cols[(slice(None), slice(None)) + offsets]
+    return out
+
+
 def _reduced_axes(shape: tuple, target: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
     lead = len(shape) - len(target)
     kept = tuple(i for i, size in enumerate(target) if size == 1 and shape[lead + i] != 1)
@@ -130,6 +154,30 @@ class ArrayMath:
     @staticmethod
     def diagonal(x, offset, dim1, dim2):
         return np.diagonal(x, offset, dim1, dim2).copy()
+
+    @staticmethod
+    def im2col(x, kernel, stride, dilation):
+        return window_view(x, kernel, stride, dilation).copy()
+
+    @staticmethod
+    def col2im(cols, sizes, kernel, stride, dilation):
+        return windows_summed(cols, sizes, kernel, stride, dilation)
+
+    @staticmethod
+    def einsum(equation, *operands):
+        return np.einsum(equation, *operands, optimize=True)
+
+    @staticmethod
+    def constant_pad(x, pad):
+        """Zeros added (positive pads) or elements cropped (negative ones) at both ends of the last
+        dims, as ``torch.nn.functional.pad``'s (before, after) pairs say."""
+        widths = [(0, 0)] * x.ndim
+        crop = [slice(None)] * x.ndim
+        for i in range(len(pad) // 2):
+            dim, before, after = x.ndim - 1 - i, pad[2 * i], pad[2 * i + 1]
+            widths[dim] = (max(before, 0), max(after, 0))
+            crop[dim] = slice(max(-before, 0), x.shape[dim] - max(-after, 0))
+        return np.pad(x[tuple(crop)], widths)
 
     @staticmethod
     def cat(xs, dim):

@@ -20,6 +20,7 @@ import math
 
 from .._autograd.formulas import NODES, derivative
 from . import formula_helpers as H
+from . import window_math as W
 
 # -- pointwise, one input ----------------------------------------------------------------------
 derivative("NegBackward0", "self", self=lambda grad: -grad)
@@ -411,6 +412,62 @@ derivative("XlogyBackward0", "self other",
 derivative("XlogyBackward2", "self", saves="other",
            self=lambda grad, self, other, F: F.xlogy(grad, other) if other > 0
            else F.where(self == 0, 0, F.xlogy(grad, other)))
+derivative("ConstantPadNdBackward0", "self", saves="pad",
+           self=lambda grad, pad, F: F.constant_pad(grad, tuple(-p for p in pad)))
+for _mode in ("Reflection", "Replication"):
+    for _dims in (1, 2, 3):
+        derivative(f"{_mode}Pad{_dims}DBackward0", "self", saves="key",
+                   self=H.gather_pad_formula(f"{_mode}Pad{_dims}DBackwardBackward0"))
+        derivative(f"{_mode}Pad{_dims}DBackwardBackward0", "grad_output self", saves="key",
+                   grad_output=lambda grad, key, F: F.index(grad, key),
+                   self=lambda grad, F: F.zeros_like(grad))
+# -- convolution and pooling (window_math: the same functions give the values and the gradients) --------
+derivative("ConvolutionBackward0", "input weight bias",
+           saves="stride padding dilation transposed output_padding groups",
+           input=lambda grad, input, weight, stride, padding, dilation, transposed, output_padding, groups, F:
+           W.convolution_grads(F, grad, input, weight, (True, False, False), stride, padding, dilation, transposed,
+                               output_padding, groups)[0],
+           weight=lambda grad, input, weight, stride, padding, dilation, transposed, output_padding, groups, F:
+           W.convolution_grads(F, grad, input, weight, (False, True, False), stride, padding, dilation, transposed,
+                               output_padding, groups)[1],
+           bias=lambda grad, input, weight, F:
+           F.backward_op("ConvolutionBackwardBackward0", grad, input, weight, kernel="conv_bias_grad"))
+# the bias gradient, recorded (as part of torch's ConvolutionBackwardBackward0) on the input and weight too
+derivative("ConvolutionBackwardBackward0", "grad_output input weight",
+           grad_output=lambda grad, grad_output, F:
+           F.expand(F.reshape(grad, (1, -1) + (1,) * (grad_output.ndim - 2)), tuple(grad_output.shape)),
+           input=lambda grad, input, F: F.zeros(tuple(input.shape), grad),
+           weight=lambda grad, weight, F: F.zeros(tuple(weight.shape), grad))
+derivative("Im2ColBackward0", "self", saves="kernel_size stride dilation self_sym_sizes",
+           self=lambda grad, kernel_size, stride, dilation, self_sym_sizes, F:
+           F.col2im(grad, tuple(self_sym_sizes[2:]), kernel_size, stride, dilation))
+derivative("Col2ImBackward0", "self", saves="kernel_size stride dilation",
+           self=lambda grad, kernel_size, stride, dilation, F: F.im2col(grad, kernel_size, stride, dilation))
+# Pooling and padding: linear, their gradients kernels of their own, recorded under create_graph on the
+# incoming gradient and the input (as torch's); the derivative in the incoming gradient is the op itself.
+derivative("MaxPool2DWithIndicesBackward0", "self", saves="indices self_sym_sizes",
+           self=lambda grad, self, indices, self_sym_sizes, F: F.backward_op(
+               "MaxPool2DWithIndicesBackwardBackward0", grad, self, kernel="max_pool_backward", indices=indices))
+derivative("MaxPool2DWithIndicesBackwardBackward0", "grad_output self", saves="indices",
+           grad_output=lambda grad, indices, F: H.max_pool_select(F, grad, indices),
+           self=lambda grad, F: F.zeros_like(grad))
+derivative("AvgPool2DBackward0", "self", saves="kernel_size stride counts pad divisors",
+           self=lambda grad, self, kernel_size, stride, counts, pad, divisors, F: F.backward_op(
+               "AvgPool2DBackwardBackward0", grad, self, kernel="avg_pool_backward", kernel_size=kernel_size,
+               stride=stride, counts=counts, pad=pad, divisors=divisors))
+derivative("AvgPool2DBackwardBackward0", "grad_output self", saves="kernel_size stride counts pad divisors",
+           grad_output=lambda grad, kernel_size, stride, counts, pad, divisors, F:
+           W.avg_pool(F, grad, kernel_size, stride, counts, pad, divisors),
+           self=lambda grad, F: F.zeros_like(grad))
+derivative("AdaptiveAvgPool2DBackward0", "self", saves="rows cols",
+           self=lambda grad, self, rows, cols, F: F.backward_op(
+               "AdaptiveAvgPool2DBackwardBackward0", grad, self, kernel="adaptive_avg_backward", rows=rows, cols=cols))
+derivative("AdaptiveAvgPool2DBackwardBackward0", "grad_output self", saves="rows cols",
+           grad_output=lambda grad, rows, cols, F: W.adaptive_avg(F, grad, rows, cols),
+           self=lambda grad, F: F.zeros_like(grad))
+derivative("EmbeddingBackward0", "weight", saves="indices weight_sym_size_0 padding_idx scale_grad_by_freq",
+           weight=lambda grad, indices, weight_sym_size_0, padding_idx, scale_grad_by_freq, F:
+           H.embedding_backward(F, grad, indices, weight_sym_size_0, padding_idx, scale_grad_by_freq))
 derivative("NativeDropoutBackward0", "self", saves="mask scale", self=lambda grad, mask, scale: grad * mask * scale)
 derivative("BernoulliBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("GeluBackward0", "self", saves="approximate",

@@ -350,6 +350,51 @@ def nll_backward(F, grad, self, target, weight, reduction, ignore_index, total_w
     return F.index_put_zeros(self.shape, grad, key, values, False)  # one element per row: no repeats
 
 
+def _planes(indices, sizes):
+    planes = numel(sizes[:-2])
+    return planes, (np.arange(planes).reshape(-1, 1), indices.reshape(planes, -1))
+
+
+def max_pool_backward(F, grad, self, indices):
+    """Each window's gradient added at the input element it took (indices into each H x W plane)."""
+    sizes = tuple(self.shape)
+    planes, key = _planes(F.array(indices), sizes)
+    summed = F.index_put_zeros((planes, sizes[-2] * sizes[-1]), grad, key, F.reshape(grad, (planes, -1)), True)
+    return F.reshape(summed, sizes)
+
+
+def max_pool_select(F, grad, indices):
+    """The elements of ``grad`` (shaped as the input) that max pooling took: the pooling of ``grad``."""
+    positions = F.array(indices)
+    sizes = tuple(grad.shape)
+    planes, key = _planes(positions, sizes)
+    return F.reshape(F.index(F.reshape(grad, (planes, -1)), key), tuple(positions.shape))
+
+
+def gather_pad_formula(node: str):
+    """A reflection/replication pad's gradient: the kernel that adds each output's gradient at its
+    source, recorded under create_graph as ``node``."""
+    def formula(grad, self, key, F):
+        return F.backward_op(node, grad, self, kernel="gather_pad_backward", key=key)
+
+    return formula
+
+
+def embedding_backward(F, grad, indices, num_weights, padding_idx, scale_grad_by_freq):
+    """Each row's gradient summed into the weight row it came from; none for ``padding_idx``; divided
+    by how often each index occurs with ``scale_grad_by_freq``."""
+    positions = F.array(indices).reshape(-1)
+    width = grad.shape[-1]
+    rows = F.reshape(grad, (-1, width))
+    if scale_grad_by_freq:
+        counts = np.bincount(np.asarray(positions.tolist(), dtype=np.int64), minlength=num_weights)
+        rows = rows / F.constant(counts[positions.tolist()].reshape(-1, 1), rows)
+    if padding_idx >= 0:
+        keep = F.constant(np.asarray(positions.tolist()) != padding_idx, rows)
+        rows = F.where(F.reshape(keep, (-1, 1)), rows, 0)
+    return F.index_put_zeros((num_weights, width), grad, (positions,), rows, True)
+
+
 def nll_formula(node: str):
     """The NLL loss's input gradient, the kernel ``nll_loss_backward`` recorded (under create_graph) as ``node``."""
     def formula(grad, self, target, weight, reduction, ignore_index, total_weight, F):

@@ -101,6 +101,30 @@ class TensorMath:
         return x.diagonal(offset, dim1, dim2)
 
     @staticmethod
+    def im2col(x, kernel, stride, dilation):
+        from .convolution import im2col
+
+        return im2col(x, kernel, stride, dilation)
+
+    @staticmethod
+    def col2im(cols, sizes, kernel, stride, dilation):
+        from .convolution import col2im
+
+        return col2im(cols, sizes, kernel, stride, dilation)
+
+    @staticmethod
+    def einsum(equation, *operands):
+        from .contraction import einsum
+
+        return einsum(equation, *operands)
+
+    @staticmethod
+    def constant_pad(x, pad):
+        from .padding import constant_pad
+
+        return constant_pad(x, pad, 0.0)
+
+    @staticmethod
     def cat(xs, dim):
         return cat(list(xs), dim)
 

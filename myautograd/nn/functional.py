@@ -11,9 +11,11 @@ from __future__ import annotations
 import warnings
 
 from .._ops import activations as _act
+from .._ops import convolution as _conv
 from .._ops import linalg as _linalg
 from .._ops import losses as _losses
 from .._ops import nn_ops as _nn
+from .._ops import padding as _padding
 from .._ops import reduction as _reduction
 from .._tensor import Tensor
 
@@ -144,6 +146,75 @@ def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     return _act.hardswish(input, inplace)
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    return _nn.bilinear(input1, input2, weight, bias)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    return _nn.cosine_similarity(x1, x2, dim, eps)
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None) -> Tensor:
+    return _nn.normalize(input, p, dim, eps)
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm=None, norm_type: float = 2.0,
+              scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    if padding_idx is not None:
+        if padding_idx > 0 and padding_idx >= weight.shape[0]:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        if padding_idx < 0:
+            if padding_idx < -weight.shape[0]:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = weight.shape[0] + padding_idx
+    else:
+        padding_idx = -1
+    return _nn.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    return _nn.one_hot(tensor, num_classes)
+
+
+def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) -> Tensor:
+    return _padding.pad(input, pad, mode, value)
+
+
+# -- convolution and pooling ----------------------------------------------------------------------------------
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
+           groups: int = 1) -> Tensor:
+    return _conv.conv(input, weight, bias, stride, padding, dilation, groups, ndim=1)
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
+           groups: int = 1) -> Tensor:
+    return _conv.conv(input, weight, bias, stride, padding, dilation, groups, ndim=2)
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    return _conv.conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, ndim=1)
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    return _conv.conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, ndim=2)
+
+
+def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
+               return_indices: bool = False):
+    return _conv.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override=None) -> Tensor:
+    return _conv.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
+    return _conv.adaptive_avg_pool2d(input, output_size)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

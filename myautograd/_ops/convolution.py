@@ -1,0 +1,215 @@
+"""Convolutions (``conv1d``, ``conv2d``, ``conv_transpose1d/2d``) and pooling (``max_pool2d``,
+``avg_pool2d``, ``adaptive_avg_pool2d``), with torch's checks, messages and nodes.
+
+A convolution is one op, ``ConvolutionBackward0``, whose values and gradients come from
+``window_math`` (windows and einsum); ``im2col``/``col2im`` are ops of their own so that the
+gradients, computed with them under ``create_graph``, differentiate again. ``padding='same'``
+follows torch: symmetric padding where it can, the input padded by one more element on the
+right first where the total padding is odd.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _backend
+from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath, window_view
+from .._autograd.record import recorded
+from .._tensor import Tensor, make_tensor
+from . import formula_helpers as H
+from . import window_math as W
+from .derivatives import NODES
+from .registry import function
+
+
+def _tuple(value, ndim: int) -> tuple:
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * ndim
+
+
+def _sizes(shape) -> str:
+    return ", ".join(str(n) for n in shape)
+
+
+# -- im2col / col2im, the primitives the gradients are built from -------------------------------------------
+def im2col(x: Tensor, kernel, stride, dilation) -> Tensor:
+    out = ArrayMath.im2col(x._data, kernel, stride, dilation)
+    return recorded(NODES["Im2ColBackward0"], out, (x,), {"kernel_size": tuple(kernel), "stride": tuple(stride),
+                                                          "dilation": tuple(dilation),
+                                                          "self_sym_sizes": x._data.shape})
+
+
+def col2im(cols: Tensor, sizes, kernel, stride, dilation) -> Tensor:
+    out = ArrayMath.col2im(cols._data, tuple(sizes), kernel, stride, dilation)
+    return recorded(NODES["Col2ImBackward0"], out, (cols,), {"kernel_size": tuple(kernel), "stride": tuple(stride),
+                                                             "dilation": tuple(dilation)})
+
+
+def _conv_bias_grad(grad, input, weight):
+    return grad.sum(axis=(0,) + tuple(range(2, grad.ndim)))
+
+
+BACKWARD_KERNELS["conv_bias_grad"] = _conv_bias_grad
+BACKWARD_KERNELS["max_pool_backward"] = lambda grad, x, indices: H.max_pool_backward(ArrayMath, grad, x, indices)
+BACKWARD_KERNELS["avg_pool_backward"] = lambda grad, x, **attrs: W.avg_pool_backward(ArrayMath, grad, sizes=x.shape,
+                                                                                     **attrs)
+BACKWARD_KERNELS["adaptive_avg_backward"] = lambda grad, x, rows, cols: W.adaptive_avg_backward(ArrayMath, grad, rows,
+                                                                                                  cols)
+
+
+# -- convolution --------------------------------------------------------------------------------------------
+def _check_conv(input: Tensor, weight: Tensor, ndim: int, stride, padding, dilation, groups, transposed,
+                output_padding) -> None:
+    data, w = input._data, weight._data
+    if transposed:
+        if data.shape[1] != w.shape[0]:
+            raise RuntimeError(f"Given transposed=1, weight of size [{_sizes(w.shape)}], expected "
+                               f"input[{_sizes(data.shape)}] to have {w.shape[0]} channels, but got {data.shape[1]} "
+                               "channels instead")
+        for op, s, d in zip(output_padding, stride, dilation):
+            if op >= s and op >= d:
+                names = "height width depth".split()[:ndim] if ndim > 1 else ["width"]
+                parts = [f"output_padding_{n}: {v}" for n, v in zip(names, output_padding)]
+                parts += [f"stride_{n}: {v}" for n, v in zip(names, stride)]
+                parts += [f"dilation_{n}: {v}" for n, v in zip(names, dilation)]
+                raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
+                                   + " ".join(parts))
+        return
+    if w.shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
+                           f"got weight of size [{_sizes(w.shape)}] instead")
+    if data.shape[1] != w.shape[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size [{_sizes(w.shape)}], expected "
+                           f"input[{_sizes(data.shape)}] to have {w.shape[1] * groups} channels, but got "
+                           f"{data.shape[1]} channels instead")
+    padded = [n + 2 * p for n, p in zip(data.shape[2:], padding)]
+    effective = [d * (k - 1) + 1 for k, d in zip(w.shape[2:], dilation)]
+    if any(e > n for e, n in zip(effective, padded)):
+        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: "
+                           f"({' x '.join(map(str, effective))}). Kernel size can't be greater than actual input size")
+
+
+@function
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    """torch.convolution: ConvolutionBackward0 on input, weight and bias."""
+    ndim = weight._data.ndim - 2
+    stride, padding, dilation = _tuple(stride, ndim), _tuple(padding, ndim), _tuple(dilation, ndim)
+    output_padding = _tuple(output_padding, ndim)
+    _check_conv(input, weight, ndim, stride, padding, dilation, groups, transposed, output_padding)
+    x, w = input._data, weight._data.astype(input._data.dtype, copy=False)
+    if transposed:
+        out = W.conv_transpose(ArrayMath, x, w, stride, padding, dilation, groups, output_padding)
+    else:
+        out = W.conv(ArrayMath, x, w, stride, padding, dilation, groups)
+    if bias is not None:
+        out = out + bias._data.reshape((-1,) + (1,) * ndim)
+    out = out.astype(x.dtype, copy=False)
+    return recorded(NODES["ConvolutionBackward0"], out, (input, weight, bias),
+                    {"stride": stride, "padding": padding, "dilation": dilation, "transposed": transposed,
+                     "output_padding": output_padding, "groups": groups})
+
+
+def _same_padding(input: Tensor, weight: Tensor, ndim: int, stride, dilation):
+    """torch's padding='same': (the input, padded on the right where the total is odd; the padding)."""
+    if any(s != 1 for s in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    left, extra = [], []
+    for k, d in zip(weight.shape[2:], dilation):
+        total = d * (k - 1)
+        left.append(total // 2)
+        extra.append(total - 2 * (total // 2))
+    if any(extra):
+        from .padding import constant_pad
+
+        pad: list[int] = []
+        for e in reversed(extra):
+            pad += [0, e]
+        input = constant_pad(input, pad, 0.0)
+    return input, tuple(left)
+
+
+def conv(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, *, ndim: int):
+    """conv1d/conv2d/conv3d: batched or not, numeric or 'valid'/'same' padding."""
+    stride, dilation = _tuple(stride, ndim), _tuple(dilation, ndim)
+    unbatched = input.dim() == ndim + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    if padding == "valid":
+        padding = 0
+    if padding == "same":
+        input, padding = _same_padding(input, weight, ndim, stride, dilation)
+    out = convolution(input, weight, bias, stride, padding, dilation, False, 0, groups)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1, *,
+                   ndim: int):
+    unbatched = input.dim() == ndim + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    out = convolution(input, weight, bias, stride, padding, dilation, True, output_padding, groups)
+    return out.squeeze(0) if unbatched else out
+
+
+# -- pooling -------------------------------------------------------------------------------------------------
+def _check_pool_padding(kernel, padding, dilation) -> None:
+    for k, p, d in zip(kernel, padding, dilation):
+        if p > ((k - 1) * d + 1) // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} "
+                               f"and dilation={d}")
+
+
+def _pool_args(kernel_size, stride, padding, dilation):
+    kernel = _tuple(kernel_size, 2)
+    stride = kernel if stride is None or stride == [] or stride == () else _tuple(stride, 2)
+    return kernel, stride, _tuple(padding, 2), _tuple(dilation, 2)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    kernel, stride, padding, dilation = _pool_args(kernel_size, stride, padding, dilation)
+    _check_pool_padding(kernel, padding, dilation)
+    unbatched = input.dim() == 3
+    data = input._data[None] if unbatched else input._data
+    sizes = data.shape[2:]
+    counts = tuple(W.pooled_size(n, k, s, p, d, ceil_mode) for n, k, s, p, d in zip(sizes, kernel, stride, padding,
+                                                                                     dilation))
+    pad = W.pool_padding(sizes, kernel, stride, padding, dilation, counts)
+    widths = [(0, 0), (0, 0), (pad[2], pad[3]), (pad[0], pad[1])]
+    lowest = -np.inf if data.dtype.kind == "f" else np.iinfo(data.dtype).min
+    padded = np.pad(data, widths, constant_values=lowest)
+    windows = window_view(padded, kernel, stride, dilation)[..., :counts[0], :counts[1]]
+    flat = windows.reshape(windows.shape[:2] + (-1,) + counts)
+    choice = np.argmax(flat, axis=2)  # the first maximum; NaN counts as the maximum, as in torch
+    values = np.take_along_axis(flat, choice[:, :, None], axis=2)[:, :, 0]
+    kh, kw = choice // kernel[1], choice % kernel[1]
+    rows = _backend.host_value(np.arange(counts[0]).reshape(-1, 1), data) * stride[0] + kh * dilation[0] - pad[2]
+    cols = _backend.host_value(np.arange(counts[1]).reshape(1, -1), data) * stride[1] + kw * dilation[1] - pad[0]
+    indices = (rows * sizes[1] + cols).astype(np.int64)
+    if unbatched:
+        values, indices = values[0], indices[0]
+    index_tensor = make_tensor(_backend.as_array(indices))
+    out = recorded(NODES["MaxPool2DWithIndicesBackward0"], values, (input,),
+                   {"indices": index_tensor, "self_sym_sizes": input._data.shape})  # the sizes: torch's _saved_
+    return (out, index_tensor) if return_indices else out
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    kernel, stride, padding, _ = _pool_args(kernel_size, stride, padding, 1)
+    _check_pool_padding(kernel, padding, (1, 1))
+    sizes = input._data.shape[-2:]
+    counts = tuple(W.pooled_size(n, k, s, p, 1, ceil_mode) for n, k, s, p in zip(sizes, kernel, stride, padding))
+    divisors = W.avg_divisors(sizes, kernel, stride, padding, counts, count_include_pad, divisor_override)
+    attrs = {"kernel_size": kernel, "stride": stride, "counts": counts,
+             "pad": W.pool_padding(sizes, kernel, stride, padding, (1, 1), counts), "divisors": divisors}
+    out = W.avg_pool(ArrayMath, input._data, **attrs)
+    return recorded(NODES["AvgPool2DBackward0"], out, (input,), attrs)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    sizes = input._data.shape[-2:]
+    out_sizes = tuple(n if o is None else o for o, n in zip(_tuple(output_size, 2), sizes))
+    if out_sizes == (1, 1):
+        return input.mean((-1, -2), keepdim=True)  # torch's global average
+    rows, cols = (W.adaptive_matrix(n, o) for n, o in zip(sizes, out_sizes))
+    out = W.adaptive_avg(ArrayMath, input._data, rows, cols)
+    return recorded(NODES["AdaptiveAvgPool2DBackward0"], out, (input,), {"rows": rows, "cols": cols})
