@@ -246,6 +246,12 @@ class ArrayMath:
         return BACKWARD_KERNELS[kernel or node_name](grad, *forward_inputs, **attrs)
 
     @staticmethod
+    def linear_op(node_name, grad, inputs, forward, adjoint):
+        """A gradient linear in ``grad`` alone, ``forward(F, grad)``, that torch records on the layer's
+        inputs too (see ``TensorMath.linear_op``): here, just its value."""
+        return forward(ArrayMath, grad)
+
+    @staticmethod
     def array(x):
         return x
 
@@ -262,10 +268,14 @@ class ArrayMath:
 
     @staticmethod
     def constant(values, like):
-        """Host values (a mask, weights) as an array on ``like``'s device."""
-        values = np.asarray(values)
-        values = values if values.dtype == np.bool_ else values.astype(like.dtype)
-        return values if type(like) is np.ndarray else _backend.to_device(values, _backend.device_of(like))
+        """Values (a mask, weights: host data, or an array already on a device) as an array of
+        ``like``'s type on ``like``'s device."""
+        if not (hasattr(values, "dtype") and hasattr(values, "shape")) or isinstance(values, np.generic):
+            values = np.asarray(values)
+        values = values if values.dtype == np.bool_ else values.astype(like.dtype, copy=False)
+        if type(values) is np.ndarray and type(like) is not np.ndarray:
+            return _backend.to_device(values, _backend.device_of(like))
+        return values
 
     # -- math --------------------------------------------------------------------------------------
     @staticmethod

@@ -17,6 +17,7 @@ from . import (  # noqa: F401 - imported for their registrations
     linalg,
     losses,
     nn_ops,
+    normalization,
     padding,
     pointwise,
     ranges,

@@ -44,11 +44,7 @@ def col2im(cols: Tensor, sizes, kernel, stride, dilation) -> Tensor:
                                                              "dilation": tuple(dilation)})
 
 
-def _conv_bias_grad(grad, input, weight):
-    return grad.sum(axis=(0,) + tuple(range(2, grad.ndim)))
-
-
-BACKWARD_KERNELS["conv_bias_grad"] = _conv_bias_grad
+BACKWARD_KERNELS["bias_grad"] = lambda grad, input, weight, dims: grad.sum(axis=dims)
 BACKWARD_KERNELS["max_pool_backward"] = lambda grad, x, indices: H.max_pool_backward(ArrayMath, grad, x, indices)
 BACKWARD_KERNELS["avg_pool_backward"] = lambda grad, x, **attrs: W.avg_pool_backward(ArrayMath, grad, sizes=x.shape,
                                                                                      **attrs)

@@ -20,6 +20,7 @@ import math
 
 from .._autograd.formulas import NODES, derivative
 from . import formula_helpers as H
+from . import norm_math as N
 from . import window_math as W
 
 # -- pointwise, one input ----------------------------------------------------------------------
@@ -430,14 +431,7 @@ derivative("ConvolutionBackward0", "input weight bias",
            weight=lambda grad, input, weight, stride, padding, dilation, transposed, output_padding, groups, F:
            W.convolution_grads(F, grad, input, weight, (False, True, False), stride, padding, dilation, transposed,
                                output_padding, groups)[1],
-           bias=lambda grad, input, weight, F:
-           F.backward_op("ConvolutionBackwardBackward0", grad, input, weight, kernel="conv_bias_grad"))
-# the bias gradient, recorded (as part of torch's ConvolutionBackwardBackward0) on the input and weight too
-derivative("ConvolutionBackwardBackward0", "grad_output input weight",
-           grad_output=lambda grad, grad_output, F:
-           F.expand(F.reshape(grad, (1, -1) + (1,) * (grad_output.ndim - 2)), tuple(grad_output.shape)),
-           input=lambda grad, input, F: F.zeros(tuple(input.shape), grad),
-           weight=lambda grad, weight, F: F.zeros(tuple(weight.shape), grad))
+           bias=H.bias_formula("ConvolutionBackwardBackward0"))
 derivative("Im2ColBackward0", "self", saves="kernel_size stride dilation self_sym_sizes",
            self=lambda grad, kernel_size, stride, dilation, self_sym_sizes, F:
            F.col2im(grad, tuple(self_sym_sizes[2:]), kernel_size, stride, dilation))
@@ -465,6 +459,32 @@ derivative("AdaptiveAvgPool2DBackward0", "self", saves="rows cols",
 derivative("AdaptiveAvgPool2DBackwardBackward0", "grad_output self", saves="rows cols",
            grad_output=lambda grad, rows, cols, F: W.adaptive_avg(F, grad, rows, cols),
            self=lambda grad, F: F.zeros_like(grad))
+# -- normalization (norm_math: the same functions give the values and the gradients) --------------------
+derivative("NativeLayerNormBackward0", "input weight bias", saves="normalized_count eps",
+           input=lambda grad, input, weight, normalized_count, eps, F:
+           N.layer_norm_grads(F, grad, input, weight, normalized_count, eps, 0),
+           weight=lambda grad, input, normalized_count, eps, F:
+           N.layer_norm_grads(F, grad, input, None, normalized_count, eps, 1),
+           bias=H.bias_formula("NativeLayerNormBackwardBackward0", normalized=True))
+derivative("NativeBatchNormBackward0", "input weight bias", saves="running_mean running_var training eps",
+           input=lambda grad, input, weight, running_mean, running_var, training, eps, F:
+           N.batch_norm_grads(F, grad, input, weight, running_mean, running_var, training, eps, 0),
+           weight=lambda grad, input, running_mean, running_var, training, eps, F:
+           N.batch_norm_grads(F, grad, input, None, running_mean, running_var, training, eps, 1),
+           bias=H.bias_formula("NativeBatchNormBackwardBackward0"))
+derivative("NativeGroupNormBackward0", "input weight bias", saves="groups eps",
+           input=lambda grad, input, weight, groups, eps, F: N.group_norm_grads(F, grad, input, weight, groups, eps, 0),
+           weight=lambda grad, input, groups, eps, F: N.group_norm_grads(F, grad, input, None, groups, eps, 1),
+           bias=H.bias_formula("NativeGroupNormBackwardBackward0"))
+# Gradients of these layers that are linear in the incoming gradient alone (the bias's, a sum over the other
+# dims; batch norm's input gradient in eval without a weight), recorded under create_graph on the input and
+# weight too, as torch's ...BackwardBackward0 nodes record all of a layer's gradients on all its inputs.
+for _name in ("ConvolutionBackwardBackward0", "NativeLayerNormBackwardBackward0", "NativeBatchNormBackwardBackward0",
+              "NativeGroupNormBackwardBackward0"):
+    derivative(_name, "grad_output input weight", saves="adjoint",
+               grad_output=lambda grad, adjoint, F: adjoint(F, grad),
+               input=lambda grad, input, F: F.zeros(tuple(input.shape), grad),
+               weight=lambda grad, weight, F: F.zeros(tuple(weight.shape), grad))
 derivative("EmbeddingBackward0", "weight", saves="indices weight_sym_size_0 padding_idx scale_grad_by_freq",
            weight=lambda grad, indices, weight_sym_size_0, padding_idx, scale_grad_by_freq, F:
            H.embedding_backward(F, grad, indices, weight_sym_size_0, padding_idx, scale_grad_by_freq))

@@ -355,6 +355,29 @@ def _planes(indices, sizes):
     return planes, (np.arange(planes).reshape(-1, 1), indices.reshape(planes, -1))
 
 
+def bias_formula(node: str, normalized: bool = False):
+    """A layer's bias gradient: ``grad`` summed over every dim but the channel dim (or, for layer norm,
+    over the leading dims), recorded under create_graph as ``node`` on the input and weight too."""
+    def summed(F, grad, input, weight, dims):
+        shape = tuple(grad.shape)
+        return F.linear_op(node, grad, (input, weight), lambda M, g: M.sum(g, dims),
+                           lambda M, v: unreduced(M, v, dims, shape))
+
+    def on_channels(grad, input, weight, F):
+        return summed(F, grad, input, weight, (0,) + tuple(range(2, grad.ndim)))
+
+    def on_trailing(grad, input, weight, normalized_count, F):
+        return summed(F, grad, input, weight, tuple(range(grad.ndim - normalized_count)))
+
+    return on_trailing if normalized else on_channels
+
+
+def unreduced(F, grad, dims, shape):
+    """The adjoint of a sum over ``dims``: ``grad`` spread back over ``shape``."""
+    kept = tuple(1 if d in dims else n for d, n in enumerate(shape))
+    return F.expand(F.reshape(grad, kept), shape)
+
+
 def max_pool_backward(F, grad, self, indices):
     """Each window's gradient added at the input element it took (indices into each H x W plane)."""
     sizes = tuple(self.shape)

@@ -61,6 +61,26 @@ def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1, scale_grad
                      "scale_grad_by_freq": scale_grad_by_freq})
 
 
+@function
+def embedding_renorm_(weight: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> Tensor:
+    """Rows of ``weight`` looked up by ``indices`` whose norm exceeds ``max_norm`` scaled down to it, in
+    place and without a gradient, as torch does before an embedding with ``max_norm``."""
+    from .._grad_mode import no_grad
+
+    data = weight._data
+    rows = np.unique(_backend.to_numpy(indices._data).reshape(-1))
+    values = data[rows]
+    norms = (np.abs(values) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
+    scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0).astype(data.dtype)
+    updated = data.copy()
+    updated[rows] = values * scale[:, None]
+    with no_grad():
+        from .inplace import set_values_without_grad
+
+        set_values_without_grad(weight, updated)
+    return weight
+
+
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     if tensor.dtype.scalar_type_name != "Long":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")

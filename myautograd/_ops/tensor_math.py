@@ -180,8 +180,17 @@ class TensorMath:
         """The kernel on the tensors' arrays, recorded as ``node_name`` (on grad and the forward
         inputs), whose derivatives are in the table."""
         arrays = {k: v._data if isinstance(v, Tensor) else v for k, v in attrs.items()}
-        out = BACKWARD_KERNELS[kernel or node_name](grad._data, *(x._data for x in forward_inputs), **arrays)
+        inputs = (None if x is None else x._data for x in forward_inputs)
+        out = BACKWARD_KERNELS[kernel or node_name](grad._data, *inputs, **arrays)
         return recorded(NODES[node_name], out, (grad, *forward_inputs), attrs)
+
+    @staticmethod
+    def linear_op(node_name, grad, inputs, forward, adjoint):
+        """``forward(F, grad)``, linear in ``grad``, recorded as ``node_name`` on ``grad`` and ``inputs``
+        (its derivative in ``grad`` is ``adjoint(F, v)``; in the inputs, zero), so that it requires grad
+        where the layer's inputs do, as the gradients of torch's layers do."""
+        out = forward(ArrayMath, grad._data)
+        return recorded(NODES[node_name], out, (grad, *inputs), {"adjoint": adjoint})
 
     @staticmethod
     def array(x):

@@ -15,6 +15,7 @@ from .._ops import convolution as _conv
 from .._ops import linalg as _linalg
 from .._ops import losses as _losses
 from .._ops import nn_ops as _nn
+from .._ops import normalization as _norm
 from .._ops import padding as _padding
 from .._ops import reduction as _reduction
 from .._tensor import Tensor
@@ -171,6 +172,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
             padding_idx = weight.shape[0] + padding_idx
     else:
         padding_idx = -1
+    if max_norm is not None:
+        _nn.embedding_renorm_(weight, input, max_norm, norm_type)
     return _nn.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
 
 
@@ -215,6 +218,29 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
 
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     return _conv.adaptive_avg_pool2d(input, output_size)
+
+
+# -- normalization ---------------------------------------------------------------------------------------------
+def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, bias: Tensor | None = None,
+               eps: float = 1e-5) -> Tensor:
+    return _norm.layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, weight: Tensor | None = None,
+               bias: Tensor | None = None, training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    if training:
+        size = input.shape
+        values = size[0]
+        for n in size[2:]:
+            values *= n
+        if values == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+    return _norm.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None,
+               eps: float = 1e-5) -> Tensor:
+    return _norm.group_norm(input, num_groups, weight, bias, eps)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

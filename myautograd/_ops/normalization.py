@@ -1,0 +1,77 @@
+"""``layer_norm``, ``batch_norm`` and ``group_norm``, with torch's checks, messages and nodes
+(``NativeLayerNormBackward0``, ``NativeBatchNormBackward0``, ``NativeGroupNormBackward0``); the
+values and gradients come from ``norm_math``. ``batch_norm`` in training updates the running
+statistics in place, with the unbiased variance, as torch does (in double precision, then cast).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _backend
+from .._autograd.array_math import ArrayMath
+from .._autograd.record import recorded
+from .._tensor import Tensor
+from . import norm_math as N
+from .derivatives import NODES
+from .inplace import set_values_without_grad
+
+
+def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if tuple(input.shape[input.dim() - len(shape):]) != shape or input.dim() < len(shape):
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+    out = N.layer_norm(ArrayMath, input._data, None if weight is None else weight._data,
+                       None if bias is None else bias._data, len(shape), eps)
+    return recorded(NODES["NativeLayerNormBackward0"], out.astype(input._data.dtype, copy=False),
+                    (input, weight, bias), {"normalized_count": len(shape), "eps": eps})
+
+
+def _check_running(name: str, stat, channels: int) -> None:
+    if stat is not None and stat.numel() != channels:
+        raise RuntimeError(f"{name} should contain {channels} elements not {stat.numel()}")
+
+
+def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    data = input._data
+    channels = data.shape[1] if data.ndim > 1 else 1
+    _check_running("running_mean", running_mean, channels)
+    _check_running("running_var", running_var, channels)
+    use_batch = training or running_mean is None
+    out = N.batch_norm(ArrayMath, data, None if weight is None else weight._data, None if bias is None else bias._data,
+                       None if running_mean is None else running_mean._data,
+                       None if running_var is None else running_var._data, use_batch, eps)
+    if training and running_mean is not None:
+        _update_running(data, running_mean, running_var, momentum)
+    attrs = {"running_mean": None if use_batch else running_mean, "running_var": None if use_batch else running_var,
+             "training": use_batch, "eps": eps}
+    return recorded(NODES["NativeBatchNormBackward0"], out.astype(data.dtype, copy=False), (input, weight, bias),
+                    attrs)
+
+
+def _update_running(data, running_mean: Tensor, running_var: Tensor, momentum: float) -> None:
+    """running = (1 - momentum) running + momentum batch statistic, the variance unbiased."""
+    dims = N.batch_dims(data.ndim)
+    count = N._count(data.shape, dims)
+    wide = data.astype(np.float64)
+    mean = wide.mean(axis=dims)
+    var = ((wide - mean.reshape((1, -1) + (1,) * (data.ndim - 2))) ** 2).sum(axis=dims) / max(count - 1, 1)
+    if count == 1:
+        var = var * np.nan
+    new_mean = momentum * mean + (1 - momentum) * running_mean._data.astype(np.float64)
+    new_var = momentum * var + (1 - momentum) * running_var._data.astype(np.float64)
+    set_values_without_grad(running_mean, _backend.as_array(new_mean).astype(running_mean._data.dtype))
+    set_values_without_grad(running_var, _backend.as_array(new_var).astype(running_var._data.dtype))
+
+
+def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+    data = input._data
+    if data.ndim < 2 or data.shape[1] % num_groups:
+        raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {list(data.shape)} and num_groups={num_groups}")
+    out = N.group_norm(ArrayMath, data, None if weight is None else weight._data,
+                       None if bias is None else bias._data, num_groups, eps)
+    return recorded(NODES["NativeGroupNormBackward0"], out.astype(data.dtype, copy=False), (input, weight, bias),
+                    {"groups": num_groups, "eps": eps})

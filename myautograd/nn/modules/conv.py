@@ -1,0 +1,119 @@
+"""``Conv1d`` and ``Conv2d``: torch's constructor arguments, checks, parameter shapes, initialisation
+(kaiming-uniform with ``a = sqrt(5)``, the bias uniform in ``+-1/sqrt(fan_in)``), padding modes and
+``repr``. The numbers come from myautograd's generator, so they differ from torch's."""
+
+from __future__ import annotations
+
+import math
+
+from ..._ops.creation import empty
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
+
+
+def _tuple(value, ndim: int) -> tuple:
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * ndim
+
+
+class _ConvNd(Module):
+    __constants__ = ["stride", "padding", "dilation", "groups", "padding_mode", "output_padding", "in_channels",
+                     "out_channels", "kernel_size"]
+    _ndim = 0
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
+                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None) -> None:
+        super().__init__()
+        ndim = self._ndim
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        if isinstance(padding, str):
+            if padding not in ("same", "valid"):
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+            if padding == "same" and any(s != 1 for s in _tuple(stride, ndim)):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode not in PADDING_MODES:
+            raise ValueError(f"padding_mode must be one of {list(PADDING_MODES)}, but got padding_mode='{padding_mode}'")
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = _tuple(kernel_size, ndim)
+        self.stride = _tuple(stride, ndim)
+        self.padding = padding if isinstance(padding, str) else _tuple(padding, ndim)
+        self.dilation = _tuple(dilation, ndim)
+        self.transposed = False
+        self.output_padding = (0,) * ndim
+        self.groups = groups
+        self.padding_mode = padding_mode
+        self._reversed_padding_repeated_twice = self._padding_for_modes()
+        self.weight = Parameter(empty((out_channels, in_channels // groups, *self.kernel_size), device=device,
+                                      dtype=dtype))
+        if bias:
+            self.bias = Parameter(empty(out_channels, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def _padding_for_modes(self) -> list[int]:
+        """The (before, after) pads, last dim first, that a padding mode other than zeros applies."""
+        pads: list[int] = [0, 0] * self._ndim
+        for i, (k, d) in enumerate(reversed(list(zip(self.kernel_size, self.dilation)))):
+            if self.padding == "same":
+                total = d * (k - 1)
+                pads[2 * i], pads[2 * i + 1] = total // 2, total - total // 2
+            elif self.padding != "valid":
+                size = self.padding[self._ndim - 1 - i]
+                pads[2 * i] = pads[2 * i + 1] = size
+        return pads
+
+    def reset_parameters(self) -> None:
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+
+    def _conv(self, input, weight, bias):
+        if self.padding_mode != "zeros":
+            padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+            return self._function(padded, weight, bias, self.stride, 0, self.dilation, self.groups)
+        return self._function(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        return self._conv(input, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        text = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
+        if self.padding != (0,) * self._ndim:
+            text += f", padding={self.padding}"
+        if self.dilation != (1,) * self._ndim:
+            text += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * self._ndim:
+            text += f", output_padding={self.output_padding}"
+        if self.groups != 1:
+            text += f", groups={self.groups}"
+        if self.bias is None:
+            text += ", bias=False"
+        if self.padding_mode != "zeros":
+            text += f", padding_mode={self.padding_mode}"
+        return text
+
+
+class Conv1d(_ConvNd):
+    _ndim = 1
+    _function = staticmethod(F.conv1d)
+
+
+class Conv2d(_ConvNd):
+    _ndim = 2
+    _function = staticmethod(F.conv2d)
+
+
+__all__ = ["Conv1d", "Conv2d"]
