@@ -475,12 +475,12 @@ derivative("NativeBatchNormBackward0", "input weight bias", saves="running_mean 
 derivative("NativeGroupNormBackward0", "input weight bias", saves="groups eps",
            input=lambda grad, input, weight, groups, eps, F: N.group_norm_grads(F, grad, input, weight, groups, eps, 0),
            weight=lambda grad, input, groups, eps, F: N.group_norm_grads(F, grad, input, None, groups, eps, 1),
-           bias=H.bias_formula("NativeGroupNormBackwardBackward0"))
+           # torch's group norm backward under create_graph is a composite: the bias gradient, a plain sum
+           bias=lambda grad, F: F.sum(grad, (0,) + tuple(range(2, grad.ndim))))
 # Gradients of these layers that are linear in the incoming gradient alone (the bias's, a sum over the other
 # dims; batch norm's input gradient in eval without a weight), recorded under create_graph on the input and
 # weight too, as torch's ...BackwardBackward0 nodes record all of a layer's gradients on all its inputs.
-for _name in ("ConvolutionBackwardBackward0", "NativeLayerNormBackwardBackward0", "NativeBatchNormBackwardBackward0",
-              "NativeGroupNormBackwardBackward0"):
+for _name in ("ConvolutionBackwardBackward0", "NativeLayerNormBackwardBackward0", "NativeBatchNormBackwardBackward0"):
     derivative(_name, "grad_output input weight", saves="adjoint",
                grad_output=lambda grad, adjoint, F: adjoint(F, grad),
                input=lambda grad, input, F: F.zeros(tuple(input.shape), grad),

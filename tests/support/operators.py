@@ -98,4 +98,39 @@ LOSS_OPS = [
     Op("std_mean", lambda t, x: t.std_mean(x)[0] + t.std_mean(x)[1], ((3, 4),)),
 ]
 
-NN_OPS: list[Op] = []
+def _running(t, x, values):
+    return t.tensor(values, dtype=x.dtype, device=x.device)
+
+
+NN_OPS = [
+    Op("conv1d", lambda t, x, w, b: t.nn.functional.conv1d(x, w, b, stride=2, padding=1), ((2, 2, 6), (3, 2, 3), (3,))),
+    Op("conv2d_groups", lambda t, x, w: t.nn.functional.conv2d(x, w, groups=2, dilation=(1, 2)), ((1, 4, 4, 5),
+                                                                                                   (2, 2, 2, 2))),
+    Op("conv_transpose2d", lambda t, x, w, b: t.nn.functional.conv_transpose2d(x, w, b, stride=2, padding=1,
+                                                                                output_padding=1),
+       ((1, 2, 3, 3), (2, 3, 3, 3), (3,))),
+    Op("max_pool2d", lambda t, x: t.nn.functional.max_pool2d(x, 2, stride=1, padding=1), ((1, 2, 4, 4),)),
+    Op("avg_pool2d", lambda t, x: t.nn.functional.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True),
+       ((1, 2, 5, 5),)),
+    Op("adaptive_avg_pool2d", lambda t, x: t.nn.functional.adaptive_avg_pool2d(x, (2, 3)), ((2, 1, 5, 4),)),
+    Op("pad_constant", lambda t, x: t.nn.functional.pad(x, (1, -1, 2, 0), value=0.5), ((2, 3),)),
+    Op("pad_reflect_1d", lambda t, x: t.nn.functional.pad(x, (2, 1), mode="reflect"), ((2, 4),)),
+    Op("pad_reflect_2d", lambda t, x: t.nn.functional.pad(x, (1, 1, 2, 0), mode="reflect"), ((1, 3, 3),)),
+    Op("pad_reflect_3d", lambda t, x: t.nn.functional.pad(x, (1, 0, 0, 1, 1, 1), mode="reflect"), ((1, 2, 2, 3),)),
+    Op("pad_replicate_1d", lambda t, x: t.nn.functional.pad(x, (2, 1), mode="replicate"), ((1, 2, 3),)),
+    Op("pad_replicate_2d", lambda t, x: t.nn.functional.pad(x, (1, 2, 1, 0), mode="replicate"), ((1, 2, 2),)),
+    Op("pad_replicate_3d", lambda t, x: t.nn.functional.pad(x, (1, 1, 0, 1, 2, 0), mode="replicate"),
+       ((1, 1, 2, 2, 2),)),
+    Op("pad_circular", lambda t, x: t.nn.functional.pad(x, (1, 2), mode="circular"), ((1, 2, 3),)),
+    Op("embedding", lambda t, w: t.nn.functional.embedding(t.tensor([[0, 2], [2, 3]], device=w.device), w,
+                                                            padding_idx=3), ((4, 3),)),
+    Op("layer_norm", lambda t, x, w, b: t.nn.functional.layer_norm(x, (4,), w, b), ((3, 4), (4,), (4,))),
+    Op("batch_norm_training", lambda t, x, w, b: t.nn.functional.batch_norm(x, None, None, w, b, training=True),
+       ((4, 3, 2), (3,), (3,))),
+    Op("batch_norm_eval", lambda t, x: t.nn.functional.batch_norm(x, _running(t, x, [0.1, -0.2]),
+                                                                   _running(t, x, [0.5, 2.0])), ((3, 2),)),
+    Op("group_norm", lambda t, x, w, b: t.nn.functional.group_norm(x, 2, w, b), ((2, 4, 3), (4,), (4,))),
+    Op("bilinear", lambda t, x, y, w, b: t.nn.functional.bilinear(x, y, w, b), ((2, 3), (2, 2), (4, 3, 2), (4,))),
+    Op("cosine_similarity", lambda t, x, y: t.nn.functional.cosine_similarity(x, y), ((3, 4), (1, 4))),
+    Op("normalize", lambda t, x: t.nn.functional.normalize(x, dim=0), ((3, 4),)),
+]

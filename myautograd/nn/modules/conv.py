@@ -12,7 +12,8 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
+PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}  # sets, as torch's (their order is the process's)
+VALID_PADDINGS = {"same", "valid"}
 
 
 def _tuple(value, ndim: int) -> tuple:
@@ -36,11 +37,12 @@ class _ConvNd(Module):
             raise ValueError("out_channels must be divisible by groups")
         if isinstance(padding, str):
             if padding not in ("same", "valid"):
-                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+                # a set, as torch's: its order follows the string hashes of the process
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {VALID_PADDINGS}")
             if padding == "same" and any(s != 1 for s in _tuple(stride, ndim)):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         if padding_mode not in PADDING_MODES:
-            raise ValueError(f"padding_mode must be one of {list(PADDING_MODES)}, but got padding_mode='{padding_mode}'")
+            raise ValueError(f"padding_mode must be one of {PADDING_MODES}, but got padding_mode='{padding_mode}'")
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.kernel_size = _tuple(kernel_size, ndim)
