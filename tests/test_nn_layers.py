@@ -92,7 +92,7 @@ def _run(module_pair, shape, seed=1, dtype=np.float32, steps=1, integer_input=No
         (m_out * mt.tensor(v)).sum().backward()
         if integer_input is None:
             close(mx.grad, tx.grad, rtol=1e-5, atol=1e-5)
-    for (name, tp), (_, mp) in zip(theirs.named_parameters(), ours.named_parameters(), strict=True):
+    for (_, tp), (_, mp) in zip(theirs.named_parameters(), ours.named_parameters(), strict=True):
         close(mp.grad, tp.grad, rtol=1e-5, atol=1e-5)
     for (name, tb), (_, mb) in zip(theirs.named_buffers(), ours.named_buffers(), strict=True):
         if tb.dtype.is_floating_point:

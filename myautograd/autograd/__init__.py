@@ -20,12 +20,14 @@ from .._tensor import Tensor, make_tensor, warn_once
 from . import anomaly_mode, function, functional, graph
 from .anomaly_mode import detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled, set_detect_anomaly
 from .function import Function, FunctionCtx, once_differentiable
+from .gradcheck import gradcheck, gradgradcheck  # the functions hide the module's name, as in torch
 from .variable import Variable
 
 __all__ = [
     "Function", "FunctionCtx", "Variable", "backward", "grad", "detect_anomaly", "set_detect_anomaly",
     "enable_grad", "no_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled", "graph", "functional",
     "function", "anomaly_mode", "once_differentiable", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
+    "gradcheck", "gradgradcheck",
 
 ]
 
