@@ -1,0 +1,27 @@
+"""Deliberately broken myautograd: one realistic bug each, to measure what the catalog catches.
+
+Each mutant (``formulas``, ``engine``, ``numerics``) is a small function that patches one piece of
+myautograd in the running process; the source tree is never edited. A mutant is an
+implementation the harness can run: ``python -m conformance run --impl tests.mutants:sin_sign``
+(reading the attribute applies the patch, in the side worker only, and gives myautograd).
+``python -m tests.mutants`` runs the whole CPU catalog against every mutant and reports the kill
+rate (a mutant is killed when some item does not pass); ``tox -e mutants`` does the same.
+``README.md`` lists the survivors and why each is left.
+"""
+
+from __future__ import annotations
+
+from . import engine, formulas, numerics  # noqa: F401 - imported for their registrations
+from ._registry import AREAS, MUTANTS, apply
+
+
+def __getattr__(name: str):
+    if name.startswith("__") or name not in MUTANTS:
+        raise AttributeError(name)
+    apply(name)
+    import myautograd
+
+    return myautograd
+
+
+__all__ = ["AREAS", "MUTANTS", "apply"]

@@ -1,0 +1,7 @@
+"""``python -m tests.mutants``: see ``tests/mutants/run.py``."""
+
+import sys
+
+from .run import main
+
+sys.exit(main())

@@ -1,0 +1,269 @@
+"""Mutants of the engine around the formulas: accumulation, freeing the graph, grad modes, hooks,
+version counters and views, custom Functions."""
+
+from __future__ import annotations
+
+from myautograd import _grad_mode
+from myautograd._autograd import engine, formulas, node, views
+from myautograd._ops import inplace, pointwise
+from myautograd._tensor import Tensor
+from myautograd.autograd import function
+
+from ._registry import mutant, replace
+
+
+# -- accumulation ------------------------------------------------------------------------------------------------
+@mutant("accumulation", "backward overwrites a leaf's .grad instead of adding to it")
+def grad_overwritten():
+    def make(original):
+        def broken(node_, grad, mode, owned):
+            node_.variable._grad = None
+            return original(node_, grad, mode, owned)
+        return broken
+
+    replace(engine, "accumulate", make)
+
+
+@mutant("accumulation", "a gradient accumulated without create_graph still requires grad")
+def grad_requires_grad():
+    def make(original):
+        def broken(node_, grad, mode, owned):
+            original(node_, grad, mode, owned)
+            if not mode.create_graph and node_.variable._grad is not None:
+                node_.variable._grad._requires_grad = True
+        return broken
+
+    replace(engine, "accumulate", make)
+
+
+@mutant("accumulation", "with create_graph, .grad is stored detached from the graph of the backward")
+def create_graph_grad_detached():
+    def make(original):
+        def broken(node_, grad, mode, owned):
+            original(node_, grad, mode, owned)
+            if mode.create_graph and node_.variable._grad is not None:
+                node_.variable._grad = node_.variable._grad.detach()
+        return broken
+
+    replace(engine, "accumulate", make)
+
+
+# -- graph freeing ------------------------------------------------------------------------------------------------
+@mutant("graph freeing", "nodes never free what they saved: a second backward silently succeeds")
+def never_free():
+    replace(formulas.FormulaNode, "release", lambda original: lambda self: None)
+
+
+@mutant("graph freeing", "a saved Python-number operand is not freed with the graph (x * 1 backwards twice)")
+def numbers_not_freed():
+    def release(self):
+        for value in (self._stash or {}).values():
+            if value.__class__ is node.SavedTensor:
+                value.free()
+
+    replace(formulas.FormulaNode, "release", lambda original: release)
+
+
+@mutant("graph freeing", "retain_graph=True ignored: the graph is freed anyway")
+def retain_graph_ignored():
+    def make(original):
+        def broken(self, roots, *, keep_graph, create_graph, inputs, accumulate):
+            original(self, roots, keep_graph=False, create_graph=create_graph, inputs=inputs, accumulate=accumulate)
+        return broken
+
+    replace(engine.GraphTask, "__init__", make)
+
+
+# -- grad modes ---------------------------------------------------------------------------------------------------
+@mutant("grad modes", "no_grad/enable_grad leave grad mode changed when an exception leaves the block")
+def grad_mode_not_restored():
+    def exit_(self, *exc):
+        if exc[0] is None:
+            _grad_mode.STATE.grad_enabled = self.prev
+
+    replace(_grad_mode._GradModeBlock, "__exit__", lambda original: exit_)
+
+
+@mutant("grad modes", "enable_grad inside no_grad does not enable recording")
+def enable_grad_ignored():
+    def enter(self):
+        self.prev = _grad_mode.STATE.grad_enabled
+
+    replace(_grad_mode.enable_grad, "__enter__", lambda original: enter)
+
+
+@mutant("grad modes", "set_grad_enabled(False) called as a function has no effect (only as a context)")
+def set_grad_enabled_call():
+    def init(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {type(mode).__name__}")
+        self.prev = _grad_mode.STATE.grad_enabled
+        self.mode = mode
+
+    replace(_grad_mode.set_grad_enabled, "__init__", lambda original: init)
+
+
+@mutant("grad modes", "a binary op records only when its first operand requires grad")
+def second_operand_ignored():
+    def make(original):
+        def broken(node_, compute, a, b, attrs=None):
+            if isinstance(b, Tensor) and b._requires_grad and not a._requires_grad:
+                with _grad_mode.no_grad():
+                    return original(node_, compute, a, b, attrs)
+            return original(node_, compute, a, b, attrs)
+        return broken
+
+    replace(pointwise, "binary", make)
+
+
+# -- hooks ----------------------------------------------------------------------------------------------------------
+@mutant("hooks", "tensor hooks run in the reverse order of registration")
+def hooks_reversed():
+    def make(original):
+        def broken(hooks, grad, task):
+            return original(dict(reversed(list(hooks.items()))), grad, task)
+        return broken
+
+    replace(engine, "_run_tensor_hooks", make)
+
+
+@mutant("hooks", "a tensor hook's returned gradient is ignored")
+def hook_result_ignored():
+    def make(original):
+        def broken(hooks, grad, task):
+            value = task.mode.as_tensor(grad)
+            for hook in list(hooks.values()):
+                hook(value)
+            return grad
+        return broken
+
+    replace(engine, "_run_tensor_hooks", make)
+
+
+@mutant("hooks", "retain_grad() never fills .grad")
+def retain_grad_dropped():
+    replace(engine, "store_retained", lambda original: lambda tensor, grad, mode: None)
+
+
+@mutant("hooks", "a node's pre-hooks are not called")
+def node_prehooks_dropped():
+    replace(engine, "_run_node_pre_hooks", lambda original: lambda hooks, grads, task: grads)
+
+
+@mutant("hooks", "post-accumulate-grad hooks run before the gradient is added")
+def post_accumulate_early():
+    def make(original):
+        def broken(node_, grad, mode, owned):
+            meta = node_.variable._meta
+            hooks = meta.post_accumulate_hooks if meta is not None else None
+            if hooks:
+                for hook in list(hooks.values()):
+                    hook(node_.variable)
+                meta.post_accumulate_hooks = None
+                try:
+                    return original(node_, grad, mode, owned)
+                finally:
+                    meta.post_accumulate_hooks = hooks
+            return original(node_, grad, mode, owned)
+        return broken
+
+    replace(engine, "accumulate", make)
+
+
+# -- versions and views -----------------------------------------------------------------------------------------------
+@mutant("versions and views", "in-place ops do not bump the version counter")
+def version_not_bumped():
+    def make(original):
+        def broken(self, values, node_name, inputs, attrs=None):
+            out = original(self, values, node_name, inputs, attrs)
+            self._vc[0] -= 1
+            return out
+        return broken
+
+    replace(inplace, "apply_inplace", make)
+
+
+@mutant("versions and views", "a view gets a version counter of its own instead of its base's")
+def view_counter_not_shared():
+    def make(original):
+        def broken(view, base, creation=None):
+            out = original(view, base, creation)
+            out._vc = [out._vc[0]]
+            return out
+        return broken
+
+    replace(views, "mark_view", make)
+
+
+@mutant("versions and views", "detach() gives a tensor with a version counter of its own")
+def detach_counter_not_shared():
+    from myautograd._tensor import make_tensor
+
+    replace(Tensor, "detach", lambda original: lambda self: make_tensor(self._data))
+
+
+@mutant("versions and views", "an in-place op on a view leaves its base's history unchanged (no CopySlices)")
+def view_inplace_base_unchanged():
+    replace(inplace, "copy_slices", lambda original: lambda view, base, fn: None)
+
+
+@mutant("versions and views", "a saved tensor modified in place is not detected")
+def saved_version_unchecked():
+    def check(self, owner):
+        if self.data is None and self.packed is None:
+            raise RuntimeError(node.FREED_MESSAGE)
+
+    replace(node.SavedTensor, "check", lambda original: check)
+
+
+@mutant("versions and views", "an in-place op on a leaf that requires grad is allowed")
+def leaf_inplace_allowed():
+    def make(original):
+        def broken(self, recorded):
+            if self._requires_grad and self._grad_fn is None and (self._meta is None or self._meta.base is None):
+                return None
+            return original(self, recorded)
+        return broken
+
+    replace(inplace, "check_inplace", make)
+
+
+# -- custom Function ----------------------------------------------------------------------------------------------------
+@mutant("custom Function", "ctx.needs_input_grad says True for every input")
+def needs_input_grad_all():
+    def make(original):
+        def broken(ctx, args, outputs, executable):
+            ctx.needs_input_grad = tuple(True for _ in ctx.needs_input_grad)
+            return original(ctx, args, outputs, executable)
+        return broken
+
+    replace(function, "_wrap_outputs", make)
+
+
+@mutant("custom Function", "mark_non_differentiable is ignored")
+def non_differentiable_ignored():
+    replace(function.FunctionCtx, "mark_non_differentiable", lambda original: lambda self, *tensors: None)
+
+
+@mutant("custom Function", "gradients of unused outputs reach backward as None despite materialize_grads")
+def grads_not_materialized():
+    def make(original):
+        def broken(self, grads, mode):
+            self.materialize_grads = False
+            return original(self, grads, mode)
+        return broken
+
+    replace(function.BackwardCFunction, "apply", make)
+
+
+@mutant("custom Function", "saved_tensors of a custom Function skip the version check")
+def function_saved_unchecked():
+    def make(original):
+        def saved_tensors(self):
+            for saved in self._saved_tensors:
+                if isinstance(saved, node.SavedTensor):
+                    saved.version = saved.counter[0]  # as if nothing had changed it since it was saved
+            return original.fget(self)
+        return property(saved_tensors)
+
+    replace(function.BackwardCFunction, "saved_tensors", make)
