@@ -294,6 +294,34 @@ def exception_in_backward_propagates(torch, rec):
 
 # -- non-differentiable outputs and materialized grads -----------------------------------------
 
+@case("mark_non_differentiable on a float output: it does not require grad, has no grad_fn, and computations on "
+      "it are not recorded; backward gets a zero gradient for it",
+      doc=docs.FUNCTION_CTX_MARK_NON_DIFFERENTIABLE,
+      features=("non-scalar", "custom-function"))
+def mark_non_differentiable_float_output(torch, rec):
+    received = []
+
+    class ScaleWithMask(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            mask = (x > 0).to(x.dtype)
+            ctx.mark_non_differentiable(mask)
+            return x * 2, mask
+
+        @staticmethod
+        def backward(ctx, g_out, g_mask):
+            received.append(g_mask)
+            return g_out * 2
+
+    x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True, device=rec.device)
+    out, mask = ScaleWithMask.apply(x)
+    rec("mask", mask)
+    rec("mask * 3: not recorded", mask * 3)
+    (out * 1).sum().backward()
+    rec("gradient received for the mask", received)
+    rec("x.grad", x.grad)
+
+
 @case("mark_non_differentiable: that output does not require grad, and backward still gets a zero gradient for it",
       doc=docs.FUNCTION_CTX_MARK_NON_DIFFERENTIABLE,
       features=("non-scalar", "in-place", "custom-function"))

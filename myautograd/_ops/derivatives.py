@@ -10,8 +10,19 @@ saves is exactly what the formulas of the inputs needing a gradient read.
 Broadcasting and dtype casts need no formula: the engine sums each gradient down to its
 input's shape and casts it to its input's dtype, as torch's engine does.
 
+Formulas too long for a line are helpers over ``F``: ``formula_helpers`` (``H``), and for the
+layers ``window_math`` (``W``: convolution, pooling) and ``norm_math`` (``N``), whose same
+functions also compute the forward values. Where torch's backward is a kernel of its own with
+its own derivative (``elu_backward``, the binary cross entropy's, pooling's), the formula calls
+``F.backward_op``: on arrays the kernel (registered in ``array_math.BACKWARD_KERNELS``), under
+``create_graph`` a recorded node of this table (``...BackwardBackward0``), so that second
+derivatives follow torch's conventions at kinks.
+
 To add an operator: add its entry here, then its forward in the matching ``_ops`` module,
-which calls ``record(NODES["Name"], result, inputs, attrs)``.
+which calls ``record(NODES["Name"], result, inputs, attrs)``; then an ``Op`` in the operator
+tests (``tests/test_ops_against_torch.py``, ``tests/support/operators.py``) that produces its node
+class: ``tests/test_derivative_table.py`` fails for a node no test produces, and
+``tests/test_gradcheck.py`` checks every such ``Op`` against finite differences.
 """
 
 from __future__ import annotations

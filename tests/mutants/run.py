@@ -9,7 +9,7 @@ see everything a mutant breaks.
 
 Usage: ``python -m tests.mutants [--only NAME,...] [--jobs N] [--all] [--report-dir DIR]``. The
 exit status is 0 when the kill rate is at least ``--target`` (default 0.95), 1 otherwise, 2 when
-the control does not pass.
+the control does not pass or a mutant's run fails (that is an error, not a kill).
 """
 
 from __future__ import annotations
@@ -70,9 +70,13 @@ def run_one(name: str, reference_path: Path, every_item: bool, timeout: float) -
 
         apply(name)
     reference = json.loads(reference_path.read_text())
+    items = _items()
+    missing = [item.label for item in items if f"{item.case.id}|{item.dtype}" not in reference]
+    if missing:
+        raise SystemExit(f"the catalog changed since torch's side was observed: no reference for {missing[0]}")
     failures = []
     count = 0
-    for item in _items():
+    for item in items:
         count += 1
         mine = observed(item.case, myautograd, "cpu", item.dtype, timeout)
         record = judge(item, reference[f"{item.case.id}|{item.dtype}"], mine, "myautograd")
@@ -107,16 +111,17 @@ def run_all(names: list[str], reference: Path, workdir: Path, jobs: int, every_i
             del running[name]
             if process.returncode == 0 and out.exists():
                 results[name] = json.loads(out.read_text())
-            else:
+            else:  # the run itself failed: no verdict, and not a kill
                 error = (process.stderr.read() if process.stderr else "").strip().splitlines()[-1:] or ["no output"]
-                results[name] = {"name": name, "killed": True, "items_run": 0,
-                                 "failures": [{"item": "(the run itself)", "outcome": "crash", "detail": error[0]}]}
+                results[name] = {"name": name, "killed": None, "items_run": 0, "failures": [], "error": error[0]}
             _progress(results[name])
     return [results[name] for name in names]
 
 
 def _progress(result: dict) -> None:
-    if result["name"] == CONTROL:
+    if result.get("error"):
+        print(f"ERROR    {result['name']}: the run failed: {result['error']}", flush=True)
+    elif result["name"] == CONTROL:
         print(f"control: myautograd unchanged, {result['items_run']} items, "
               f"{'failures: ' + str(len(result['failures'])) if result['killed'] else 'all pass'}", flush=True)
     elif result["killed"]:
@@ -129,12 +134,21 @@ def _progress(result: dict) -> None:
 def report(results: list[dict]) -> str:
     from . import MUTANTS
 
-    killed = sum(r["killed"] for r in results)
-    lines = [f"# Mutants: {killed} of {len(results)} killed ({killed / len(results):.1%})", "",
+    judged = [r for r in results if not r.get("error")]
+    killed = sum(bool(r["killed"]) for r in judged)
+    errors = len(results) - len(judged)
+    rate = f"{killed / len(judged):.1%}" if judged else "n/a"
+    lines = [f"# Mutants: {killed} of {len(judged)} killed ({rate})"
+             + (f"; {errors} could not be run" if errors else ""), "",
              "| mutant | area | bug | killed by |", "|:--|:--|:--|:--|"]
     for r in results:
         mutant = MUTANTS[r["name"]]
-        by = f"`{r['failures'][0]['item']}` ({r['failures'][0]['outcome']})" if r["killed"] else "**survived**"
+        if r.get("error"):
+            by = f"**error**: {r['error']}"
+        elif r["killed"]:
+            by = f"`{r['failures'][0]['item']}` ({r['failures'][0]['outcome']})"
+        else:
+            by = "**survived**"
         lines.append(f"| `{r['name']}` | {mutant.area} | {mutant.bug} | {by} |")
     return "\n".join(lines) + "\n"
 
@@ -181,7 +195,9 @@ def main(argv: list[str] | None = None) -> int:
         directory.mkdir(parents=True, exist_ok=True)
         (directory / "mutants.md").write_text(text)
         (directory / "mutants.json").write_text(json.dumps(results, indent=1))
-    rate = sum(r["killed"] for r in results) / len(results)
+    if any(r.get("error") for r in results):
+        return 2
+    rate = sum(bool(r["killed"]) for r in results) / len(results)
     return 0 if rate >= args.target else 1
 
 
