@@ -179,3 +179,15 @@ def backward_of_zeroed_grad(torch, rec):
     x.grad.backward()
     print(x.grad)
     rec("x.grad", x.grad)
+
+
+@case("With create_graph=True, the gradient of sum() is itself recorded: the output's gradient expanded "
+      "(ExpandBackward0); of mean(), also divided", doc=docs.AUTOGRAD_GRAD, features=("non-scalar", "autograd.grad",
+                                                                                    "higher-order"))
+def gradient_of_a_sum_is_an_expand(torch, rec):
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True, device=rec.device)
+    seed = torch.tensor(2.0, requires_grad=True, device=rec.device)
+    (g,) = torch.autograd.grad(x.sum(), x, seed, create_graph=True)
+    rec("the gradient of x.sum()", g)
+    (h,) = torch.autograd.grad(x.mean(), x, seed, create_graph=True)
+    rec("the gradient of x.mean()", h)

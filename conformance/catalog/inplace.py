@@ -260,3 +260,39 @@ def inplace_on_leaf_raises(torch, rec):
     x = torch.tensor([2.], requires_grad=True, device=rec.device)
     rec("x", x, version=True)
     x.add_(1)
+
+
+@case("sigmoid and relu save their outputs, not their inputs: changing the output in place breaks their "
+      "backward, changing the input does not", doc=docs.INPLACE_CHECKS, tags=("error",),
+      features=("non-scalar", "in-place", "retain-graph"))
+def sigmoid_and_relu_save_their_outputs(torch, rec):
+    x = torch.tensor([-1.0, 0.5, 2.0], requires_grad=True, device=rec.device)
+    for name in ("sigmoid", "relu"):
+        a = x * 1
+        y = getattr(a, name)()
+        a.add_(1.0)
+        y.sum().backward()
+        rec(f"x.grad after {name}'s input changed in place", x.grad)
+        x.grad = None
+        b = getattr(x * 1, name)()
+        c = b * 1
+        b.mul_(2.0)
+        with rec.attempt(f"backward after {name}'s output changed in place"):
+            c.sum().backward()
+
+
+@case("x * 2 saves only the number for x's gradient: x changed in place afterwards does not break backward, "
+      "x * y saves y for x's gradient", doc=docs.SAVED_TENSORS, tags=("error",),
+      features=("non-scalar", "in-place"))
+def product_saves_only_what_its_gradient_needs(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    a = x * 1
+    y = a * 2
+    a.add_(10.0)
+    y.sum().backward()
+    rec("x.grad", x.grad)
+    w = torch.tensor([3.0, 4.0], device=rec.device)
+    b = x * 1
+    z = b * w
+    w.add_(1.0)
+    z.sum().backward()

@@ -344,6 +344,11 @@ class ArrayMath:
         return power(x, exponent) if isinstance(exponent, (int, float)) else np.power(x, exponent)
 
     @staticmethod
+    def div_number(x, number):
+        """``x / number`` (a Python number): torch's C++ ``div(Tensor, Scalar)``."""
+        return x / number
+
+    @staticmethod
     def div_rounded(x, y, rounding_mode):
         """``x / y`` rounded down ("floor") or toward zero ("trunc")."""
         return np.floor_divide(x, y) if rounding_mode == "floor" else np.trunc(x / y)

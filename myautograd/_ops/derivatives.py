@@ -239,10 +239,11 @@ derivative("SumBackward0", "self", saves="self_sym_sizes",
 derivative("SumBackward1", "self", saves="dim keepdim self_sym_sizes",
            self=lambda grad, dim, keepdim, self_sym_sizes, F: H.restore_dims(F, grad, dim, keepdim, self_sym_sizes))
 derivative("MeanBackward0", "self", saves="self_sym_sizes self_sym_numel",
-           self=lambda grad, self_sym_sizes, self_sym_numel, F: F.expand(grad, self_sym_sizes) / self_sym_numel)
+           self=lambda grad, self_sym_sizes, self_sym_numel, F: F.div_number(F.expand(grad, self_sym_sizes),
+                                                                              self_sym_numel))
 derivative("MeanBackward1", "self", saves="dim keepdim self_sym_sizes",
            self=lambda grad, dim, keepdim, self_sym_sizes, F:
-           H.restore_dims(F, grad, dim, keepdim, self_sym_sizes) / H.reduced_count(self_sym_sizes, dim))
+           F.div_number(H.restore_dims(F, grad, dim, keepdim, self_sym_sizes), H.reduced_count(self_sym_sizes, dim)))
 derivative("MaxBackward1", "self", self=lambda grad, self, result, F: H.evenly(F, grad, self, result))
 derivative("MinBackward1", "self", self=lambda grad, self, result, F: H.evenly(F, grad, self, result))
 for _name in ("MaxBackward0", "MinBackward0"):

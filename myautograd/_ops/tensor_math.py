@@ -266,6 +266,12 @@ class TensorMath:
         return x.pow(exponent)
 
     @staticmethod
+    def div_number(x, number):
+        from .special import div_by_number
+
+        return div_by_number(x, number)
+
+    @staticmethod
     def div_rounded(x, y, rounding_mode):
         return x.div(y, rounding_mode=rounding_mode)
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from myautograd import _grad_mode
 from myautograd._autograd import engine, formulas, node, views
+from myautograd._ops import formula_helpers as H
 from myautograd._ops import inplace, pointwise
 from myautograd._tensor import Tensor
 from myautograd.autograd import function
 
-from ._registry import mutant, replace
+from ._registry import formula, mutant, replace
 
 
 # -- accumulation ------------------------------------------------------------------------------------------------
@@ -267,3 +268,71 @@ def function_saved_unchecked():
         return property(saved_tensors)
 
     replace(function.BackwardCFunction, "saved_tensors", make)
+
+
+# -- the bookkeeping the issue found the catalog missing ----------------------------------------------------------------
+@mutant("grad modes", "a new thread inherits its creator's grad mode (torch starts it with grad enabled)")
+def grad_mode_inherited_by_threads():
+    import threading
+
+    def make(original):
+        def start(self):
+            inherited = _grad_mode.STATE.grad_enabled
+            target = self.run
+
+            def run():
+                _grad_mode.STATE.grad_enabled = inherited
+                target()
+
+            self.run = run
+            return original(self)
+        return start
+
+    replace(threading.Thread, "start", make)
+
+
+@mutant("accumulation", "a multi-output node drops the gradient of its second output (var_mean's mean)")
+def second_output_dropped():
+    formula("VarMeanBackward0", "self", lambda grads, self, dim, correction, keepdim, F:
+            H.var_mean_backward(F, grads[0], None, self, dim, correction, keepdim)
+            if grads[0] is not None else F.zeros_like(self))
+
+
+@mutant("graph freeing", "autograd.grad(create_graph=True) frees the graph (retain_graph not defaulted to True)")
+def create_graph_frees():
+    import myautograd.autograd as autograd
+
+    def make(original):
+        def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, **kwargs):
+            if retain_graph is None:
+                retain_graph = False
+            return original(outputs, inputs, grad_outputs, retain_graph, create_graph, **kwargs)
+        return grad
+
+    replace(autograd, "grad", make)
+
+
+@mutant("accumulation", "is_grads_batched uses the first row of grad_outputs for every row")
+def batched_first_row():
+    import myautograd.autograd as autograd
+
+    def make(original):
+        def batched(outputs, inputs, grads, retain_graph, create_graph, allow_unused):
+            first = [g[0:1].expand(*g.shape) for g in grads]
+            return original(outputs, inputs, first, retain_graph, create_graph, allow_unused)
+        return batched
+
+    replace(autograd, "_batched_grad", make)
+
+
+@mutant("versions and views", "an in-place op saves the modified tensor where its formula needs the value before")
+def inplace_saves_modified():
+    replace(inplace, "_original", lambda original: lambda self: self)
+
+
+@mutant("custom Function", "once_differentiable does nothing: a second derivative goes through the backward's ops")
+def once_differentiable_ignored():
+    import myautograd.autograd as autograd
+
+    for owner in (function, autograd):
+        replace(owner, "once_differentiable", lambda original: lambda fn: fn)

@@ -209,3 +209,36 @@ def layer_norm_projection():
         return rstd * (g - F.sum(g, dims, True) / math.prod(input.shape[d] for d in dims))
 
     formula("NativeLayerNormBackward0", "input", broken)
+
+
+# -- what a node saves: the same values from other saved tensors ----------------------------------------------------
+@mutant("formulas", "exp's derivative recomputed from the input (saving the input, not the output)")
+def exp_saves_input():
+    formula("ExpBackward0", "self", lambda grad, self, F: grad * F.exp(self))
+
+
+@mutant("formulas", "sigmoid's derivative recomputed from the input (saving the input, not the output)")
+def sigmoid_saves_input():
+    formula("SigmoidBackward0", "self", lambda grad, self, F: grad * (1 - F.sigmoid(self)) * F.sigmoid(self))
+
+
+@mutant("formulas", "relu's mask taken from the input (saving the input, not the output)")
+def relu_saves_input():
+    formula("ReluBackward0", "self", lambda grad, self, F:
+            F.masked_backward("ThresholdBackwardBackward0", grad, self, self > 0, 0))
+
+
+@mutant("formulas", "x * y saving both operands for each gradient")
+def mul_saves_both():
+    formula("MulBackward0", "self", lambda grad, self, other, F: grad * F.conj(other) + 0 * F.zeros_like(grad))
+
+
+# -- the same values, rounded differently ---------------------------------------------------------------------------
+@mutant("formulas", "a / b's divisor gradient grouped as -g a / (b b) instead of -g (a / b) / b")
+def div_divisor_grouping():
+    formula("DivBackward0", "other", lambda grad, self, other, F: -grad * F.conj(self / (other * other)))
+
+
+@mutant("formulas", "sum's gradient spread by multiplying with ones instead of expanding")
+def sum_times_ones():
+    formula("SumBackward0", "self", lambda grad, self_sym_sizes, F: F.zeros(self_sym_sizes, grad) + grad)
