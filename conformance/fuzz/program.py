@@ -273,9 +273,11 @@ class Generator:
         factor = self.draw(self.st.sampled_from((2, 0.5, -1)))
         if self.draw(self.st.booleans()):
             statement = f"{var.name}.register_hook(lambda g: g * {factor})"
-        else:
-            statement = f"{var.name}.register_post_accumulate_grad_hook(lambda p: p.grad.mul_({factor}))"
-        program.attempt(statement, [statement])
+            program.attempt(statement, [statement])
+        else:  # a post-accumulate-grad hook returns None: it scales .grad in place
+            hook = f"scale_{var.name}_grad"
+            statement = f"{var.name}.register_post_accumulate_grad_hook({hook})"
+            program.attempt(statement, [f"def {hook}(p):", f"    p.grad.mul_({factor})", statement])
 
     def mode(self, program: Program) -> None:
         self.op(program, under=self.draw(self.st.sampled_from(GRAD_MODES)))
