@@ -108,7 +108,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     if isinstance(data, Tensor):
         warnings.warn(COPY_CONSTRUCT_WARNING, UserWarning, stacklevel=2)
         array = _backend.to_numpy(data._data).copy()
-    elif isinstance(data, np.ndarray):
+    elif isinstance(data, (np.ndarray, np.generic)):  # NumPy scalars keep their type too
         array = np.array(data)
         _dtype.from_numpy(array.dtype)
     else:
@@ -300,7 +300,7 @@ def randn_like(input, *, dtype=None, device=None, requires_grad=False):
 
 
 @function
-def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
     if high is None or (size is None and isinstance(high, (tuple, list))):
         low, high, size = 0, low, high
     target = to_dtype(dtype) or _dtype.int64
