@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _backend, _dtype, _random
 from .._autograd.record import record
-from .._device import as_device
+from .._device import as_device, default_device
 from .._grad_mode import STATE
 from .._size import Size
 from .._tensor import Tensor, make_tensor
@@ -38,7 +38,7 @@ def finish(data, dtype, device, requires_grad: bool, cls=None) -> Tensor:
     dtype = to_dtype(dtype)
     if dtype is not None and data.dtype != dtype.np:
         data = data.astype(dtype.np)
-    dev = as_device(device)
+    dev = as_device(device) if device is not None else default_device()
     if dev.type != "cpu":
         data = _backend.to_device(data, dev)
     if requires_grad and data.dtype.kind not in "fc":
