@@ -7,6 +7,8 @@ that module also explains how autograd follows writes through views.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import _backend
@@ -110,6 +112,13 @@ def flatten(input, start_dim=0, end_dim=-1):
 def unflatten(input, dim, sizes):
     dim = normalize_dim(dim, input._data.ndim)
     shape = input._data.shape
+    if not len(sizes):
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    known = [n for n in sizes if n != -1]
+    if (len(known) == len(sizes) and math.prod(known) != shape[dim]) or \
+            (len(known) == len(sizes) - 1 and (math.prod(known) == 0 or shape[dim] % math.prod(known))):
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
+                           f"({shape[dim]}) in the input tensor")
     return view(input, shape[:dim] + tuple(sizes) + shape[dim + 1:]) if input.is_contiguous() \
         else reshape(input, shape[:dim] + tuple(sizes) + shape[dim + 1:])
 
