@@ -38,9 +38,20 @@ _np.seterr(all="ignore")  # torch computes inf/nan silently; NumPy would warn
 
 globals().update(_FUNCTIONS)
 
-from . import accelerator, autograd, backends, cuda, nn, optim, return_types, utils  # noqa: E402 - use the ops
+from . import (  # noqa: E402 - use the ops
+    accelerator,
+    autograd,
+    backends,
+    cuda,
+    nn,
+    optim,
+    return_types,
+    serialization,  # noqa: E402
+    utils,
+)
 from ._settings import get_default_device, set_default_tensor_type  # noqa: E402
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
+from .serialization import load, save  # noqa: E402
 
 __version__ = "0.1.0"
 __conformance_module__ = "myautograd"
