@@ -38,15 +38,16 @@ _np.seterr(all="ignore")  # torch computes inf/nan silently; NumPy would warn
 
 globals().update(_FUNCTIONS)
 
-from . import (  # noqa: E402 - use the ops
+from . import (  # noqa: E402 - they use the ops above
     accelerator,
     autograd,
     backends,
     cuda,
+    func,
     nn,
     optim,
     return_types,
-    serialization,  # noqa: E402
+    serialization,
     utils,
 )
 from ._settings import get_default_device, set_default_tensor_type  # noqa: E402

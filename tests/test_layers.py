@@ -26,7 +26,7 @@ LAYERS = [  # lowest first: (name, module prefixes)
     ("autograd core", ("myautograd._autograd",)),
     ("operations", ("myautograd._ops",)),
     ("public packages", ("myautograd.autograd", "myautograd.nn", "myautograd.optim", "myautograd.utils",
-                         "myautograd.cuda", "myautograd.backends", "myautograd.accelerator")),
+                         "myautograd.cuda", "myautograd.backends", "myautograd.accelerator", "myautograd.func")),
     ("package", ("myautograd",)),
 ]
 FORBIDDEN = {"torch": "myautograd never imports torch", "cupy": "only myautograd._backend knows CuPy",
