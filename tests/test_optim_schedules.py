@@ -228,3 +228,35 @@ def test_scheduler_errors(make):
     theirs = outcome(make, torch.optim.lr_scheduler, optimizer_with_two_groups(torch))
     assert theirs is not None
     assert outcome(make, mt.optim.lr_scheduler, optimizer_with_two_groups(mt)) == theirs
+
+
+# -- gradient clipping -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("norm_type", [2.0, 1, float("inf"), 3.5])
+@pytest.mark.parametrize("max_norm", [0.5, 100.0])
+def test_clip_grad_norm(norm_type, max_norm):
+    def run(lib):
+        net = model(lib)
+        x = lib.tensor(np.linspace(-2, 2, 20, dtype=np.float32).reshape(4, 5))
+        net(x).pow(2).sum().backward()
+        total = lib.nn.utils.clip_grad_norm_(net.parameters(), max_norm, norm_type=norm_type)
+        return total, [p.grad for p in net.parameters()]
+
+    (t_total, t_grads), (m_total, m_grads) = run(torch), run(mt)
+    close(m_total, t_total)
+    for ours, theirs in zip(m_grads, t_grads, strict=True):
+        close(ours, theirs)
+
+
+def test_clip_grad_value_and_errors():
+    def run(lib):
+        p = lib.nn.Parameter(lib.tensor([0.5, -3.0, 2.0]))
+        p.grad = lib.tensor([0.5, -3.0, 2.0])
+        lib.nn.utils.clip_grad_value_([p], 1.0)
+        out = [p.grad.tolist(), lib.nn.utils.clip_grad_norm_([], 1.0).item()]
+        q = lib.nn.Parameter(lib.ones(2))
+        q.grad = lib.tensor([float("inf"), 1.0])
+        out.append(outcome(lib.nn.utils.clip_grad_norm_, [q], 1.0, error_if_nonfinite=True))
+        out.append(lib.nn.utils.clip_grad_norm_(q, 1.0).item())
+        return out
+
+    assert run(mt) == run(torch)

@@ -1,6 +1,6 @@
 """``myautograd.nn``: modules, parameters, ``functional`` and ``init``, mirroring ``torch.nn``."""
 
-from . import functional, init, modules, parallel, parameter
+from . import functional, init, modules, parallel, parameter, utils
 from .modules import (
     ELU,
     GELU,
@@ -48,5 +48,5 @@ __all__ = [
     "Parameter", "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh", "functional", "init",
     "modules", "parameter",
     "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase",
-    "DataParallel", "ModuleDict", "ParameterDict", "ParameterList", "Unflatten", "parallel",
+    "DataParallel", "ModuleDict", "ParameterDict", "ParameterList", "Unflatten", "parallel", "utils",
 ]
