@@ -19,6 +19,7 @@ import torch.utils.data
 
 import myautograd as mt
 import myautograd.utils.data
+from tests.support.outcome import outcome
 
 Point = namedtuple("Point", ["x", "y"])
 
@@ -41,13 +42,6 @@ def plain(value):
 def both(scenario):
     return scenario(torch, torch.utils.data), scenario(mt, mt.utils.data)
 
-
-def outcome(fn, *args, **kwargs):
-    try:
-        fn(*args, **kwargs)
-    except Exception as exc:  # noqa: BLE001 - the exception is what is compared
-        return type(exc).__name__, str(exc)
-    return None
 
 
 def xy(lib, n=10):

@@ -10,6 +10,7 @@ import pytest
 import torch
 
 import myautograd as mt
+from tests.support.outcome import outcome
 
 
 def plain(value):
@@ -22,13 +23,6 @@ def plain(value):
         return (type(value).__name__, [plain(v) for v in value])
     return value
 
-
-def outcome(fn):
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001 - the exception is what is compared
-        return type(exc).__name__, str(exc)
-    return None
 
 
 def data(lib):

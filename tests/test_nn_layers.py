@@ -18,16 +18,10 @@ import pytest
 import torch
 
 import myautograd as mt
+from tests.support.outcome import outcome
 
 RTOL, ATOL = 1e-5, 1e-6
 
-
-def outcome(fn, *args, **kwargs):
-    try:
-        fn(*args, **kwargs)
-    except Exception as exc:  # noqa: BLE001 - the exception is what is compared
-        return type(exc).__name__, str(exc)
-    return None
 
 
 def seeded(make, lib, seed=0):

@@ -15,17 +15,11 @@ import torch
 
 import myautograd as mt
 import myautograd.nn as mnn
+from tests.support.outcome import outcome
 
 SEEDS = [0, 1, 42, 2**40 + 7, 67280421310721]
 NORMAL_ATOL = 2e-6
 
-
-def outcome(fn):
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001 - the exception is what is compared
-        return type(exc).__name__, str(exc)
-    return None
 
 
 def draws(lib):

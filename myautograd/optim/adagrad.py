@@ -14,11 +14,10 @@ State per parameter, made when the optimizer is built (as torch does): ``step`` 
 from __future__ import annotations
 
 from .._ops.creation import full_like, tensor
-from .optimizer import Optimizer, no_grad_step
-from .rmsprop import _scalar_dtype
+from .optimizer import PerParameterOptimizer, scalar_dtype
 
 
-class Adagrad(Optimizer):
+class Adagrad(PerParameterOptimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
                  foreach=None, *, maximize=False, differentiable=False, fused=None) -> None:
         for name, value in (("learning rate", lr), ("lr_decay value", lr_decay), ("weight_decay value", weight_decay),
@@ -37,18 +36,9 @@ class Adagrad(Optimizer):
         for group in self.param_groups:
             for param in group["params"]:
                 state = self.state[param]
-                state["step"] = tensor(0.0, dtype=_scalar_dtype())
+                state["step"] = tensor(0.0, dtype=scalar_dtype())
                 value = group["initial_accumulator_value"]
                 state["sum"] = full_like(param, complex(value, value) if param.is_complex() else value)
-
-    @no_grad_step
-    def step(self, closure=None):
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            for param in group["params"]:
-                if param.grad is not None:
-                    self._update(param, group)
-        return loss
 
     def _update(self, param, group) -> None:
         state = self.state[param]

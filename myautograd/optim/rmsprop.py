@@ -15,12 +15,11 @@ State per parameter: ``step``, ``square_avg``, and ``momentum_buffer`` / ``grad_
 
 from __future__ import annotations
 
-from .. import _dtype
 from .._ops.creation import zeros, zeros_like
-from .optimizer import Optimizer, no_grad_step
+from .optimizer import PerParameterOptimizer, scalar_dtype
 
 
-class RMSprop(Optimizer):
+class RMSprop(PerParameterOptimizer):
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
                  capturable=False, foreach=None, maximize=False, differentiable=False) -> None:
         for name, value in (("learning rate", lr), ("epsilon value", eps), ("momentum value", momentum),
@@ -35,22 +34,13 @@ class RMSprop(Optimizer):
     def _state_of(self, param, group) -> dict:
         state = self.state[param]
         if not state:
-            state["step"] = zeros((), dtype=_scalar_dtype())
+            state["step"] = zeros((), dtype=scalar_dtype())
             state["square_avg"] = zeros_like(param)
             if group["momentum"] > 0:
                 state["momentum_buffer"] = zeros_like(param)
             if group["centered"]:
                 state["grad_avg"] = zeros_like(param)
         return state
-
-    @no_grad_step
-    def step(self, closure=None):
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            for param in group["params"]:
-                if param.grad is not None:
-                    self._update(param, group)
-        return loss
 
     def _update(self, param, group) -> None:
         state = self._state_of(param, group)
@@ -74,11 +64,6 @@ class RMSprop(Optimizer):
             param.add_(buffer, alpha=-group["lr"])
         else:
             param.addcdiv_(grad, avg, value=-group["lr"])
-
-
-def _scalar_dtype():
-    """The dtype of ``step`` counters: float64 under a float64 default dtype, else float32."""
-    return _dtype.float64 if _dtype.get_default_dtype() is _dtype.float64 else _dtype.float32
 
 
 __all__ = ["RMSprop"]
