@@ -27,8 +27,9 @@ def test_needs_input_grad_in_every_mode(mode):
             def backward(ctx, g):
                 return g, None, None
 
-        context = {"grad": contextlib.nullcontext(), "no_grad": lib.no_grad(),
-                   "inference_mode": lib.inference_mode(), "set_grad_enabled(False)": lib.set_grad_enabled(False)}[mode]
+        # made on demand: set_grad_enabled(False) switches recording off as soon as it is called
+        context = {"grad": contextlib.nullcontext, "no_grad": lib.no_grad, "inference_mode": lib.inference_mode,
+                   "set_grad_enabled(False)": lambda: lib.set_grad_enabled(False)}[mode]()
         x = lib.ones(2, requires_grad=True)
         with context:
             out = Scale.apply(x, lib.ones(1), 3.0)
@@ -36,3 +37,4 @@ def test_needs_input_grad_in_every_mode(mode):
         return seen, out.requires_grad, out.grad_fn is None
 
     assert run(mt) == run(torch)
+    assert mt.is_grad_enabled() and torch.is_grad_enabled()
