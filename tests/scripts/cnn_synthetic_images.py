@@ -35,7 +35,7 @@ print("images:", data.tensors[0].shape, "labels:", data.tensors[1][:6].tolist())
 class Net(nn.Module):
     def __init__(self):
         super().__init__()
-        self.conv1 = nn.Conv2d(1, 6, 3, padding=1)
+        self.conv1 = nn.Conv2d(1, 6, 3, padding=1, bias=False)  # the batch norm after it has the bias
         self.bn1 = nn.BatchNorm2d(6)
         self.pool = nn.MaxPool2d(2, 2)
         self.conv2 = nn.Conv2d(6, 12, 3)
