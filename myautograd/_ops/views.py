@@ -110,8 +110,12 @@ def flatten(input, start_dim=0, end_dim=-1):
 def unflatten(input, dim, sizes):
     dim = normalize_dim(dim, input._data.ndim)
     shape = input._data.shape
-    return view(input, shape[:dim] + tuple(sizes) + shape[dim + 1:]) if input.is_contiguous() \
-        else reshape(input, shape[:dim] + tuple(sizes) + shape[dim + 1:])
+    sizes = tuple(sizes)
+    known = int(np.prod([n for n in sizes if n != -1]))
+    if (-1 not in sizes and known != shape[dim]) or (-1 in sizes and (known == 0 or shape[dim] % known)):
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
+                           f"({shape[dim]}) in the input tensor")
+    return view(input, shape[:dim] + sizes + shape[dim + 1:])
 
 
 @export
