@@ -1,4 +1,4 @@
-"""Command line: ``python -m conformance {run,list,show,matrix}`` (also installed as ``conformance``).
+"""Command line: ``python -m conformance {run,list,show,matrix,fuzz}`` (also installed as ``conformance``).
 
 Everything given on the command line is checked before the first case runs: numbers (finite, in
 range), the report directory (a writable directory, created if missing; report files that are
@@ -106,6 +106,21 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("id")
     show.add_argument("--device", default="cpu")
     show.add_argument("--dtype", default=None)
+
+    fuzz = commands.add_parser("fuzz", help="differential fuzzing of whole autograd programs against torch")
+    fuzz.add_argument("--impl", default="myautograd", help="implementation under test (as for run)")
+    fuzz.add_argument("--device", default="cpu", choices=ALL_DEVICES, help="the device programs run on (default: cpu)")
+    fuzz.add_argument("--budget", type=number(float, 1, 7 * 86400, "number of seconds"), default=60.0,
+                      help="seconds to fuzz for (default: 60)")
+    fuzz.add_argument("--seed", type=number(int, 0, 2**32 - 1, "whole number"), default=0,
+                      help="seed of the first chunk of programs (default: 0); the same seed replays a campaign")
+    fuzz.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
+                      help=f"the level at which a program must pass (default: {DEFAULT_LEVEL})")
+    fuzz.add_argument("--max-steps", type=number(int, 1, 200, "whole number"), default=12,
+                      help="steps a program may have at most (default: 12)")
+    fuzz.add_argument("--report-dir", type=Path, default=Path("reports/fuzz"),
+                      help="where a shrunk difference is written (default: reports/fuzz/)")
+    fuzz.add_argument("--startup-timeout", type=number(float, 1, 3600, "number of seconds"), default=120.0)
 
     matrix = commands.add_parser("matrix", help="a cross-implementation matrix from several results.json files")
     matrix.add_argument("results", nargs="+", type=Path, help="results.json files of runs to set side by side")
@@ -289,9 +304,38 @@ def command_matrix(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_fuzz(args: argparse.Namespace) -> int:
+    from .fuzz.campaign import Campaign, FuzzConfig
+    from .pool import StartupError
+
+    try:
+        import hypothesis  # noqa: F401 - the fuzzer draws programs with it
+    except ImportError:
+        raise UsageError("the fuzzer needs hypothesis: pip install 'autograd-conformance[fuzz]'") from None
+
+    check_report_dir(args.report_dir, ())
+    campaign = Campaign(FuzzConfig(impl=args.impl, device=args.device, budget=args.budget, seed=args.seed,
+                                   level=args.level, report_dir=args.report_dir, max_steps=args.max_steps,
+                                   startup_timeout=args.startup_timeout))
+    try:
+        reason = campaign.session.device_reason(args.device)
+        if reason is not None:
+            raise UsageError(f"device {args.device}: {reason}")
+        finding = campaign.run()
+    except StartupError as exc:
+        raise UsageError(for_console(str(exc), 400)) from exc
+    if finding is None:
+        print(f"no difference in {campaign.programs} programs ({args.budget:g} s, seed {args.seed})")
+        return 0
+    print(for_console(f"difference: {finding.record.get('outcome')}: {finding.record.get('detail', '')}", 400))
+    print("shrunk program: " + ", ".join(str(p) for p in finding.paths))
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    handler = {"run": command_run, "list": command_list, "show": command_show, "matrix": command_matrix}[args.command]
+    handler = {"run": command_run, "list": command_list, "show": command_show, "matrix": command_matrix,
+               "fuzz": command_fuzz}[args.command]
     try:
         return handler(args)
     except UsageError as exc:

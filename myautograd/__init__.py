@@ -18,7 +18,7 @@ import numpy as _np
 
 from . import _dtype
 from ._backend import cuda_available as _cuda_available
-from ._device import device
+from ._device import device, set_default_device
 from ._dtype import can_cast, dtype, get_default_dtype, promote_types, set_default_dtype
 from ._grad_mode import (
     enable_grad,
@@ -38,8 +38,21 @@ _np.seterr(all="ignore")  # torch computes inf/nan silently; NumPy would warn
 
 globals().update(_FUNCTIONS)
 
-from . import autograd, cuda, nn, optim, return_types, utils  # noqa: E402 - they use the ops above
+from . import (  # noqa: E402 - they use the ops above
+    accelerator,
+    autograd,
+    backends,
+    cuda,
+    func,
+    nn,
+    optim,
+    return_types,
+    serialization,
+    utils,
+)
+from ._settings import get_default_device, set_default_tensor_type  # noqa: E402
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
+from .serialization import load, save  # noqa: E402
 
 __version__ = "0.1.0"
 __conformance_module__ = "myautograd"
@@ -56,24 +69,31 @@ int8 = _dtype.int8
 uint8 = _dtype.uint8
 bool = _dtype.bool_  # noqa: A001
 
-def _legacy_constructor(target: _dtype.dtype):
-    """``torch.FloatTensor([1., 2.])`` or ``torch.FloatTensor(2, 3)``."""
+class _LegacyType:
+    """``torch.FloatTensor([1., 2.])`` or ``torch.FloatTensor(2, 3)``; prints as torch's type."""
 
-    def construct(*args, **kwargs):
+    is_cuda = False
+
+    def __init__(self, dtype: _dtype.dtype) -> None:
+        self.dtype = dtype  # read by set_default_tensor_type
+        self.__name__ = self.__qualname__ = dtype.legacy_type_name().split(".")[-1]
+
+    def __call__(self, *args, **kwargs):
         if len(args) == 1 and not isinstance(args[0], (_builtins.int, Size)):
-            return _FUNCTIONS["tensor"](args[0], dtype=target, **kwargs)
-        return _FUNCTIONS["zeros"](*args, dtype=target, **kwargs)
+            return _FUNCTIONS["tensor"](args[0], dtype=self.dtype, **kwargs)
+        return _FUNCTIONS["zeros"](*args, dtype=self.dtype, **kwargs)
 
-    return construct
+    def __repr__(self) -> str:
+        return f"<class 'torch.{self.__name__}'>"
 
 
-FloatTensor = _legacy_constructor(float32)
-DoubleTensor = _legacy_constructor(float64)
-HalfTensor = _legacy_constructor(float16)
-LongTensor = _legacy_constructor(int64)
-IntTensor = _legacy_constructor(int32)
-BoolTensor = _legacy_constructor(bool)
-ByteTensor = _legacy_constructor(uint8)
+FloatTensor = _LegacyType(float32)
+DoubleTensor = _LegacyType(float64)
+HalfTensor = _LegacyType(float16)
+LongTensor = _LegacyType(int64)
+IntTensor = _LegacyType(int32)
+BoolTensor = _LegacyType(bool)
+ByteTensor = _LegacyType(uint8)
 
 
 def is_tensor(obj) -> bool:

@@ -49,3 +49,16 @@ def as_device(value) -> device:
     if value is None:
         return CPU
     return value if isinstance(value, device) else device(value)
+
+
+_default_device: list[device | None] = [None]
+
+
+def set_default_device(value) -> None:
+    """The device factories place tensors on when given none (``None``: back to the CPU)."""
+    _default_device[0] = None if value is None else as_device(value)
+
+
+def default_device() -> device:
+    """Where a factory called without a device puts its tensor."""
+    return _default_device[0] or CPU

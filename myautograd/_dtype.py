@@ -86,7 +86,11 @@ def get_default_dtype() -> dtype:
 
 
 def set_default_dtype(d: dtype) -> None:
-    if not isinstance(d, dtype) or d.category != FLOATING:
+    """The dtype of Python floats and of floating factories without a dtype (and, through it, of
+    Python complex numbers: complex64, or complex128 for float64)."""
+    if not isinstance(d, dtype):
+        raise TypeError("invalid dtype object: only floating-point types are supported as the default type")
+    if d.category != FLOATING:
         raise TypeError("only floating-point types are supported as the default type")
     _default[0] = d
 

@@ -1,6 +1,6 @@
 """myautograd's layers import one way: each module imports only from its own layer or below.
 
-Lowest first: the foundation (arrays, dtypes, devices, grad mode, printing, hook handles), the
+Lowest first: the foundation (arrays, dtypes, devices, random streams, grad mode, printing, hook handles), the
 tensor, the autograd core (graph, recording, engine, views, the array math of formulas), the
 operations, the public packages (``autograd``, ``nn``, ``optim``, ``utils``, ``cuda``), and the
 package itself. A lower layer that needs something from above has it registered by the higher
@@ -19,13 +19,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = [  # lowest first: (name, module prefixes)
-    ("foundation", ("myautograd._backend", "myautograd._device", "myautograd._dtype", "myautograd._size",
-                    "myautograd._grad_mode", "myautograd._printing", "myautograd._hooks", "myautograd.return_types")),
+    ("foundation", ("myautograd._backend", "myautograd._device", "myautograd._dtype", "myautograd._random",
+                    "myautograd._size", "myautograd._grad_mode", "myautograd._printing", "myautograd._hooks",
+                    "myautograd.return_types")),
     ("tensor", ("myautograd._tensor",)),
     ("autograd core", ("myautograd._autograd",)),
     ("operations", ("myautograd._ops",)),
     ("public packages", ("myautograd.autograd", "myautograd.nn", "myautograd.optim", "myautograd.utils",
-                         "myautograd.cuda")),
+                         "myautograd.cuda", "myautograd.backends", "myautograd.accelerator", "myautograd.func")),
     ("package", ("myautograd",)),
 ]
 FORBIDDEN = {"torch": "myautograd never imports torch", "cupy": "only myautograd._backend knows CuPy",

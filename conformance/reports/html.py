@@ -524,8 +524,8 @@ def coverage_section(result: dict) -> str:
     body = []
     for operator, by_column in rows.items():
         cells = []
-        for column in columns:
-            checks = by_column.get(column)
+        for name in columns:
+            checks = by_column.get(name)
             if checks is None:
                 cells.append('<td class="cell o-none">\u2014</td>')
                 continue

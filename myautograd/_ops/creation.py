@@ -2,8 +2,10 @@
 ``new_*`` families, and random tensors.
 
 Values follow torch's dtype inference (Python floats become the default dtype, ints int64,
-NumPy arrays keep their dtype). Random numbers come from NumPy's generator seeded by
-``manual_seed``: seeded runs repeat, but the values are not torch's.
+NumPy arrays keep their dtype). Random numbers come from ``_random``'s generator, torch's
+Mersenne Twister: ``rand``, ``randint``, ``randperm``, ``uniform_`` and ``random_`` give torch's
+values for the same seed, ``randn``/``normal_`` draw as torch does (values within libm drift);
+the other distributions repeat under a seed but are not torch's.
 """
 
 from __future__ import annotations
@@ -12,15 +14,17 @@ import warnings
 
 import numpy as np
 
-from .. import _backend, _dtype
+from .. import _backend, _dtype, _random
 from .._autograd.record import record
-from .._device import as_device
+from .._device import as_device, default_device
 from .._grad_mode import STATE
 from .._size import Size
 from .._tensor import Tensor, make_tensor
 from .common import to_dtype
 from .derivatives import NODES
 from .registry import function, method
+
+Generator = _random.Generator
 
 COPY_CONSTRUCT_WARNING = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
@@ -34,7 +38,7 @@ def finish(data, dtype, device, requires_grad: bool, cls=None) -> Tensor:
     dtype = to_dtype(dtype)
     if dtype is not None and data.dtype != dtype.np:
         data = data.astype(dtype.np)
-    dev = as_device(device)
+    dev = as_device(device) if device is not None else default_device()
     if dev.type != "cpu":
         data = _backend.to_device(data, dev)
     if requires_grad and data.dtype.kind not in "fc":
@@ -109,7 +113,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     if isinstance(data, Tensor):
         warnings.warn(COPY_CONSTRUCT_WARNING, UserWarning, stacklevel=2)
         array = _backend.to_numpy(data._data).copy()
-    elif isinstance(data, np.ndarray):
+    elif isinstance(data, (np.ndarray, np.generic)):  # NumPy scalars keep their type too
         array = np.array(data)
         _dtype.from_numpy(array.dtype)
     else:
@@ -218,33 +222,7 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, layout=None,
     return finish(np.eye(n, m, dtype=target.np), None, device, requires_grad)
 
 
-# -- random --------------------------------------------------------------------------------------------------
-class Generator:
-    """A seedable source of random numbers (NumPy's PCG64; not torch's Mersenne Twister)."""
-
-    def __init__(self, device="cpu") -> None:
-        self.device = as_device(device)
-        self._seed = 67280421310721
-        self.rng = np.random.default_rng(self._seed)
-
-    def manual_seed(self, seed: int) -> Generator:
-        self._seed = int(seed)
-        self.rng = np.random.default_rng(self._seed)
-        return self
-
-    def initial_seed(self) -> int:
-        return self._seed
-
-    def seed(self) -> int:
-        return self.manual_seed(np.random.SeedSequence().entropy % (2**63)).initial_seed()
-
-    def get_state(self):
-        return self.rng.bit_generator.state
-
-    def set_state(self, state) -> None:
-        self.rng.bit_generator.state = state
-
-
+# -- random (torch's algorithms where ``_random`` has them) ----------------------------------------------
 Generator.__module__ = "myautograd"
 default_generator = Generator()
 
@@ -264,22 +242,26 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
+def _generator(generator) -> Generator:
+    return generator or default_generator
+
+
 def _rng(generator):
-    return (generator or default_generator).rng
+    return _generator(generator).rng
 
 
-def _random(name: str, draw):
+def _random_factory(name: str, draw):
     def op(*size, generator=None, dtype=None, device=None, requires_grad=False, layout=None, out=None,
            pin_memory=False):
         target = to_dtype(dtype) or _dtype.get_default_dtype()
-        return finish(draw(_rng(generator), _size(size)).astype(target.np), None, device, requires_grad)
+        return finish(draw(_generator(generator), _size(size), target.np), None, device, requires_grad)
 
     op.__name__ = name
     return function(op)
 
 
-rand = _random("rand", lambda rng, shape: rng.random(shape))
-randn = _random("randn", lambda rng, shape: rng.standard_normal(shape))
+rand = _random_factory("rand", lambda gen, shape, np_dtype: _random.uniform(gen, shape, 0.0, 1.0, np_dtype))
+randn = _random_factory("randn", lambda gen, shape, np_dtype: _random.normal(gen, shape, 0.0, 1.0, np_dtype))
 
 
 @function
@@ -293,17 +275,18 @@ def randn_like(input, *, dtype=None, device=None, requires_grad=False):
 
 
 @function
-def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
     if high is None or (size is None and isinstance(high, (tuple, list))):
         low, high, size = 0, low, high
     target = to_dtype(dtype) or _dtype.int64
-    return finish(_rng(generator).integers(low, high, tuple(size)).astype(target.np), None, device, requires_grad)
+    values = _random.random_integers(_generator(generator), _size(tuple(size)), int(low), int(high))
+    return finish(values.astype(target.np), None, device, requires_grad)
 
 
 @function
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
     target = to_dtype(dtype) or _dtype.int64
-    return finish(_rng(generator).permutation(n).astype(target.np), None, device, requires_grad)
+    return finish(_random.randperm(_generator(generator), int(n)).astype(target.np), None, device, requires_grad)
 
 
 @function
@@ -321,23 +304,29 @@ def normal(mean, std, size=None, *, generator=None, dtype=None, device=None, req
 def uniform_(self, a=0.0, b=1.0, *, generator=None):
     from .inplace import set_values_without_grad
 
-    return set_values_without_grad(self, _rng(generator).uniform(a, b, self._data.shape))
+    return set_values_without_grad(self, _random.uniform(_generator(generator), self._data.shape, a, b,
+                                                         self._data.dtype))
 
 
 @method
 def normal_(self, mean=0.0, std=1.0, *, generator=None):
     from .inplace import set_values_without_grad
 
-    return set_values_without_grad(self, _rng(generator).normal(mean, std, self._data.shape))
+    return set_values_without_grad(self, _random.normal(_generator(generator), self._data.shape, mean, std,
+                                                        self._data.dtype))
 
 
 @method
 def random_(self, low=0, high=None, *, generator=None):
     from .inplace import set_values_without_grad
 
+    if high is None and not low:
+        return set_values_without_grad(self, _random.random_full(_generator(generator), self._data.shape,
+                                                                 self._data.dtype))
     if high is None:
-        low, high = 0, low if low else 2**24
-    return set_values_without_grad(self, _rng(generator).integers(low, high, self._data.shape))
+        low, high = 0, low
+    return set_values_without_grad(self, _random.random_integers(_generator(generator), self._data.shape, low,
+                                                                 high))
 
 
 @function

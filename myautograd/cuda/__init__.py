@@ -39,6 +39,8 @@ def _require() -> None:
 class _LegacyCudaType:
     """``torch.cuda.FloatTensor``: a type name that constructs CUDA tensors."""
 
+    is_cuda = True
+
     def __init__(self, name: str, dtype: _dtype.dtype) -> None:
         self.name = name
         self.dtype = dtype

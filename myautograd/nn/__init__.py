@@ -1,9 +1,12 @@
 """``myautograd.nn``: modules, parameters, ``functional`` and ``init``, mirroring ``torch.nn``."""
 
-from . import functional, init, modules, parameter
+from . import functional, init, modules, parallel, parameter, utils
 from .modules import (
     ELU,
     GELU,
+    GRU,
+    LSTM,
+    RNN,
     AdaptiveAvgPool2d,
     AvgPool2d,
     BatchNorm1d,
@@ -16,6 +19,7 @@ from .modules import (
     Dropout,
     Embedding,
     Flatten,
+    GRUCell,
     Hardtanh,
     HuberLoss,
     Identity,
@@ -25,12 +29,19 @@ from .modules import (
     LeakyReLU,
     Linear,
     LogSoftmax,
+    LSTMCell,
     MaxPool2d,
     Module,
+    ModuleDict,
     ModuleList,
     MSELoss,
     NLLLoss,
+    ParameterDict,
+    ParameterList,
     ReLU,
+    RNNBase,
+    RNNCell,
+    RNNCellBase,
     Sequential,
     Sigmoid,
     SiLU,
@@ -38,13 +49,17 @@ from .modules import (
     Softmax,
     Softplus,
     Tanh,
+    Unflatten,
 )
+from .parallel import DataParallel
 from .parameter import Buffer, Parameter
 
 __all__ = [
     "AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "BCELoss", "BCEWithLogitsLoss", "Buffer",
-    "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten", "GELU", "Hardtanh", "HuberLoss",
-    "Identity", "KLDivLoss", "L1Loss", "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "MaxPool2d", "Module",
-    "ModuleList", "MSELoss", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid", "SiLU", "SmoothL1Loss",
-    "Softmax", "Softplus", "Tanh", "functional", "init", "modules", "parameter",
+    "Conv1d", "Conv2d", "CrossEntropyLoss", "DataParallel", "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GRU",
+    "GRUCell", "Hardtanh", "HuberLoss", "Identity", "KLDivLoss", "L1Loss", "LayerNorm", "LeakyReLU", "Linear",
+    "LogSoftmax", "LSTM", "LSTMCell", "MaxPool2d", "Module", "ModuleDict", "ModuleList", "MSELoss", "NLLLoss",
+    "Parameter", "ParameterDict", "ParameterList", "ReLU", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "Sequential",
+    "Sigmoid", "SiLU", "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Unflatten", "functional", "init", "modules",
+    "parallel", "parameter", "utils",
 ]

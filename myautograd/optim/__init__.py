@@ -1,8 +1,12 @@
-"""``myautograd.optim``: optimizers mirroring ``torch.optim`` (SGD, Adam, AdamW)."""
+"""``myautograd.optim``: optimizers mirroring ``torch.optim`` (SGD, Adam, AdamW, RMSprop, Adagrad)
+and the learning-rate schedules of ``lr_scheduler``."""
 
-from . import adam, optimizer, sgd
+from . import adagrad, adam, lr_scheduler, optimizer, rmsprop, sgd
+from .adagrad import Adagrad
 from .adam import Adam, AdamW
 from .optimizer import Optimizer
+from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["SGD", "Adam", "AdamW", "Optimizer", "adam", "optimizer", "sgd"]
+__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "adagrad", "adam", "lr_scheduler", "optimizer",
+           "rmsprop", "sgd"]

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import math
 
-from .. import _dtype
 from .._ops.creation import zeros, zeros_like
 from .._ops.pointwise import maximum
-from .optimizer import Optimizer, check_fused, no_grad_step
+from .optimizer import PerParameterOptimizer, check_fused, scalar_dtype
 
 
-class Adam(Optimizer):
+class Adam(PerParameterOptimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
                  decoupled_weight_decay=False) -> None:
@@ -46,22 +45,12 @@ class Adam(Optimizer):
     def _state_of(self, param, amsgrad: bool) -> dict:
         state = self.state[param]
         if not state:
-            scalar = _dtype.float64 if _dtype.get_default_dtype() is _dtype.float64 else _dtype.float32
-            state["step"] = zeros((), dtype=scalar)
+            state["step"] = zeros((), dtype=scalar_dtype())
             state["exp_avg"] = zeros_like(param)
             state["exp_avg_sq"] = zeros_like(param)
             if amsgrad:
                 state["max_exp_avg_sq"] = zeros_like(param)
         return state
-
-    @no_grad_step
-    def step(self, closure=None):
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            for param in group["params"]:
-                if param.grad is not None:
-                    self._update(param, group)
-        return loss
 
     def _update(self, param, group) -> None:
         grad = param.grad

@@ -15,6 +15,7 @@ from copy import deepcopy
 from itertools import chain
 from typing import Any
 
+from .. import _dtype
 from .._grad_mode import enable_grad, set_grad_enabled
 from .._tensor import Tensor
 from ..nn._utils import typename
@@ -188,4 +189,26 @@ class Optimizer:
         return text + ")"
 
 
-__all__ = ["Optimizer", "required"]
+class PerParameterOptimizer(Optimizer):
+    """An optimizer whose step updates each parameter that has a gradient on its own: subclasses
+    define ``_update(param, group)``."""
+
+    @no_grad_step
+    def step(self, closure=None):
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            for param in group["params"]:
+                if param.grad is not None:
+                    self._update(param, group)
+        return loss
+
+    def _update(self, param, group) -> None:
+        raise NotImplementedError
+
+
+def scalar_dtype():
+    """The dtype of ``step`` counters: float64 under a float64 default dtype, else float32 (torch's rule)."""
+    return _dtype.float64 if _dtype.get_default_dtype() is _dtype.float64 else _dtype.float32
+
+
+__all__ = ["Optimizer", "PerParameterOptimizer", "required", "scalar_dtype"]

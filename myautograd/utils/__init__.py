@@ -1,5 +1,5 @@
-"""``myautograd.utils``: hook handles (``utils.hooks.RemovableHandle``)."""
+"""``myautograd.utils``: hook handles (``utils.hooks.RemovableHandle``) and data loading (``utils.data``)."""
 
-from . import hooks
+from . import data, hooks
 
-__all__ = ["hooks"]
+__all__ = ["data", "hooks"]

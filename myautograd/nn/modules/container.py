@@ -1,17 +1,23 @@
-"""Containers: ``Sequential`` (children called in order) and ``ModuleList`` (an indexable list).
+"""Containers: ``Sequential`` (children called in order), ``ModuleList`` (an indexable list),
+``ModuleDict`` (children by name), ``ParameterList`` and ``ParameterDict`` (parameters by position
+or name).
 
 Children are registered under their position (``"0"``, ``"1"``, ...) or, for a Sequential built
 from an OrderedDict, under the given names. Deleting renumbers, as torch does. ``ModuleList``
-prints runs of identical children as one line (``(0-2): 3 x Linear(...)``).
+prints runs of identical children as one line (``(0-2): 3 x Linear(...)``). The parameter
+containers turn plain tensors into Parameters, keep other values as plain attributes, and print
+one line per entry (``(0): Parameter containing: [torch.float32 of size 2x3]``).
 """
 
 from __future__ import annotations
 
 import operator
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain, groupby, islice
 
+from ..._tensor import Tensor
+from ..parameter import Parameter
 from .module import Module, _addindent
 
 
@@ -179,4 +185,244 @@ class ModuleList(Module):
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
 
-__all__ = ["ModuleList", "Sequential"]
+def _pairs(kind: str, entries) -> Iterator[tuple]:
+    """The (key, value) pairs of a mapping or of an iterable of pairs, with torch's checks."""
+    if not isinstance(entries, Iterable):
+        raise TypeError(f"{kind}.update should be called with an iterable of key/value pairs, but got "
+                        + type(entries).__name__)
+    if isinstance(entries, Mapping) or hasattr(entries, "items"):
+        yield from entries.items()
+        return
+    for position, pair in enumerate(entries):
+        name = "ParameterDict" if kind == "ParametersDict" else kind
+        if not isinstance(pair, Iterable):
+            raise TypeError(f"{name} update sequence element #{position} should be Iterable; is"
+                            + type(pair).__name__)
+        if len(pair) != 2:
+            raise ValueError(f"{name} update sequence element #{position} has length {len(pair)}; 2 is required")
+        yield pair[0], pair[1]
+
+
+class ModuleDict(Module):
+    """Holds submodules by name, in insertion order; indexable like a dict."""
+
+    def __init__(self, modules=None) -> None:
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key: str) -> Module:
+        return self._modules[key]
+
+    def __setitem__(self, key: str, module: Module) -> None:
+        self.add_module(key, module)
+
+    def __delitem__(self, key: str) -> None:
+        del self._modules[key]
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._modules
+
+    def clear(self) -> None:
+        self._modules.clear()
+
+    def pop(self, key: str) -> Module:
+        module = self[key]
+        del self[key]
+        return module
+
+    def keys(self):
+        return self._modules.keys()
+
+    def items(self):
+        return self._modules.items()
+
+    def values(self):
+        return self._modules.values()
+
+    def update(self, modules) -> None:
+        for key, module in _pairs("ModuleDict", modules):
+            self[key] = module
+
+
+def _describe(value, dtype_text) -> str:
+    """One entry of a parameter container's printout."""
+    if not isinstance(value, Tensor):
+        return "Object of type: " + type(value).__name__
+    size = "x".join(str(n) for n in value.size())
+    device = f" ({value.device})" if value.device.type == "cuda" else ""
+    kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
+    return f"{kind} containing: [{dtype_text(value)} of size {size}{device}]"
+
+
+class ParameterList(Module):
+    """Holds parameters (and other values) by position; tensors become Parameters."""
+
+    def __init__(self, values: Iterable | None = None) -> None:
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self += values
+
+    def _key(self, index) -> str:
+        return str(_position(index, len(self)))
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            part = type(self)()
+            for position in range(*index.indices(len(self))):
+                part.append(self[position])
+            return part
+        return getattr(self, self._key(index))
+
+    def __setitem__(self, index, value) -> None:
+        if isinstance(value, Tensor) and not isinstance(value, Parameter):
+            value = Parameter(value)
+        setattr(self, self._key(index), value)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator:
+        return (self[position] for position in range(len(self)))
+
+    def __iadd__(self, values: Iterable) -> ParameterList:
+        return self.extend(values)
+
+    def __dir__(self) -> list[str]:
+        return [key for key in super().__dir__() if not key.isdigit()]
+
+    def append(self, value) -> ParameterList:
+        self._size += 1
+        self[self._size - 1] = value
+        return self
+
+    def extend(self, values: Iterable) -> ParameterList:
+        if not isinstance(values, Iterable) or isinstance(values, Tensor):
+            raise TypeError("ParameterList.extend should be called with an iterable, but got " + type(values).__name__)
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({position}): {_describe(value, lambda t: t.dtype)}" for position, value in enumerate(self))
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("ParameterList should not be called.")
+
+
+class ParameterDict(Module):
+    """Holds parameters (and other values) by name; tensors become Parameters. A plain dict given
+    to it is added in sorted key order (an OrderedDict or pairs keep theirs), as in torch."""
+
+    def __init__(self, parameters=None) -> None:
+        super().__init__()
+        self._keys: dict[str, None] = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    @staticmethod
+    def _attribute(key) -> str:
+        if not isinstance(key, str):
+            raise TypeError(f"Index given to ParameterDict cannot be used as a key as it is not a string (type is "
+                            f"'{type(key).__name__}'). Open an issue on github if you need non-string keys.")
+        return key
+
+    def __getitem__(self, key: str):
+        return getattr(self, self._attribute(key))
+
+    def __setitem__(self, key: str, value) -> None:
+        self._keys[key] = None
+        if isinstance(value, Tensor) and not isinstance(value, Parameter):
+            value = Parameter(value)
+        setattr(self, self._attribute(key), value)
+
+    def __delitem__(self, key: str) -> None:
+        del self._keys[key]
+        delattr(self, self._attribute(key))
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __reversed__(self) -> Iterator[str]:
+        return reversed(self._keys)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._keys
+
+    def copy(self) -> ParameterDict:
+        return ParameterDict(OrderedDict((key, self[key]) for key in self._keys))
+
+    def setdefault(self, key: str, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def clear(self) -> None:
+        for key in list(self._keys):
+            del self[key]
+
+    def pop(self, key: str):
+        value = self[key]
+        del self[key]
+        return value
+
+    def popitem(self) -> tuple:
+        key = next(reversed(self._keys))
+        value = self[key]
+        del self[key]
+        return key, value
+
+    def get(self, key: str, default=None):
+        return self[key] if key in self else default
+
+    def fromkeys(self, keys: Iterable[str], default=None) -> ParameterDict:
+        return ParameterDict((key, default) for key in keys)
+
+    def keys(self):
+        return self._keys.keys()
+
+    def items(self):
+        return ((key, self[key]) for key in self._keys)
+
+    def values(self):
+        return (self[key] for key in self._keys)
+
+    def update(self, parameters) -> None:
+        pairs = list(_pairs("ParametersDict", parameters))
+        if isinstance(parameters, Mapping) and not isinstance(parameters, OrderedDict):
+            pairs.sort()
+        for key, value in pairs:
+            self[key] = value
+
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({key}): {_describe(value, lambda t: t.type())}" for key, value in self.items())
+
+    def __call__(self, input):
+        raise RuntimeError("ParameterDict should not be called.")
+
+    def __or__(self, other: ParameterDict) -> ParameterDict:
+        merged = self.copy()
+        merged.update(other)
+        return merged
+
+    def __ror__(self, other: ParameterDict) -> ParameterDict:
+        merged = other.copy()
+        merged.update(self)
+        return merged
+
+    def __ior__(self, other: ParameterDict) -> ParameterDict:
+        self.update(other)
+        return self
+
+
+__all__ = ["ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"]

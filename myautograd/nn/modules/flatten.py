@@ -1,4 +1,5 @@
-"""``Flatten``: merges the dimensions ``start_dim`` to ``end_dim`` (by default all but the batch one)."""
+"""``Flatten``: merges the dimensions ``start_dim`` to ``end_dim`` (by default all but the batch one);
+``Unflatten``: splits dimension ``dim`` into ``unflattened_size``."""
 
 from __future__ import annotations
 
@@ -20,4 +21,26 @@ class Flatten(Module):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
 
 
-__all__ = ["Flatten"]
+class Unflatten(Module):
+    __constants__ = ["dim", "unflattened_size"]
+
+    def __init__(self, dim: int, unflattened_size) -> None:
+        super().__init__()
+        if not isinstance(unflattened_size, (tuple, list)):
+            raise TypeError(f"unflattened_size must be a tuple of ints, but found type "
+                            f"{type(unflattened_size).__name__}")
+        for position, size in enumerate(unflattened_size):
+            if not isinstance(size, int):
+                raise TypeError(f"unflattened_size must be tuple of ints, but found element of type "
+                                f"{type(size).__name__} at pos {position}")
+        self.dim = dim
+        self.unflattened_size = unflattened_size
+
+    def forward(self, input):
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
+
+
+__all__ = ["Flatten", "Unflatten"]

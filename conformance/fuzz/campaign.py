@@ -1,0 +1,173 @@
+"""A fuzzing campaign: draw programs, run both sides, judge, shrink the first difference, write it.
+
+Programs are drawn with hypothesis (``program.Generator``) in chunks of ``CHUNK`` examples, each
+chunk seeded from ``--seed`` (chunk ``k`` uses seed ``seed + k``), until the time budget is spent
+(it is checked between chunks: a campaign may run over by one chunk).
+Each program runs as one item through the same pool, isolation, recorder and judge as the
+catalog's cases (``session.Session``), at the level given. The first program that does not pass
+is shrunk by hypothesis to a minimal one and written to the report directory as
+``<hash>.py`` (a catalog-style scenario, ready to promote), ``<hash>.diff.txt`` (its
+differences) and ``<hash>.json`` (how to replay it: implementation, versions, seed, chunk,
+dtype, device, level).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..bounds import for_console
+from ..case import Doc, case_from_source
+from ..item import Item
+from ..levels import DEFAULT_LEVEL
+from ..reports.common import diff_text
+from ..session import Session
+from .ops import elementwise_ops
+from .program import Generator, Program
+
+CHUNK = 10
+DOC = Doc("https://pytorch.org/docs/stable/notes/autograd.html", "Autograd mechanics (a fuzzed program)")
+PROGRAM_TIMEOUT = 30.0
+
+
+class FoundDifference(AssertionError):
+    """A program whose outcome is not pass (hypothesis shrinks it)."""
+
+
+@dataclass
+class FuzzConfig:
+    impl: str = "myautograd"
+    device: str = "cpu"
+    budget: float = 60.0
+    seed: int = 0
+    level: str = DEFAULT_LEVEL
+    report_dir: Path = Path("reports/fuzz")
+    max_steps: int = 12
+    startup_timeout: float = 120.0
+
+
+@dataclass
+class Finding:
+    program: Program
+    record: dict
+    chunk: int
+    paths: list[Path] = field(default_factory=list)
+
+
+class Campaign:
+    def __init__(self, config: FuzzConfig, stream=None) -> None:
+        self.config = config
+        self.stream = stream or sys.stderr
+        self.programs = 0
+        self.session = Session(config.impl, devices=(config.device,), level=config.level,
+                               startup_timeout=config.startup_timeout)
+        self.ops = elementwise_ops()
+        self.started = time.monotonic()
+        self._last_shown = 0.0
+        self._failing: tuple[Program, dict] | None = None
+        self.finding: Finding | None = None
+
+    # -- running programs -------------------------------------------------------------------
+    def case_of(self, program: Program):
+        return case_from_source(program.source(), f"fuzz.p{program.digest()}", "A fuzzed autograd program", DOC,
+                                dtypes=(program.dtype,), tags=("fuzz",))
+
+    def judge(self, program: Program) -> dict:
+        case = self.case_of(program)
+        record = self.session.run(Item(case, self.config.device, program.dtype), PROGRAM_TIMEOUT, case.source)
+        self.programs += 1
+        self.show()
+        return record.as_dict()
+
+    # -- the campaign ---------------------------------------------------------------------
+    def run(self) -> Finding | None:
+        """Fuzz until the budget is spent or a difference is found (and shrunk)."""
+        self.session.start()
+        try:
+            chunk = 0
+            while time.monotonic() - self.started < self.config.budget:
+                if self.run_chunk(chunk):
+                    program, record = self._failing
+                    self.finding = Finding(program, record, chunk)
+                    self.finding.paths = self.write(self.finding)
+                    break
+                chunk += 1
+        finally:
+            self.session.close()
+            self.show(final=True)
+        return self.finding
+
+    def run_chunk(self, chunk: int) -> bool:
+        from hypothesis import HealthCheck, given, settings
+        from hypothesis import seed as with_seed
+        from hypothesis import strategies as st
+
+        def check(data) -> None:
+            dtype = data.draw(st.sampled_from(("float32", "float64")))
+            program = Generator(data.draw, self.ops, st).program(dtype, self.config.max_steps)
+            record = self.judge(program)
+            if record["outcome"] != "pass":
+                if self._failing is None or len(program.source()) <= len(self._failing[0].source()):
+                    self._failing = (program, record)
+                raise FoundDifference(record["detail"])
+
+        test = settings(max_examples=CHUNK, deadline=None, database=None, derandomize=False,
+                        suppress_health_check=list(HealthCheck), print_blob=False)(
+            with_seed(self.config.seed + chunk)(given(st.data())(check)))
+        try:
+            test()
+        except FoundDifference:
+            return True
+        return False
+
+    # -- output -----------------------------------------------------------------------------
+    def show(self, final: bool = False) -> None:
+        now = time.monotonic()
+        live = getattr(self.stream, "isatty", lambda: False)()
+        if not final and now - self._last_shown < (0.2 if live else 10.0):
+            return
+        self._last_shown = now
+        found = 0 if self._failing is None else 1
+        text = (f"fuzz {self.config.impl} on {self.config.device}: {self.programs} programs, {found} difference(s), "
+                f"{now - self.started:.0f} s of {self.config.budget:g}")
+        try:
+            self.stream.write(("\r" + text.ljust(90) if live and not final else text) + ("\n" if final or not live
+                                                                                          else ""))
+            if final and live:
+                self.stream.write("\n")
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def write(self, finding: Finding) -> list[Path]:
+        directory = self.config.report_dir
+        directory.mkdir(parents=True, exist_ok=True)
+        name = finding.program.digest()
+        scenario = directory / f"{name}.py"
+        replay = (f"python -m conformance fuzz --impl {self.config.impl} --device {self.config.device} "
+                  f"--seed {self.config.seed} --level {self.config.level} --max-steps {self.config.max_steps}")
+        detail = for_console(finding.record.get("detail", ""), 300)
+        scenario.write_text(
+            f'"""Found by the fuzzer: {self.config.impl} differs from torch at level {self.config.level}\n'
+            f"({finding.program.dtype}, {self.config.device}): {detail}\n\n"
+            f"Replay: {replay} (the difference is in chunk {finding.chunk}).\n"
+            f"To promote it, move the function into a topic module of conformance/catalog/ and give it a title,\n"
+            f'the documentation it checks and its features."""\n\n'
+            f"from conformance import docs\nfrom conformance.case import case\n\n\n"
+            f'@case("A fuzzed program ({name})", doc=docs.HISTORY, dtypes=({finding.program.dtype!r},),'
+            f' tags=("hard",))\n'
+            + finding.program.source(f"fuzzed_{name}"), encoding="utf-8")
+        diff = directory / f"{name}.diff.txt"
+        diff.write_text(diff_text(finding.record) + "\n", encoding="utf-8")
+        meta = directory / f"{name}.json"
+        info = self.session.info
+        meta.write_text(json.dumps({
+            "implementation": self.config.impl, "device": self.config.device, "dtype": finding.program.dtype,
+            "level": self.config.level, "seed": self.config.seed, "chunk": finding.chunk,
+            "max_steps": self.config.max_steps, "replay": replay, "outcome": finding.record.get("outcome"),
+            "versions": {side: info.get(side, {}).get("version") for side in ("reference", "implementation")},
+        }, indent=1) + "\n", encoding="utf-8")
+        return [scenario, diff, meta]

@@ -1,0 +1,70 @@
+"""The elementwise operators the fuzzer draws from, read off the operator catalog's table.
+
+An operator of the table's elementwise families qualifies through each sample whose call is a
+plain call of its float inputs (``torch.atan2(a, b)``, ``x.sin()``, ``F.leaky_relu(x, 0.25)``)
+and whose random inputs all have one shape: the sample shows that the call is valid on inputs
+drawn from those ranges, and the output of an elementwise call has the inputs' broadcast
+shape. The fuzzer then builds fresh inputs for it from the sample's ranges (``domains``), and
+also feeds it tensors the program already holds (values out of the domain give NaN or raise,
+identically on both sides when the implementation behaves).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+ELEMENTWISE_FAMILIES = ("pointwise", "unary", "activations")
+_PLAIN = re.compile(r"^(?:[\w.]+\(\{0\}(?:, \{1\})?(?:, [\w=.\-'\" ]+)*\)|\{0\}\.\w+\(\))$")
+
+
+@dataclass(frozen=True)
+class ElementwiseOp:
+    name: str
+    template: str                      # "torch.atan2({0}, {1})"
+    domains: tuple[tuple[float, float], ...]
+
+    @property
+    def arity(self) -> int:
+        return len(self.domains)
+
+    def call(self, *names: str) -> str:
+        return self.template.format(*names)
+
+
+@lru_cache(maxsize=1)
+def elementwise_ops() -> tuple[ElementwiseOp, ...]:
+    from ..operators import operators
+    from ..operators.spec import Sample
+
+    found: dict[str, ElementwiseOp] = {}
+    for operator in operators():
+        if operator.module.rsplit(".", 1)[-1] not in ELEMENTWISE_FAMILIES or not operator.differentiable:
+            continue
+        for variant in operator.variants:
+            for sample in variant.samples:
+                if not isinstance(sample, Sample) or sample.outputs != "out":
+                    continue
+                op = _as_elementwise(operator.name, sample)
+                if op is not None and op.template not in found:
+                    found[op.template] = op
+    return tuple(found.values())
+
+
+def _as_elementwise(name: str, sample) -> ElementwiseOp | None:
+    inputs = sample.inputs
+    if not 1 <= len(inputs) <= 2 or "\n" in sample.call:
+        return None
+    if any(i.kind != "float" or i.values is not None or i.layout != "contiguous" for i in inputs.values()):
+        return None
+    if len({i.shape for i in inputs.values()}) != 1:
+        return None
+    names = list(inputs)
+    template = sample.call.replace("{", "{{").replace("}", "}}")
+    for index, input_name in enumerate(names):
+        template = re.sub(rf"\b{re.escape(input_name)}\b", f"{{{index}}}", template)
+    if not _PLAIN.match(template):
+        return None
+    domains = tuple((inputs[n].low, inputs[n].high) for n in names)
+    return ElementwiseOp(name, template, domains)
