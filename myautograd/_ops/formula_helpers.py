@@ -78,8 +78,6 @@ def at(dim: int, index) -> tuple:
 
 
 def diagonal_key(sizes, offset, dim1, dim2) -> tuple:
-    import numpy as np
-
     ndim = len(sizes)
     dim1, dim2 = dim1 % ndim, dim2 % ndim
     rows = np.arange(max(0, -offset), min(sizes[dim1], sizes[dim2] - offset))
@@ -98,8 +96,6 @@ def masked_select_backward(F, grad, self, mask):
 
 def along_dim_key(indices, dim: int) -> tuple:
     """The advanced index that pairs each element of ``indices`` with its position (gather/scatter)."""
-    import numpy as np
-
     grid = list(np.indices(indices.shape, sparse=True))
     grid[dim % indices.ndim] = indices
     return tuple(grid)
@@ -109,8 +105,6 @@ def value_selecting(F, grad, dim, indices, sizes, keepdim):
     """Backward of max/min along ``dim``: the gradient goes to the selected index."""
     index = F.array(indices)
     if not keepdim:
-        import numpy as np
-
         index = np.expand_dims(index, dim)
         grad = F.unsqueeze(grad, dim)
     return F.index_put_zeros(sizes, grad, along_dim_key(index, dim), grad, True)
@@ -317,8 +311,6 @@ def bce_double_backward_target(F, grad, grad_output, self, weight, reduction):
 def nll_selection(shape: tuple, classes, ignore_index: int, weight):
     """What the NLL loss picks from an input of ``shape``: the index of each picked element,
     the classes with ignored ones replaced by 0, and each pick's weight (None: all weights 1)."""
-    import numpy as np
-
     keep = classes != ignore_index
     if keep.all():
         safe, keep = classes, None

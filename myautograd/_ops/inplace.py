@@ -383,7 +383,7 @@ class _enabled_grad:
 
 BINARY_INPLACE = {"add": add_, "sub": sub_, "mul": mul_, "div": div_}
 for _operator, _fn in {"__iadd__": add_, "__isub__": sub_, "__imul__": mul_, "__itruediv__": div_,
-                       "__ipow__": pow_}.items():
+                       "__ipow__": pow_, "__imod__": remainder_}.items():
     method(_fn, name=_operator)
 __all__ = ["apply_inplace", "BINARY", "BINARY_INPLACE"]
 

@@ -126,13 +126,13 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
     if retain_graph is None:
         retain_graph = create_graph
-    if create_graph:
-        warn_once(REFERENCE_CYCLE_WARNING)
     if inputs is not None:
         for tensor in inputs:
             if not tensor.requires_grad:
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     roots, root_grads = _roots(tensors, made, create_graph)
+    if create_graph:  # after the roots are checked: torch does not warn before "does not require grad"
+        warn_once(REFERENCE_CYCLE_WARNING)
     run_backward(roots, root_grads, keep_graph=retain_graph, create_graph=create_graph, inputs=inputs,
                  accumulate=True)
 

@@ -2,7 +2,6 @@
 # title: A small convolutional network that tells horizontal, vertical and diagonal stripes apart
 # style: the "Training a Classifier" (CIFAR-10) tutorial, on synthetic 12x12 images instead of downloads
 # drift: ^(epoch|logits)\b|^\s+[-\d]
-# waits for: nn.Conv2d, nn.MaxPool2d, nn.BatchNorm2d and nn.AdaptiveAvgPool2d (the myautograd-ops branch)
 # ---
 """Draw noisy striped images, train a LeNet-like network on them, and report the accuracy."""
 
