@@ -38,6 +38,7 @@ def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
     """How many edges lead to each node reachable from the roots."""
     dependencies: dict[Node, int] = {}
     stack = list(set(roots))
+    roots = set(roots)
     get = dependencies.get
     while stack:
         node = stack.pop()
@@ -53,25 +54,23 @@ def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
     return dependencies
 
 
-def _post_order(roots: list[Node]) -> list[Node]:
-    order: list[Node] = []
-    seen: set[Node] = set()
-    for root in roots:
-        if root in seen:
-            continue
-        seen.add(root)
-        stack = [(root, iter(root.next_functions))]
-        while stack:
-            node, children = stack[-1]
-            for child, _ in children:
-                if child is not None and child not in seen:
-                    seen.add(child)
-                    stack.append((child, iter(child.next_functions)))
-                    break
-            else:
-                stack.pop()
-                order.append(node)
-    return order
+def _reachable(roots: list[Node]) -> list[Node]:
+    """Every node reachable from the roots, children before the nodes that feed them.
+
+    Every edge goes from a node to an older one (a node is created after the nodes of its
+    inputs), so creation order is such an order."""
+    seen = set(roots)
+    stack = list(seen)
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is not None and child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return sorted(seen, key=_creation)
+
+
+def _creation(node: Node) -> int:
+    return node._seq
 
 
 def _plan(roots: list[Node], runners: set[Node], watched: set[Node]) -> tuple[set[Node], set[Node]]:
@@ -79,12 +78,19 @@ def _plan(roots: list[Node], runners: set[Node], watched: set[Node]) -> tuple[se
     visited (those, plus watched nodes, whose hooks and captures apply without running them)."""
     runs: set[Node] = set()
     visited: set[Node] = set()
-    for node in _post_order(roots):
-        if node in runners or any(child in visited for child, _ in node.next_functions if child is not None):
+    for node in _reachable(roots):
+        if node in runners:
             runs.add(node)
             visited.add(node)
-        elif node in watched:
-            visited.add(node)
+            continue
+        for child, _ in node.next_functions:
+            if child in visited:
+                runs.add(node)
+                visited.add(node)
+                break
+        else:
+            if node in watched:
+                visited.add(node)
     return runs, visited
 
 
@@ -119,7 +125,6 @@ class GraphTask:
             running = self._plan_inputs(root_nodes, inputs)
             self.visited = self.active
         self.mode = TensorMode(running, self.active) if create_graph else ArrayMode(running, self.active)
-        self.plain = not (self.captures or self.retain_targets or running is not None or ANOMALY.enabled)
 
     def _plan_inputs(self, root_nodes: list[Node], inputs: list) -> set[Node]:
         """With ``inputs``: only the nodes on a path to them run. Returns those."""
@@ -189,7 +194,7 @@ def run_backward(roots: list[tuple[Node, int]], root_grads: list, *, keep_graph:
     GRAD_MODE.grad_enabled = create_graph
     _TASKS.append(task)
     try:
-        if fast_run_graph is not None and task.plain:
+        if fast_run_graph is not None and not ANOMALY.enabled:
             fast_run_graph(task, buffers, ready)
         else:
             run_graph(task, buffers, ready)

@@ -125,7 +125,7 @@ class Node:
         if stash:
             for value in stash.values():
                 if value.__class__ is SavedTensor:
-                    value.free()
+                    value.data = value.tensor = value.packed = value.hooks = None  # value.free()
 
     def __call__(self, *grads):
         """Run this node's backward on the given gradients (``grad_fn(grad)``)."""

@@ -26,6 +26,7 @@ _SAVED_HOOKS: list[tuple] = []  # (pack, unpack) pairs of torch.autograd.graph.s
 # While the fast paths are on, their versions of record and record_one (installed by fast.py).
 fast_record = None
 fast_record_one = None
+fast_recorded = None
 
 
 def any_requires_grad(inputs) -> bool:
@@ -36,6 +37,8 @@ def any_requires_grad(inputs) -> bool:
 def recorded(cls, data, inputs, attrs: dict | None = None) -> Tensor:
     """The result of an op on ``inputs``: recorded with ``cls`` when grad mode is on and an input
     requires grad, else a plain tensor."""
+    if fast_recorded is not None:
+        return fast_recorded(cls, data, inputs, attrs)
     if any_requires_grad(inputs):
         return record(cls, data, inputs, attrs)
     return make_tensor(data)

@@ -66,46 +66,48 @@ def _compute(compute, ad, bd):
         raise _compute_error(exc, ad, bd) from None
 
 
-_FLOATING = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.complex64, np.complex128))
+# Per floating dtype, Python numbers as 0-d arrays of that dtype: NumPy combines an array with a
+# 0-d array of its own type twice as fast as with a Python number, with the same result.
+_CONSTANTS: dict = {np.dtype(t): {} for t in (np.float16, np.float32, np.float64, np.complex64, np.complex128)}
 
 
-_CONSTANTS: dict = {}
-
-
-def _constant(value, dtype):
-    """``value`` as a 0-d array of ``dtype``, cached: NumPy multiplies an array by a 0-d array of its
-    own type twice as fast as by a Python number, with the same result."""
-    key = (value, dtype)
-    array = _CONSTANTS.get(key)
-    if array is None:
-        if len(_CONSTANTS) > 4096:
-            _CONSTANTS.clear()
-        array = _CONSTANTS[key] = np.asarray(value, dtype=dtype)
+def _constant(cache: dict, value, dtype):
+    if len(cache) > 4096:
+        cache.clear()
+    array = cache[value] = np.asarray(value, dtype=dtype)
     return array
 
 
-def binary(node, compute, a: Tensor, b, attrs: dict | None = None) -> Tensor:
-    ad = a._data
-    number = b.__class__ is float or b.__class__ is int
-    if number and ad.dtype in _FLOATING and type(ad) is np.ndarray:
-        bd = _constant(b, ad.dtype)  # the common case: the tensor's float type, as torch keeps it
-    elif number and ad.dtype in _FLOATING:
-        bd = b
-    else:
-        ad, bd = operands(a, b)
-    try:
-        out = compute(ad, bd)
-    except ValueError as exc:
-        raise _compute_error(exc, ad, bd) from None
-    if not STATE.grad_enabled:
-        return make_tensor(out)
-    if number:
-        if a._requires_grad:
-            return record_one(node, out, a, attrs, (b,))
-    elif a._requires_grad or (isinstance(b, Tensor) and b._requires_grad):
-        return record(node, out, (a, b), attrs)
-    return make_tensor(out)
+def binary_op(node, compute, attrs: dict | None = None):
+    """The op ``compute(a, b)`` on a tensor ``a`` and a tensor or Python number ``b``, recorded as
+    ``node``: operands cast as torch casts them, a number kept in the tensor's float type."""
 
+    def op(a: Tensor, b) -> Tensor:
+        ad = a._data
+        number = b.__class__ is float or b.__class__ is int
+        cache = _CONSTANTS.get(ad.dtype) if number else None
+        if cache is not None and type(ad) is np.ndarray:
+            bd = cache.get(b)
+            if bd is None:
+                bd = _constant(cache, b, ad.dtype)
+        elif cache is not None:
+            bd = b  # on CUDA: CuPy takes the number
+        else:
+            ad, bd = operands(a, b)
+        try:
+            out = compute(ad, bd)
+        except ValueError as exc:
+            raise _compute_error(exc, ad, bd) from None
+        if not STATE.grad_enabled:
+            return make_tensor(out)
+        if number:
+            if a._requires_grad:
+                return record_one(node, out, a, attrs, (b,))
+        elif a._requires_grad or (isinstance(b, Tensor) and b._requires_grad):
+            return record(node, out, (a, b), attrs)
+        return make_tensor(out)
+
+    return op
 
 
 def _compute_error(exc: ValueError, ad, bd) -> RuntimeError:
@@ -117,6 +119,9 @@ def _compute_error(exc: ValueError, ad, bd) -> RuntimeError:
 # -- arithmetic ---------------------------------------------------------------------------------------
 _ADD, _SUB, _MUL, _DIV = (NODES[n] for n in ("AddBackward0", "SubBackward0", "MulBackward0", "DivBackward0"))
 _ONE = {"alpha": 1}
+_add = binary_op(_ADD, np.add, _ONE)
+_sub = binary_op(_SUB, np.subtract, _ONE)
+_mul = binary_op(_MUL, np.multiply)
 
 
 def _check_alpha(a: Tensor, alpha) -> None:
@@ -131,9 +136,9 @@ def add(input, other, *, alpha=1, out=None):
         return _with_out("add", out, add(input, other, alpha=alpha) if not any_requires_grad((input, other)) else None,
                          input, other)
     if alpha == 1:
-        return binary(_ADD, np.add, input, other, _ONE)
+        return _add(input, other)
     _check_alpha(input, alpha)
-    return binary(_ADD, lambda x, y: x + y * alpha, input, other, {"alpha": alpha})
+    return binary_op(_ADD, lambda x, y: x + y * alpha, {"alpha": alpha})(input, other)
 
 
 def _check_bool_sub(a: Tensor, b) -> None:
@@ -147,9 +152,9 @@ def sub(input, other, *, alpha=1):
     check_tensor(input, "sub")
     _check_bool_sub(input, other)
     if alpha == 1:
-        return binary(_SUB, np.subtract, input, other, _ONE)
+        return _sub(input, other)
     _check_alpha(input, alpha)
-    return binary(_SUB, lambda x, y: x - y * alpha, input, other, {"alpha": alpha})
+    return binary_op(_SUB, lambda x, y: x - y * alpha, {"alpha": alpha})(input, other)
 
 
 subtract = export(sub, name="subtract")
@@ -160,7 +165,7 @@ def rsub(input, other, *, alpha=1):
     """``other - alpha * input``: what ``2 - x`` computes (RsubBackward1 for a number)."""
     _check_bool_sub(input, other)
     if isinstance(other, Tensor):
-        return binary(NODES["RsubBackward0"], lambda x, y: y - x * alpha, input, other, {"alpha": alpha})
+        return binary_op(NODES["RsubBackward0"], lambda x, y: y - x * alpha, {"alpha": alpha})(input, other)
     ad, bd = operands(input, other)
     out = bd - ad * alpha if alpha != 1 else bd - ad
     return recorded(NODES["RsubBackward1"], out, (input,), {"alpha": alpha})
@@ -169,7 +174,7 @@ def rsub(input, other, *, alpha=1):
 @export
 def mul(input, other):
     check_tensor(input, "mul")
-    return binary(_MUL, np.multiply, input, other)
+    return _mul(input, other)
 
 
 multiply = export(mul, name="multiply")
@@ -183,11 +188,14 @@ def _true_divide(x, y):
     return np.true_divide(x, y)
 
 
+_div = binary_op(_DIV, _true_divide)
+
+
 @export
 def div(input, other, *, rounding_mode=None):
     check_tensor(input, "div")
     if rounding_mode is None:
-        return binary(_DIV, _true_divide, input, other)
+        return _div(input, other)
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
     rounder = np.floor if rounding_mode == "floor" else np.trunc
@@ -219,12 +227,15 @@ def _pow_compute(x, y):
     return np.power(x, y)
 
 
+_pow_tensor = binary_op(NODES["PowBackward1"], _pow_compute)
+
+
 @export
 def pow(input, exponent):
     if not isinstance(input, Tensor):
         return _scalar_pow(input, check_tensor(exponent, "pow", "exponent", 2))
     if isinstance(exponent, Tensor):
-        return binary(NODES["PowBackward1"], _pow_compute, input, exponent)
+        return _pow_tensor(input, exponent)
     ad, e = operands(input, exponent)
     out = _compute(_pow_compute, ad, e)
     return recorded(NODES["PowBackward0"], out, (input,), {"exponent": exponent})
@@ -395,19 +406,24 @@ def clamp_max(input, max):
     return recorded(NODES["ClampMaxBackward0"], out, (input,), {"max": max})
 
 
+_maximum = binary_op(NODES["MaximumBackward0"], np.maximum)
+_minimum = binary_op(NODES["MinimumBackward0"], np.minimum)
+_atan2 = binary_op(NODES["Atan2Backward0"], np.arctan2)
+
+
 @export
 def maximum(input, other):
-    return binary(NODES["MaximumBackward0"], np.maximum, input, other)
+    return _maximum(input, other)
 
 
 @export
 def minimum(input, other):
-    return binary(NODES["MinimumBackward0"], np.minimum, input, other)
+    return _minimum(input, other)
 
 
 @export
 def atan2(input, other):
-    return binary(NODES["Atan2Backward0"], np.arctan2, input, other)
+    return _atan2(input, other)
 
 
 arctan2 = export(atan2, name="arctan2")
@@ -551,19 +567,10 @@ def _compare(fn):
     return compare
 
 
-def _arithmetic(node, compute, attrs=None):
-    """A Python operator bound straight to ``binary`` (the hot path: ``y * 2``, ``a + b``)."""
-
-    def operator(self, other):
-        return binary(node, compute, self, other, attrs)
-
-    return operator
-
-
 OPERATORS = {
-    "__add__": _arithmetic(_ADD, np.add, _ONE), "__radd__": _arithmetic(_ADD, np.add, _ONE),
+    "__add__": _add, "__radd__": _add,  # the hot path (y * 2, a + b): straight to the op
     "__sub__": sub, "__rsub__": rsub,
-    "__mul__": _arithmetic(_MUL, np.multiply), "__rmul__": _arithmetic(_MUL, np.multiply),
+    "__mul__": _mul, "__rmul__": _mul,
     "__truediv__": div,
     "__rtruediv__": lambda self, other: reciprocal(self) * other,
     "__floordiv__": floor_divide, "__rfloordiv__": lambda self, other: floor_divide(_scalar_like(other, self), self),

@@ -14,7 +14,7 @@ import numpy as np
 from .. import _backend
 from .._autograd.array_math import ArrayMath
 from .._autograd.modes import TensorMode
-from .._tensor import make_tensor
+from .._tensor import Tensor, make_tensor
 from .indexing import index_put_into_zeros
 from .inplace import copy_into_new
 from .pointwise import masked_backward, where
@@ -169,7 +169,7 @@ class TensorMath:
 
     @staticmethod
     def conj(x):
-        return x.conj() if hasattr(x, "is_complex") and x.is_complex() else x
+        return x.conj() if isinstance(x, Tensor) and x._data.dtype.kind == "c" else x
 
     @staticmethod
     def real(x):
