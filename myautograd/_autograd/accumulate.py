@@ -19,7 +19,7 @@ import weakref
 import numpy as np
 
 from .. import _backend
-from .._tensor import Tensor, make_tensor
+from .._tensor import Tensor, make_tensor, version_counter
 from .node import AccumulateGrad
 
 
@@ -96,7 +96,7 @@ def accumulate(node: AccumulateGrad, grad, mode, owned: bool) -> None:
         data = existing._data
         if data.shape == grad.shape and _backend.is_writeable(data):
             np.add(data, grad, out=data, casting="unsafe")
-            existing._vc[0] += 1
+            version_counter(existing)[0] += 1
         else:
             variable._grad = make_tensor(data + grad)
     meta = variable._meta

@@ -42,7 +42,7 @@ def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
     get = dependencies.get
     while stack:
         node = stack.pop()
-        for child, _ in node.next_functions:
+        for child in node._children:
             if child is not None:
                 count = get(child)
                 if count is None:
@@ -62,7 +62,7 @@ def _reachable(roots: list[Node]) -> list[Node]:
     seen = set(roots)
     stack = list(seen)
     while stack:
-        for child, _ in stack.pop().next_functions:
+        for child in stack.pop()._children:
             if child is not None and child not in seen:
                 seen.add(child)
                 stack.append(child)
@@ -83,7 +83,7 @@ def _plan(roots: list[Node], runners: set[Node], watched: set[Node]) -> tuple[se
             runs.add(node)
             visited.add(node)
             continue
-        for child, _ in node.next_functions:
+        for child in node._children:
             if child in visited:
                 runs.add(node)
                 visited.add(node)
@@ -141,7 +141,7 @@ class GraphTask:
         running, self.active = _plan(root_nodes, targets, set(self.captures) | set(self.retain_targets))
         self.dependencies = {}
         for node in running:
-            for child, _ in node.next_functions:
+            for child in node._children:
                 if child is not None and child in self.active:
                     self.dependencies[child] = self.dependencies.get(child, 0) + 1
         return running
@@ -218,7 +218,7 @@ def run_graph(task: GraphTask, buffers: dict, ready: list[Node]) -> None:
             continue
         if len(outputs) > 1 and not task.create_graph:
             task.ownership.note_repeats(outputs)
-        for (child, nr), grad in zip(node.next_functions, outputs):
+        for child, nr, grad in zip(node._children, node._nrs, outputs):
             if child is None or (active is not None and child not in active):
                 continue
             if grad is not None:
@@ -303,9 +303,9 @@ def validate_outputs(node: Node, outputs: list, mode: ArrayMode) -> list:
     metas = node._input_meta
     if metas is None:
         return outputs
-    if len(outputs) != len(node.next_functions):
+    if len(outputs) != len(node._children):
         raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
-                           f"(expected {len(node.next_functions)}, got {len(outputs)})")
+                           f"(expected {len(node._children)}, got {len(outputs)})")
     for index, grad in enumerate(outputs):
         if grad is None:
             continue

@@ -43,12 +43,19 @@ from .._tensor import Tensor, make_tensor, meta_of
 from . import engine, formulas, record
 from .engine import evaluate, heap_key, validate_outputs
 from .formulas import NODES, Formula, is_result_name
-from .node import NO_EDGE, AccumulateGrad, SavedTensor, gradient_edge, init_node, save
+from .node import AccumulateGrad, SavedTensor, gradient_edge, init_node, save
 from .record import _SAVED_HOOKS, _host_scalars_as_numbers, as_array, input_meta, save_for_backward
 
 ENABLED = False
 _new = object.__new__
 _ndarray = np.ndarray
+# Input numbers, shared: most are all zeros, and a new tuple per node would be one more object
+_ZERO, _ZERO_ZERO = (0,), (0, 0)
+_NRS: dict[tuple, tuple] = {}
+
+
+def _shared(nrs: tuple) -> tuple:
+    return _NRS.setdefault(nrs, nrs)
 
 
 def set_enabled(enabled: bool) -> None:
@@ -109,7 +116,7 @@ def apply(node, grads, mode):
 {body}
 """
 _EDGE_TEMPLATE = """\
-    child = node.next_functions[{index}][0]
+    child = node._children[{index}]
     if child is None or (visited is not None and child not in visited):
         result{index} = None
     else:
@@ -188,7 +195,8 @@ def _plan(cls, needs: tuple[bool, ...]) -> tuple[tuple[str, str, int], ...]:
 def _record(cls, data, inputs, attrs: dict | None, outputs: int):
     """``record``, with the edges, the input metadata and the save plan worked out in one pass."""
     node = _new(cls)
-    edges = []
+    children = []
+    nrs = []
     needs = 0  # bit i set: input i needs a gradient
     metas = None
     single = outputs == 1
@@ -198,7 +206,13 @@ def _record(cls, data, inputs, attrs: dict | None, outputs: int):
     for position, x in enumerate(inputs):
         if isinstance(x, Tensor) and x._requires_grad:
             fn = x._grad_fn
-            edges.append((fn, x._output_nr) if fn is not None and x._meta is None else gradient_edge(x))
+            if fn is not None and x._meta is None:
+                children.append(fn)
+                nrs.append(x._output_nr)
+            else:
+                fn, nr = gradient_edge(x)
+                children.append(fn)
+                nrs.append(nr)
             needs |= bit
             xd = x._data
             if not single or xd.shape != data.shape or xd.dtype is not data.dtype or type(xd) is not type(data):
@@ -206,7 +220,8 @@ def _record(cls, data, inputs, attrs: dict | None, outputs: int):
                     metas = [None] * len(inputs)
                 metas[position] = input_meta(xd, data if single else as_array(data[0]), single)
         else:
-            edges.append(NO_EDGE)
+            children.append(None)
+            nrs.append(0)
         bit <<= 1
     if single:
         results = (make_tensor(data, True, node, 0),)
@@ -229,7 +244,7 @@ def _record(cls, data, inputs, attrs: dict | None, outputs: int):
                 stash[name] = save(value) if plain and value._meta is None else save_for_backward(value)
         if metas is not None and any(m is not None and len(m) > 2 for m in metas):
             _host_scalars_as_numbers(stash)
-    init_node(node, tuple(edges), stash, None if metas is None else tuple(metas))
+    init_node(node, tuple(children), _shared(tuple(nrs)), stash, None if metas is None else tuple(metas))
     return results[0] if single else results
 
 
@@ -247,7 +262,10 @@ def _record_one(cls, data, x: Tensor, attrs: dict | None, numbers: tuple) -> Ten
     trailing Python-number operands. The output tensor is built here, field by field."""
     node = _new(cls)
     fn = x._grad_fn
-    edge = (fn, x._output_nr) if fn is not None and x._meta is None else gradient_edge(x)
+    if fn is not None and x._meta is None:
+        nr = x._output_nr
+    else:
+        fn, nr = gradient_edge(x)
     if type(data) is not _ndarray:
         data = as_array(data)
     out = _new(Tensor)
@@ -256,7 +274,7 @@ def _record_one(cls, data, x: Tensor, attrs: dict | None, numbers: tuple) -> Ten
     out._grad_fn = node
     out._output_nr = 0
     out._grad = None
-    out._vc = [0]
+    out._vc = None
     out._meta = None
     if STATE.inference:
         meta_of(out).inference = True
@@ -283,7 +301,10 @@ def _record_one(cls, data, x: Tensor, attrs: dict | None, numbers: tuple) -> Ten
         metas = (input_meta(xd, data),) + (None,) * len(numbers)
         if stash and len(metas[0]) > 2:
             _host_scalars_as_numbers(stash)
-    init_node(node, (edge, NO_EDGE) if numbers else (edge,), stash, metas)
+    if numbers:
+        init_node(node, (fn, None), _ZERO_ZERO if nr == 0 else (nr, 0), stash, metas)
+    else:
+        init_node(node, (fn,), _ZERO if nr == 0 else (nr,), stash, metas)
     return out
 
 
@@ -316,7 +337,7 @@ def run_graph(task, buffers: dict, ready: list) -> None:
         if outputs is not None:
             if note_repeats is not None and len(outputs) > 1:
                 note_repeats(outputs)
-            for (child, nr), grad in zip(node.next_functions, outputs):
+            for child, nr, grad in zip(node._children, node._nrs, outputs):
                 if child is None or (active is not None and child not in active):
                     continue
                 left = dependencies[child] - 1
