@@ -101,8 +101,8 @@ def test_the_comparison_catches_a_planted_difference(monkeypatch):
     graphs differ, and the comparison says so."""
     original = fast._record_one
 
-    def planted(cls, data, x, attrs, numbers):
-        out = original(cls, data, x, attrs, numbers)
+    def planted(cls, data, x, attrs, numbers, elementwise):
+        out = original(cls, data, x, attrs, numbers, elementwise)
         out.grad_fn._input_meta = ((x._data.shape, x._data.dtype),) + (None,) * len(numbers)
         return out
 

@@ -306,6 +306,7 @@ def validate_outputs(node: Node, outputs: list, mode: ArrayMode) -> list:
     if len(outputs) != len(node._children):
         raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
                            f"(expected {len(node._children)}, got {len(outputs)})")
+    tensors = mode.create_graph
     for index, grad in enumerate(outputs):
         if grad is None:
             continue
@@ -313,9 +314,9 @@ def validate_outputs(node: Node, outputs: list, mode: ArrayMode) -> list:
         if meta is None:
             continue
         shape, dtype = meta[0], meta[1]
-        if mode.shape(grad) != shape:
+        if (grad._data if tensors else grad).shape != shape:
             grad = _fit_shape(node, index, grad, shape, mode)
-        if mode.dtype(grad) != dtype:
+        if (grad._data if tensors else grad).dtype != dtype:
             grad = _cast(grad, dtype, mode)
         if len(meta) > 2 and mode.device(grad) != meta[2]:
             grad = _to_input_device(node, index, grad, meta[2], mode)

@@ -199,30 +199,63 @@ def _record(cls, data, inputs, attrs: dict | None, outputs: int):
     nrs = []
     needs = 0  # bit i set: input i needs a gradient
     metas = None
+    other_device = False
     single = outputs == 1
     if single and type(data) is not _ndarray:
         data = as_array(data)
-    bit = 1
-    for position, x in enumerate(inputs):
-        if isinstance(x, Tensor) and x._requires_grad:
-            fn = x._grad_fn
-            if fn is not None and x._meta is None:
-                children.append(fn)
-                nrs.append(x._output_nr)
+    if single and len(inputs) == 2:  # most ops with two tensors: the loop below, unrolled
+        a, b = inputs
+        children, nrs = [None, None], [0, 0]
+        if isinstance(a, Tensor) and a._requires_grad:
+            fn = a._grad_fn
+            if fn is not None and a._meta is None:
+                children[0], nrs[0] = fn, a._output_nr
             else:
-                fn, nr = gradient_edge(x)
-                children.append(fn)
-                nrs.append(nr)
-            needs |= bit
-            xd = x._data
-            if not single or xd.shape != data.shape or xd.dtype is not data.dtype or type(xd) is not type(data):
+                children[0], nrs[0] = gradient_edge(a)
+            needs = 1
+            ad = a._data
+            if ad.shape != data.shape or ad.dtype is not data.dtype or type(ad) is not type(data):
+                meta = input_meta(ad, data)
+                metas = [meta, None]
+                other_device = len(meta) > 2
+        if isinstance(b, Tensor) and b._requires_grad:
+            fn = b._grad_fn
+            if fn is not None and b._meta is None:
+                children[1], nrs[1] = fn, b._output_nr
+            else:
+                children[1], nrs[1] = gradient_edge(b)
+            needs |= 2
+            bd = b._data
+            if bd.shape != data.shape or bd.dtype is not data.dtype or type(bd) is not type(data):
+                meta = input_meta(bd, data)
                 if metas is None:
-                    metas = [None] * len(inputs)
-                metas[position] = input_meta(xd, data if single else as_array(data[0]), single)
-        else:
-            children.append(None)
-            nrs.append(0)
-        bit <<= 1
+                    metas = [None, meta]
+                else:
+                    metas[1] = meta
+                other_device = other_device or len(meta) > 2
+    else:
+        bit = 1
+        for position, x in enumerate(inputs):
+            if isinstance(x, Tensor) and x._requires_grad:
+                fn = x._grad_fn
+                if fn is not None and x._meta is None:
+                    children.append(fn)
+                    nrs.append(x._output_nr)
+                else:
+                    fn, nr = gradient_edge(x)
+                    children.append(fn)
+                    nrs.append(nr)
+                needs |= bit
+                xd = x._data
+                if not single or xd.shape != data.shape or xd.dtype is not data.dtype or type(xd) is not type(data):
+                    if metas is None:
+                        metas = [None] * len(inputs)
+                    meta = metas[position] = input_meta(xd, data if single else as_array(data[0]), single)
+                    other_device = other_device or len(meta) > 2
+            else:
+                children.append(None)
+                nrs.append(0)
+            bit <<= 1
     if single:
         results = (make_tensor(data, True, node, 0),)
     else:
@@ -242,7 +275,7 @@ def _record(cls, data, inputs, attrs: dict | None, outputs: int):
                 stash[name] = save(value, position) if plain else save_for_backward(value, position)
             else:
                 stash[name] = save(value) if plain and value._meta is None else save_for_backward(value)
-        if metas is not None and any(m is not None and len(m) > 2 for m in metas):
+        if other_device:
             _host_scalars_as_numbers(stash)
     init_node(node, tuple(children), _shared(tuple(nrs)), stash, None if metas is None else tuple(metas))
     return results[0] if single else results
@@ -257,7 +290,7 @@ def _recorded(cls, data, inputs, attrs: dict | None) -> Tensor:
     return make_tensor(data)
 
 
-def _record_one(cls, data, x: Tensor, attrs: dict | None, numbers: tuple) -> Tensor:
+def _record_one(cls, data, x: Tensor, attrs: dict | None, numbers: tuple, elementwise: bool) -> Tensor:
     """``record`` for an op whose only tensor input, ``x``, requires grad; ``numbers``: its
     trailing Python-number operands. The output tensor is built here, field by field."""
     node = _new(cls)
@@ -295,7 +328,7 @@ def _record_one(cls, data, x: Tensor, attrs: dict | None, numbers: tuple) -> Ten
                 value = attrs[name]
                 stash[name] = save_for_backward(value) if isinstance(value, Tensor) else value
     xd = x._data
-    if xd.shape == data.shape and xd.dtype is data.dtype and type(xd) is type(data):
+    if elementwise or (xd.shape == data.shape and xd.dtype is data.dtype and type(xd) is type(data)):
         metas = None
     else:
         metas = (input_meta(xd, data),) + (None,) * len(numbers)

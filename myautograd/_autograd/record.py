@@ -63,11 +63,14 @@ def record(cls, data, inputs, attrs: dict | None = None, *, outputs: int = 1):
     return results[0] if single else results
 
 
-def record_one(cls, data, x: Tensor, attrs: dict | None = None, numbers: tuple = ()) -> Tensor:
+def record_one(cls, data, x: Tensor, attrs: dict | None = None, numbers: tuple = (), *,
+               elementwise: bool = False) -> Tensor:
     """``record`` for an op whose only tensor input is ``x``, which requires grad (most ops):
-    ``numbers`` are its trailing Python-number operands (``x * 2``)."""
+    ``numbers`` are its trailing Python-number operands (``x * 2``). ``elementwise``: the result
+    has ``x``'s shape, dtype and device, which the fast path then need not compare (this path
+    works it out regardless; tests/test_fast_paths.py holds the two to the same graphs)."""
     if fast_record_one is not None:
-        return fast_record_one(cls, data, x, attrs, numbers)
+        return fast_record_one(cls, data, x, attrs, numbers, elementwise)
     return record(cls, data, (x, *numbers), attrs)
 
 

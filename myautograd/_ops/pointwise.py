@@ -285,7 +285,7 @@ def elementwise(name: str, node, compute, keep_int: bool = False):
             data = data.astype(default_float_for(data))
         out = compute(data)
         if input._requires_grad and STATE.grad_enabled:
-            return record_one(node, out, input)
+            return record_one(node, out, input, elementwise=True)
         return make_tensor(out)
 
     op.__name__ = op.__qualname__ = name

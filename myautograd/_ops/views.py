@@ -206,7 +206,8 @@ def _expand_shape(data_shape: tuple, sizes: tuple) -> tuple:
 @method
 def expand(self, *sizes):
     shape = _expand_shape(self._data.shape, _shape_arg(sizes))
-    return make_view(self, np.broadcast_to(self._data, shape), "ExpandBackward0", {"self_sym_sizes": self._data.shape})
+    return make_view(self, _backend.broadcast_to(self._data, shape), "ExpandBackward0",
+                     {"self_sym_sizes": self._data.shape})
 
 
 @method
