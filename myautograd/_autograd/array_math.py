@@ -136,6 +136,14 @@ class ArrayMath:
         return x[key]
 
     @staticmethod
+    def tanh_backward(grad, output):
+        return grad * (1 - output * output)
+
+    @staticmethod
+    def sigmoid_backward(grad, output):
+        return grad * (1 - output) * output
+
+    @staticmethod
     def masked_backward(node_name, grad, forward_input, mask, scale):
         return np.where(mask, grad, grad * scale if scale else 0)
 

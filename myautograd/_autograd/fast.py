@@ -362,13 +362,14 @@ def run_graph(task, buffers: dict, ready: list) -> None:
             outputs = node.apply(grads, mode)  # what evaluate does for such a node
             if node._input_meta is not None:
                 outputs = validate_outputs(node, outputs, mode)
-            if not keep_graph:
+            if not keep_graph and (node._stash is not None or node._frees_more):
                 node.release()
         else:
             outputs = evaluate(node, grads, task)
         following = following_grads = None
         if outputs is not None:
-            if note_repeats is not None and len(outputs) > 1:
+            if note_repeats is not None and len(outputs) > 1 and (
+                    len(outputs) > 2 or (outputs[0] is not None and outputs[1] is not None)):
                 note_repeats(outputs)
             for child, nr, grad in zip(node._children, node._nrs, outputs):
                 if child is None or (active is not None and child not in active):

@@ -82,6 +82,7 @@ class Node:
 
     __slots__ = ("_children", "_nrs", "_seq", "_stash", "_input_meta", "_extras", "__weakref__")
     _node_name = "Node"
+    _frees_more = False  # release() frees more than the stash (so it has work even without one)
 
     @property
     def next_functions(self) -> tuple:

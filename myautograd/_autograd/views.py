@@ -123,6 +123,7 @@ class CopySlices(Node):
 
     __slots__ = ("fn", "positions", "view_shape")
     _node_name = "torch::autograd::CopySlices"
+    _frees_more = True  # what its in-place op's node saved
 
     def apply(self, grads: list, mode) -> list:
         grad = grads[0]

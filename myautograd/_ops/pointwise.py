@@ -480,6 +480,12 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     return recorded(NODES["NanToNumBackward0"], out, (input,))
 
 
+def smooth_backward(node_name: str, compute, grad: Tensor, output: Tensor) -> Tensor:
+    """A recorded backward op of tanh or sigmoid (``tanh_backward(grad, output)``), as torch
+    records it under create_graph: see derivatives.py."""
+    return recorded(NODES[node_name], compute(grad._data, output._data), (grad, output))
+
+
 def masked_backward(node_name: str, grad: Tensor, forward_input: Tensor, mask: Tensor, scale) -> Tensor:
     """A recorded backward op (relu's ``threshold_backward`` and its kin): see derivatives.py."""
     condition = mask._data

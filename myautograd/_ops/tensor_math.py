@@ -17,7 +17,7 @@ from .._autograd.modes import TensorMode
 from .._tensor import Tensor, make_tensor
 from .indexing import index_put_into_zeros
 from .inplace import copy_into_new
-from .pointwise import masked_backward, where
+from .pointwise import masked_backward, smooth_backward, where
 from .shape import cat, stack
 
 
@@ -121,6 +121,14 @@ class TensorMath:
         if isinstance(key, tuple):
             key = tuple(make_tensor(k) if hasattr(k, "shape") and hasattr(k, "dtype") else k for k in key)
         return x[key]
+
+    @staticmethod
+    def tanh_backward(grad, output):
+        return smooth_backward("TanhBackwardBackward0", ArrayMath.tanh_backward, grad, output)
+
+    @staticmethod
+    def sigmoid_backward(grad, output):
+        return smooth_backward("SigmoidBackwardBackward0", ArrayMath.sigmoid_backward, grad, output)
 
     @staticmethod
     def masked_backward(node_name, grad, forward_input, mask, scale):
