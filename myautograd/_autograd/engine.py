@@ -13,6 +13,9 @@ backward pass is itself recorded and can be differentiated again.
 
 With ``inputs`` (``autograd.grad``, ``backward(inputs=...)``) only the nodes on a path to the
 inputs run; the gradients of inputs are captured where they arrive.
+
+``run_graph`` below is the loop to read; while the fast paths are on, ``fast.run_graph`` (the
+same loop with the common cases inlined) runs instead, outside anomaly mode.
 """
 
 from __future__ import annotations

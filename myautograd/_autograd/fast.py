@@ -9,26 +9,30 @@ values) and compute the same gradients:
 
 1. **Generated formula callers.** ``Formula.evaluate`` fetches a formula's arguments by name,
    one by one; a caller generated once per formula (``_caller``) fetches them in one expression.
+   Node classes of several outputs or of a formula for each input use them.
 2. **Save plans.** What a node saves depends only on its class and on which inputs need a
    gradient; the plan (``_plan``: name, kind, position) is worked out once per combination.
 3. **Generated apply.** Most nodes have one or two inputs; for their classes ``apply`` is
-   ``FormulaNode.apply`` written out (``_generated_apply``): no loop, no per-formula caller.
-4. **Single-input recording.** ``_record_one`` is ``record`` for an op whose only tensor input is
-   ``x`` (unary ops, ``x * 2``): no loop over inputs, the output tensor built in place.
+   ``FormulaNode.apply`` written out (``_generated_apply``): no loop, each formula called with
+   its arguments fetched in place.
+4. **Recording.** ``_record_one`` is ``record`` for an op whose only tensor input is ``x``
+   (unary ops, ``x * 2``): no loop over inputs, the output tensor built in place, and for an
+   elementwise op no comparison of layouts. ``_record`` unrolls the loop for two inputs, and
+   ``_recorded`` checks for an input that requires grad without a generator.
 5. **The engine's loop.** ``run_graph`` runs a node with no hooks or captures inline, passes a
    gradient straight on to a node it alone feeds, and runs the node that just became ready next
    without going through the heap when the heap would give it anyway: a chain never touches the
    heap. (Anomaly mode always takes the reference loop.)
 
 Every node is still set up by ``node.init_node``. The fast paths are on unless the environment
-has ``MYAUTOGRAD_FAST_PATHS=0`` when myautograd is imported; ``set_enabled`` switches them at
-run time. ``tests/test_fast_paths.py`` runs the operator tests and the catalog both ways and
-compares graphs and gradients.
+has ``MYAUTOGRAD_FAST_PATHS=0`` when myautograd is imported; ``set_enabled`` (or ``with
+enabled(False):``) switches them at run time. ``tests/test_fast_paths.py`` runs the operator
+tests and the catalog both ways and compares graphs and gradients.
 
 Switching works by installing: while on, ``record.fast_record``, ``record.fast_record_one``,
-``record.fast_recorded`` and ``engine.fast_run_graph`` point here (the reference functions hand over to them when set), each
-formula's ``call`` is its generated caller, and node classes of one or two inputs have their
-generated ``apply``.
+``record.fast_recorded`` and ``engine.fast_run_graph`` point here (the reference functions hand
+over to them when they are set), each formula's ``call`` is its generated caller, and node
+classes of one or two inputs have their generated ``apply``.
 """
 
 from __future__ import annotations

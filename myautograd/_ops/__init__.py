@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from .._tensor import Tensor
 from . import (  # noqa: F401 - imported for their registrations
+    comparison,
     conversion,
     creation,
     indexing,
     inplace,
     linalg,
     nn_ops,
+    operators,
     pointwise,
     reduction,
     shape,

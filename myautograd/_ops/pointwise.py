@@ -1,4 +1,4 @@
-"""Elementwise operations: unary math, binary arithmetic with torch's type promotion, comparisons.
+"""Elementwise operations: unary math, and binary arithmetic with torch's type promotion.
 
 Each op computes its result array and, when grad mode is on and an input requires grad,
 records the node named in the derivative table. Binary ops take a tensor and a tensor or a
@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _backend, _dtype
+from .. import _dtype
 from .._autograd.record import any_requires_grad, record, record_one, recorded
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import PY_NUMBERS, broadcast_error, check_tensor, default_float_for, device_error
 from .derivatives import NODES
-from .registry import export, method
+from .registry import export
 
 UNARY: dict[str, tuple] = {}
 BINARY: dict[str, tuple] = {}
@@ -493,120 +493,4 @@ def masked_backward(node_name: str, grad: Tensor, forward_input: Tensor, mask: T
     return recorded(NODES[node_name], out, (grad, forward_input), {"mask": mask, "scale": scale})
 
 
-# -- not differentiable: comparisons, logic, tests ---------------------------------------------------------
-def _no_grad_binary(name: str, compute, aliases=()):
-    """A binary op whose result is never differentiable (comparisons, logic, integer division)."""
-
-    def op(input, other):
-        ad, bd = operands(input, other)
-        return make_tensor(_compute(compute, ad, bd))
-
-    op.__name__ = name
-    for exported in (name, *aliases):
-        export(op, name=exported)
-    return op
-
-
-eq = _no_grad_binary("eq", np.equal)
-ne = _no_grad_binary("ne", np.not_equal, ("not_equal",))
-lt = _no_grad_binary("lt", np.less, ("less",))
-le = _no_grad_binary("le", np.less_equal, ("less_equal",))
-gt = _no_grad_binary("gt", np.greater, ("greater",))
-ge = _no_grad_binary("ge", np.greater_equal, ("greater_equal",))
-logical_and = _no_grad_binary("logical_and", np.logical_and)
-logical_or = _no_grad_binary("logical_or", np.logical_or)
-logical_xor = _no_grad_binary("logical_xor", np.logical_xor)
-bitwise_and = _no_grad_binary("bitwise_and", np.bitwise_and)
-bitwise_or = _no_grad_binary("bitwise_or", np.bitwise_or)
-bitwise_xor = _no_grad_binary("bitwise_xor", np.bitwise_xor)
-fmod = _no_grad_binary("fmod", np.fmod)
-remainder = _no_grad_binary("remainder", np.remainder)
-floor_divide = _no_grad_binary("floor_divide", np.floor_divide)
-
-
-def _no_grad_unary(name: str, compute):
-    def op(input):
-        return make_tensor(compute(input._data))
-
-    op.__name__ = name
-    export(op, name=name)
-    return op
-
-
-logical_not = _no_grad_unary("logical_not", np.logical_not)
-bitwise_not = _no_grad_unary("bitwise_not", np.invert)
-isnan = _no_grad_unary("isnan", np.isnan)
-isinf = _no_grad_unary("isinf", np.isinf)
-isfinite = _no_grad_unary("isfinite", np.isfinite)
-isposinf = _no_grad_unary("isposinf", np.isposinf)
-isneginf = _no_grad_unary("isneginf", np.isneginf)
-signbit = _no_grad_unary("signbit", np.signbit)
-
-
-@export
-def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    ad, bd = operands(input, other)
-    return make_tensor(np.isclose(ad, bd, rtol=rtol, atol=atol, equal_nan=equal_nan))
-
-
-@export
-def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
-    ad, bd = operands(input, other)
-    return bool(np.allclose(ad, bd, rtol=rtol, atol=atol, equal_nan=equal_nan))
-
-
-@export
-def equal(input, other) -> bool:
-    return input.shape == other.shape and bool(np.array_equal(input._data, other._data))
-
-
 BINARY.update({"add": add, "sub": sub, "mul": mul, "div": div, "pow": pow})
-
-
-# -- Python operators ------------------------------------------------------------------------------------
-def _compare(fn):
-    def compare(self, other):
-        if other is None or not (isinstance(other, (Tensor, np.generic)) or isinstance(other, PY_NUMBERS)):
-            return NotImplemented
-        return fn(self, other)
-
-    return compare
-
-
-OPERATORS = {
-    "__add__": _add, "__radd__": _add,  # the hot path (y * 2, a + b): straight to the op
-    "__sub__": sub, "__rsub__": rsub,
-    "__mul__": _mul, "__rmul__": _mul,
-    "__truediv__": div,
-    "__rtruediv__": lambda self, other: reciprocal(self) * other,
-    "__floordiv__": floor_divide, "__rfloordiv__": lambda self, other: floor_divide(_scalar_like(other, self), self),
-    "__mod__": remainder, "__rmod__": lambda self, other: remainder(_scalar_like(other, self), self),
-    "__pow__": pow, "__rpow__": lambda self, other: _scalar_pow(other, self),
-    "__neg__": neg, "__pos__": lambda self: self, "__abs__": abs,
-    "__eq__": _compare(eq), "__ne__": _compare(ne), "__lt__": lt, "__le__": le, "__gt__": gt, "__ge__": ge,
-}
-
-
-def _scalar_like(value, like: Tensor) -> Tensor:
-    target = _dtype.result_type(like, value)
-    return make_tensor(_backend.host_value(value, like._data, target.np))
-
-
-def _bitwise_or_logical(logical, bitwise):
-    def op(self, other):
-        ad, bd = operands(self, other)
-        kind = np.result_type(ad, bd).kind
-        if kind == "f" or kind == "c":
-            raise TypeError(f"unsupported operand type(s) for {op.__name__}: float tensors")
-        return make_tensor((logical if kind == "b" else bitwise)(ad, bd))
-
-    return op
-
-
-OPERATORS["__and__"] = OPERATORS["__rand__"] = _bitwise_or_logical(np.logical_and, np.bitwise_and)
-OPERATORS["__or__"] = OPERATORS["__ror__"] = _bitwise_or_logical(np.logical_or, np.bitwise_or)
-OPERATORS["__xor__"] = OPERATORS["__rxor__"] = _bitwise_or_logical(np.logical_xor, np.bitwise_xor)
-OPERATORS["__invert__"] = lambda self: make_tensor(np.logical_not(self._data) if self._data.dtype == np.bool_
-                                                   else np.invert(self._data))
-for _name, _fn in OPERATORS.items():
-    method(_fn, name=_name)
