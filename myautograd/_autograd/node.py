@@ -210,10 +210,6 @@ class SavedTensor:
     def is_output(self) -> bool:
         return self.output_nr >= 0
 
-    @property
-    def freed(self) -> bool:
-        return self.data is None and self.packed is None
-
     def free(self) -> None:
         self.data = None
         self.tensor = None

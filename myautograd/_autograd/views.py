@@ -168,8 +168,4 @@ def copy_slices(view: Tensor, base: Tensor, fn: Node) -> None:
     regenerate(view, base)
 
 
-def is_view(t: Tensor) -> bool:
-    return t._meta is not None and t._meta.base is not None
-
-
 install("view_grad_fn", current_view_grad_fn)
