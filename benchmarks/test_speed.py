@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import time
 
 import pytest
 
@@ -13,18 +14,28 @@ MEMORY_WORKLOADS = ("mlp_step", "rnn_100_steps", "chain_100000_ops", "hvp")
 
 
 def test_speed(benchmark, namespaces, workload, library):
-    """One step of the workload; before each timed round the other libraries run it untimed."""
+    """One step of the workload. Before each timed round the other libraries run it: torch's
+    step is timed there too, for an implementation's benchmark, so that each of its rounds has
+    a torch round just before it to be compared with (the paired ratio of the report)."""
     steps = {name: WORKLOADS[workload](namespace) for name, namespace in namespaces.items()}
-    others = [step for name, step in steps.items() if name != library]
+    others = [(name, step) for name, step in steps.items() if name != library]
+    torch_seconds: list[float] = []
 
     def between_rounds():
-        for step in others:
+        for name, step in others:
+            gc.collect()
+            started = time.perf_counter()
             step()
+            if name == "torch":
+                torch_seconds.append(time.perf_counter() - started)
         gc.collect()
 
+    rounds = ROUNDS[workload]
     benchmark.group = workload
     benchmark.extra_info.update(workload=workload, library=library, kind="time")
-    result = benchmark.pedantic(steps[library], setup=between_rounds, rounds=ROUNDS[workload], warmup_rounds=1)
+    result = benchmark.pedantic(steps[library], setup=between_rounds, rounds=rounds, warmup_rounds=1)
+    if torch_seconds:
+        benchmark.extra_info["torch_seconds"] = torch_seconds[-rounds:]  # the warm-up round's left out
     assert result is not None
 
 
