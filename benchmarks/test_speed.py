@@ -1,60 +1,71 @@
-"""Speed of myautograd against torch: a long chain of tiny ops, and an MLP training step."""
+"""Speed, peak memory and catalog throughput of each library on the workloads of workloads.py."""
 
 from __future__ import annotations
 
-import numpy as np
+import gc
+import time
+
 import pytest
 
+from benchmarks import memory
+from benchmarks.workloads import ROUNDS, WORKLOADS
 
-def _chain(t):
-    """1000 ops (mul, sin, add, tanh, repeated) on a 1-element tensor, then backward."""
-    x = t.tensor([0.5], requires_grad=True)
-    y = x
-    for _ in range(250):
-        y = y * 1.001
-        y = y.sin()
-        y = y + 0.5
-        y = y.tanh()
-    y.backward()
-    return x.grad
+MEMORY_WORKLOADS = ("mlp_step", "rnn_100_steps", "chain_100000_ops", "hvp")
 
 
-@pytest.mark.benchmark(group="chain_1000_ops")
-def test_chain_1000_ops(benchmark, library):
-    name, t = library
-    grad = benchmark(_chain, t)
-    assert grad is not None
+def test_speed(benchmark, namespaces, workload, library):
+    """One step of the workload. Before each timed round the other libraries run it: torch's
+    step is timed there too, for an implementation's benchmark, so that each of its rounds has
+    a torch round just before it to be compared with (the paired ratio of the report)."""
+    steps = {name: WORKLOADS[workload](namespace) for name, namespace in namespaces.items()}
+    others = [(name, step) for name, step in steps.items() if name != library]
+    torch_seconds: list[float] = []
+
+    def between_rounds():
+        for name, step in others:
+            gc.collect()
+            started = time.perf_counter()
+            step()
+            if name == "torch":
+                torch_seconds.append(time.perf_counter() - started)
+        gc.collect()
+
+    rounds = ROUNDS[workload]
+    benchmark.group = workload
+    benchmark.extra_info.update(workload=workload, library=library, kind="time")
+    result = benchmark.pedantic(steps[library], setup=between_rounds, rounds=rounds, warmup_rounds=1)
+    if torch_seconds:
+        benchmark.extra_info["torch_seconds"] = torch_seconds[-rounds:]  # the warm-up round's left out
+    assert result is not None
 
 
-def _mlp(t, seed: int = 0):
-    """784-256-256-10 with ReLU, batch 64, cross-entropy, SGD: the same weights on both sides."""
-    rng = np.random.default_rng(seed)
-    layers = [t.nn.Linear(784, 256), t.nn.ReLU(), t.nn.Linear(256, 256), t.nn.ReLU(), t.nn.Linear(256, 10)]
-    model = t.nn.Sequential(*layers)
-    with t.no_grad():
-        for layer in layers[::2]:
-            fan_in = layer.weight.shape[1]
-            bound = 1.0 / np.sqrt(fan_in)
-            layer.weight.copy_(t.tensor(rng.uniform(-bound, bound, tuple(layer.weight.shape)), dtype=t.float32))
-            layer.bias.copy_(t.tensor(rng.uniform(-bound, bound, tuple(layer.bias.shape)), dtype=t.float32))
-    inputs = t.tensor(rng.standard_normal((64, 784)), dtype=t.float32)
-    targets = t.tensor(rng.integers(0, 10, 64))
-    optimizer = t.optim.SGD(model.parameters(), lr=0.01)
-    loss_fn = t.nn.CrossEntropyLoss()
-
-    def step():
-        optimizer.zero_grad()
-        loss = loss_fn(model(inputs), targets)
-        loss.backward()
-        optimizer.step()
-        return loss
-
-    return step
+def test_peak_memory(benchmark, workload, library):
+    """How far a step raises the peak resident size (``benchmarks/memory.py``), in a fresh process."""
+    reason = memory.supported()
+    if reason:
+        pytest.skip(reason)
+    benchmark.group = f"peak memory: {workload}"
+    peak = benchmark.pedantic(memory.measure, args=(workload, library), rounds=1, iterations=1)
+    benchmark.extra_info.update(workload=workload, library=library, kind="memory", peak_bytes=peak)
+    assert peak >= 0
 
 
-@pytest.mark.benchmark(group="mlp_training_step")
-def test_mlp_training_step(benchmark, library):
-    name, t = library
-    step = _mlp(t)
-    loss = benchmark(step)
-    assert np.isfinite(loss.item())
+test_peak_memory.workloads = list(MEMORY_WORKLOADS)
+
+
+def test_catalog_throughput(benchmark, namespaces, library):
+    """Every CPU case of the conformance catalog run in this process (no isolation, no
+    comparison): how fast an engine gets through the catalog's many small scenarios."""
+    from conformance import catalog
+    from conformance.recorder import observe
+
+    cases = [case for case in catalog.load() if case.runs_on("cpu")]
+    namespace = namespaces[library]
+
+    def run_all():
+        return sum(observe(case, namespace, "cpu")["status"] == "completed" for case in cases)
+
+    benchmark.group = "catalog_throughput"
+    benchmark.extra_info.update(workload="catalog_throughput", library=library, kind="time", cases=len(cases))
+    completed = benchmark.pedantic(run_all, rounds=3, warmup_rounds=1)
+    assert completed > 0

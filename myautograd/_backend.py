@@ -72,6 +72,17 @@ def host_value(value, like, dtype=None):
     return _cupy.asarray(value, dtype=dtype)
 
 
+def broadcast_to(array, shape: tuple):
+    """``np.broadcast_to`` (a read-only view); for a 0-d NumPy array, built directly, without
+    the checks and wrappers that make np.broadcast_to cost microseconds (a reduction's
+    gradient, expanded back, is one)."""
+    if type(array) is np.ndarray and array.ndim == 0:
+        view = np.ndarray(shape, array.dtype, array, 0, (0,) * len(shape))
+        view.flags.writeable = False
+        return view
+    return np.broadcast_to(array, shape)
+
+
 def is_writeable(array) -> bool:
     """Whether writing into ``array`` is allowed and reaches each element once. CuPy has no
     ``writeable`` flag; its broadcast views show as zero strides on dimensions longer than one."""

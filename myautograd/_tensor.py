@@ -2,7 +2,8 @@
 
 Hot-path fields are slots set by ``make_tensor``: the array (``_data``), ``_requires_grad``,
 ``_grad_fn`` with ``_output_nr`` (which output of that node the tensor is), ``_grad`` and the
-version counter ``_vc`` (a one-element list shared by views and by ``detach()``; ``_version``
+version counter ``_vc`` (a one-element list shared by views and by ``detach()``, made on first
+use by ``version_counter``: most tensors are never saved, viewed or changed in place; ``_version``
 reads it).
 Everything rarer (hooks, ``retain_grad``, view bookkeeping, inference flags, the leaf's
 gradient accumulator) lives in a ``TensorMeta`` created on first use.
@@ -86,11 +87,19 @@ def make_tensor(data, requires_grad: bool = False, grad_fn=None, output_nr: int 
     t._grad_fn = grad_fn
     t._output_nr = output_nr
     t._grad = None
-    t._vc = [0]
+    t._vc = None
     t._meta = None
     if STATE.inference:
         meta_of(t).inference = True
     return t
+
+
+def version_counter(t: Tensor) -> list:
+    """The tensor's version counter, shared with its views and detached copies; made on first use."""
+    counter = t._vc
+    if counter is None:
+        counter = t._vc = [0]
+    return counter
 
 
 def meta_of(t: Tensor) -> TensorMeta:
@@ -303,7 +312,8 @@ class Tensor:
     def _version(self) -> int:
         if self.is_inference():
             raise RuntimeError("Inference tensors do not track version counter.")
-        return self._vc[0]
+        counter = self._vc
+        return 0 if counter is None else counter[0]
 
     def retain_grad(self) -> None:
         if not self._requires_grad:
@@ -351,7 +361,7 @@ class Tensor:
 
     def detach(self) -> Tensor:
         out = make_tensor(self._data)
-        out._vc = self._vc
+        out._vc = version_counter(self)
         return out
 
     def detach_(self) -> Tensor:

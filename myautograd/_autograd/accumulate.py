@@ -14,40 +14,53 @@ gives both the same gradient). Formulas never return a saved value unchanged.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .. import _backend
-from .._tensor import Tensor, make_tensor
+from .._tensor import Tensor, make_tensor, version_counter
 from .node import AccumulateGrad
 
 
 class Ownership:
-    """The arrays of one backward pass that the engine does not own (see the module docstring)."""
+    """The arrays of one backward pass that the engine does not own (see the module docstring),
+    by id. An entry leaves when its array dies (a weak reference's callback), so that a new
+    array that happens to get the same id is not taken for it."""
 
-    __slots__ = ("foreign", "_held")
+    __slots__ = ("foreign",)
 
     def __init__(self) -> None:
-        self.foreign: set[int] = set()
-        self._held: list = []  # keeps them alive, so that their ids are not reused in this pass
+        self.foreign: dict[int, object] = {}
 
     def mark_foreign(self, array) -> None:
         if array is None:
             return
-        self._held.append(array)
-        self.foreign.add(id(array))
-        base = getattr(array, "base", None)
-        if base is not None:
-            self.foreign.add(id(base))
+        for item in (array, getattr(array, "base", None)):
+            if item is None or id(item) in self.foreign:
+                continue
+            key, foreign = id(item), self.foreign
+            try:
+                foreign[key] = weakref.ref(item, lambda _, key=key: foreign.pop(key, None))
+            except TypeError:  # an array type without weak references: held until the pass ends
+                foreign[key] = item
 
     def note_repeats(self, outputs: list) -> None:
         """An array (or views of one array) that a node sends along two edges is shared."""
+        if len(outputs) == 2:
+            first, second = outputs
+            if first is None or second is None or not hasattr(first, "base"):
+                return
+            root = first if first.base is None else first.base
+            if root is second or root is second.base:
+                self.mark_foreign(root)
+            return
         roots = [o if o.base is None else o.base for o in outputs if o is not None and hasattr(o, "base")]
-        if len(roots) > 1:
-            seen: set[int] = set()
-            for root in roots:
-                if id(root) in seen:
-                    self.mark_foreign(root)
-                seen.add(id(root))
+        seen: set[int] = set()
+        for root in roots:
+            if id(root) in seen:
+                self.mark_foreign(root)
+            seen.add(id(root))
 
     def owns(self, array) -> bool:
         foreign = self.foreign
@@ -83,7 +96,7 @@ def accumulate(node: AccumulateGrad, grad, mode, owned: bool) -> None:
         data = existing._data
         if data.shape == grad.shape and _backend.is_writeable(data):
             np.add(data, grad, out=data, casting="unsafe")
-            existing._vc[0] += 1
+            version_counter(existing)[0] += 1
         else:
             variable._grad = make_tensor(data + grad)
     meta = variable._meta

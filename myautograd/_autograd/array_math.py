@@ -98,7 +98,7 @@ class ArrayMath:
 
     @staticmethod
     def expand(x, shape):
-        return np.broadcast_to(x, tuple(shape))
+        return _backend.broadcast_to(x, tuple(shape))
 
     @staticmethod
     def reshape(x, shape):
@@ -115,11 +115,11 @@ class ArrayMath:
 
     @staticmethod
     def squeeze_dim(x, dim):
-        return np.squeeze(x, axis=dim) if x.ndim and x.shape[dim] == 1 else x
+        return x.squeeze(axis=dim) if x.ndim and x.shape[dim] == 1 else x
 
     @staticmethod
     def transpose(x, dim0, dim1):
-        return np.swapaxes(x, dim0, dim1)
+        return x.swapaxes(dim0, dim1)
 
     @staticmethod
     def t(x):
@@ -127,11 +127,11 @@ class ArrayMath:
 
     @staticmethod
     def mT(x):  # noqa: N802 - mirrors Tensor.mT
-        return np.swapaxes(x, -1, -2)
+        return x.swapaxes(-1, -2)  # the method: np.swapaxes is a Python wrapper around it
 
     @staticmethod
     def permute(x, dims):
-        return np.transpose(x, dims)
+        return x.transpose(dims)
 
     @staticmethod
     def flip(x, dims):
@@ -234,6 +234,14 @@ class ArrayMath:
     @staticmethod
     def index(x, key):
         return x[key]
+
+    @staticmethod
+    def tanh_backward(grad, output):
+        return grad * (1 - output * output)
+
+    @staticmethod
+    def sigmoid_backward(grad, output):
+        return grad * (1 - output) * output
 
     @staticmethod
     def masked_backward(node_name, grad, forward_input, mask, scale):

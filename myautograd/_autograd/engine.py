@@ -13,6 +13,9 @@ backward pass is itself recorded and can be differentiated again.
 
 With ``inputs`` (``autograd.grad``, ``backward(inputs=...)``) only the nodes on a path to the
 inputs run; the gradients of inputs are captured where they arrive.
+
+``run_graph`` below is the loop to read; while the fast paths are on, ``fast.run_graph`` (the
+same loop with the common cases inlined) runs instead, outside anomaly mode.
 """
 
 from __future__ import annotations
@@ -38,10 +41,11 @@ def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
     """How many edges lead to each node reachable from the roots."""
     dependencies: dict[Node, int] = {}
     stack = list(set(roots))
+    roots = set(roots)
     get = dependencies.get
     while stack:
         node = stack.pop()
-        for child, _ in node.next_functions:
+        for child in node._children:
             if child is not None:
                 count = get(child)
                 if count is None:
@@ -53,25 +57,23 @@ def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
     return dependencies
 
 
-def _post_order(roots: list[Node]) -> list[Node]:
-    order: list[Node] = []
-    seen: set[Node] = set()
-    for root in roots:
-        if root in seen:
-            continue
-        seen.add(root)
-        stack = [(root, iter(root.next_functions))]
-        while stack:
-            node, children = stack[-1]
-            for child, _ in children:
-                if child is not None and child not in seen:
-                    seen.add(child)
-                    stack.append((child, iter(child.next_functions)))
-                    break
-            else:
-                stack.pop()
-                order.append(node)
-    return order
+def _reachable(roots: list[Node]) -> list[Node]:
+    """Every node reachable from the roots, children before the nodes that feed them.
+
+    Every edge goes from a node to an older one (a node is created after the nodes of its
+    inputs), so creation order is such an order."""
+    seen = set(roots)
+    stack = list(seen)
+    while stack:
+        for child in stack.pop()._children:
+            if child is not None and child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return sorted(seen, key=_creation)
+
+
+def _creation(node: Node) -> int:
+    return node._seq
 
 
 def _plan(roots: list[Node], runners: set[Node], watched: set[Node]) -> tuple[set[Node], set[Node]]:
@@ -79,12 +81,19 @@ def _plan(roots: list[Node], runners: set[Node], watched: set[Node]) -> tuple[se
     visited (those, plus watched nodes, whose hooks and captures apply without running them)."""
     runs: set[Node] = set()
     visited: set[Node] = set()
-    for node in _post_order(roots):
-        if node in runners or any(child in visited for child, _ in node.next_functions if child is not None):
+    for node in _reachable(roots):
+        if node in runners:
             runs.add(node)
             visited.add(node)
-        elif node in watched:
-            visited.add(node)
+            continue
+        for child in node._children:
+            if child in visited:
+                runs.add(node)
+                visited.add(node)
+                break
+        else:
+            if node in watched:
+                visited.add(node)
     return runs, visited
 
 
@@ -119,7 +128,6 @@ class GraphTask:
             running = self._plan_inputs(root_nodes, inputs)
             self.visited = self.active
         self.mode = TensorMode(running, self.active) if create_graph else ArrayMode(running, self.active)
-        self.plain = not (self.captures or self.retain_targets or running is not None or ANOMALY.enabled)
 
     def _plan_inputs(self, root_nodes: list[Node], inputs: list) -> set[Node]:
         """With ``inputs``: only the nodes on a path to them run. Returns those."""
@@ -136,7 +144,7 @@ class GraphTask:
         running, self.active = _plan(root_nodes, targets, set(self.captures) | set(self.retain_targets))
         self.dependencies = {}
         for node in running:
-            for child, _ in node.next_functions:
+            for child in node._children:
                 if child is not None and child in self.active:
                     self.dependencies[child] = self.dependencies.get(child, 0) + 1
         return running
@@ -189,7 +197,7 @@ def run_backward(roots: list[tuple[Node, int]], root_grads: list, *, keep_graph:
     GRAD_MODE.grad_enabled = create_graph
     _TASKS.append(task)
     try:
-        if fast_run_graph is not None and task.plain:
+        if fast_run_graph is not None and not ANOMALY.enabled:
             fast_run_graph(task, buffers, ready)
         else:
             run_graph(task, buffers, ready)
@@ -213,7 +221,7 @@ def run_graph(task: GraphTask, buffers: dict, ready: list[Node]) -> None:
             continue
         if len(outputs) > 1 and not task.create_graph:
             task.ownership.note_repeats(outputs)
-        for (child, nr), grad in zip(node.next_functions, outputs):
+        for child, nr, grad in zip(node._children, node._nrs, outputs):
             if child is None or (active is not None and child not in active):
                 continue
             if grad is not None:
@@ -298,9 +306,10 @@ def validate_outputs(node: Node, outputs: list, mode: ArrayMode) -> list:
     metas = node._input_meta
     if metas is None:
         return outputs
-    if len(outputs) != len(node.next_functions):
+    if len(outputs) != len(node._children):
         raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
-                           f"(expected {len(node.next_functions)}, got {len(outputs)})")
+                           f"(expected {len(node._children)}, got {len(outputs)})")
+    tensors = mode.create_graph
     for index, grad in enumerate(outputs):
         if grad is None:
             continue
@@ -308,9 +317,9 @@ def validate_outputs(node: Node, outputs: list, mode: ArrayMode) -> list:
         if meta is None:
             continue
         shape, dtype = meta[0], meta[1]
-        if mode.shape(grad) != shape:
+        if (grad._data if tensors else grad).shape != shape:
             grad = _fit_shape(node, index, grad, shape, mode)
-        if mode.dtype(grad) != dtype:
+        if (grad._data if tensors else grad).dtype != dtype:
             grad = _cast(grad, dtype, mode)
         if len(meta) > 2 and mode.device(grad) != meta[2]:
             grad = _to_input_device(node, index, grad, meta[2], mode)

@@ -9,25 +9,30 @@ values) and compute the same gradients:
 
 1. **Generated formula callers.** ``Formula.evaluate`` fetches a formula's arguments by name,
    one by one; a caller generated once per formula (``_caller``) fetches them in one expression.
+   Node classes of several outputs or of a formula for each input use them.
 2. **Save plans.** What a node saves depends only on its class and on which inputs need a
    gradient; the plan (``_plan``: name, kind, position) is worked out once per combination.
-3. **Arity-specialised apply.** Most nodes have one or two inputs; ``_apply_one`` and
-   ``_apply_two`` are ``FormulaNode.apply`` without its general loop.
-4. **Single-input recording.** ``_record_one`` is ``record`` for an op whose only tensor input is
-   ``x`` (unary ops, ``x * 2``): no loop over inputs, the output tensor built in place.
-5. **The engine's loop.** ``run_graph`` runs a node with no hooks inline, passes a gradient
-   straight on to a node it alone feeds, and runs the node that just became ready next without
-   going through the heap when the heap would give it anyway: a chain never touches the heap.
+3. **Generated apply.** Most nodes have one or two inputs; for their classes ``apply`` is
+   ``FormulaNode.apply`` written out (``_generated_apply``): no loop, each formula called with
+   its arguments fetched in place.
+4. **Recording.** ``_record_one`` is ``record`` for an op whose only tensor input is ``x``
+   (unary ops, ``x * 2``): no loop over inputs, the output tensor built in place, and for an
+   elementwise op no comparison of layouts. ``_record`` unrolls the loop for two inputs, and
+   ``_recorded`` checks for an input that requires grad without a generator.
+5. **The engine's loop.** ``run_graph`` runs a node with no hooks or captures inline, passes a
+   gradient straight on to a node it alone feeds, and runs the node that just became ready next
+   without going through the heap when the heap would give it anyway: a chain never touches the
+   heap. (Anomaly mode always takes the reference loop.)
 
 Every node is still set up by ``node.init_node``. The fast paths are on unless the environment
-has ``MYAUTOGRAD_FAST_PATHS=0`` when myautograd is imported; ``set_enabled`` switches them at
-run time. ``tests/test_fast_paths.py`` runs the operator tests and the catalog both ways and
-compares graphs and gradients.
+has ``MYAUTOGRAD_FAST_PATHS=0`` when myautograd is imported; ``set_enabled`` (or ``with
+enabled(False):``) switches them at run time. ``tests/test_fast_paths.py`` runs the operator
+tests and the catalog both ways and compares graphs and gradients.
 
-Switching works by installing: while on, ``record.fast_record``, ``record.fast_record_one`` and
-``engine.fast_run_graph`` point here (the reference functions hand over to them when set), each
-formula's ``call`` is its generated caller, and node classes of one or two inputs have their
-specialised ``apply``.
+Switching works by installing: while on, ``record.fast_record``, ``record.fast_record_one``,
+``record.fast_recorded`` and ``engine.fast_run_graph`` point here (the reference functions hand
+over to them when they are set), each formula's ``call`` is its generated caller, and node
+classes of one or two inputs have their generated ``apply``.
 """
 
 from __future__ import annotations
@@ -38,16 +43,23 @@ import os
 import numpy as np
 
 from .._grad_mode import STATE
-from .._tensor import Tensor, meta_of
+from .._tensor import Tensor, make_tensor, meta_of
 from . import engine, formulas, record
 from .engine import evaluate, heap_key, validate_outputs
-from .formulas import NODES, Formula, FormulaNode, is_result_name
-from .node import NO_EDGE, AccumulateGrad, SavedTensor, gradient_edge, init_node, save
+from .formulas import NODES, Formula, is_result_name
+from .node import AccumulateGrad, SavedTensor, gradient_edge, init_node, save
 from .record import _SAVED_HOOKS, _host_scalars_as_numbers, as_array, input_meta, save_for_backward
 
 ENABLED = False
 _new = object.__new__
 _ndarray = np.ndarray
+# Input numbers, shared: most are all zeros, and a new tuple per node would be one more object
+_ZERO, _ZERO_ZERO = (0,), (0, 0)
+_NRS: dict[tuple, tuple] = {}
+
+
+def _shared(nrs: tuple) -> tuple:
+    return _NRS.setdefault(nrs, nrs)
 
 
 def set_enabled(enabled: bool) -> None:
@@ -56,6 +68,7 @@ def set_enabled(enabled: bool) -> None:
     ENABLED = bool(enabled)
     record.fast_record = _record if ENABLED else None
     record.fast_record_one = _record_one if ENABLED else None
+    record.fast_recorded = _recorded if ENABLED else None
     engine.fast_run_graph = run_graph if ENABLED else None
     formulas.on_define = specialise if ENABLED else None
     for cls in NODES.values():
@@ -76,22 +89,64 @@ class enabled:
         set_enabled(self.previous)
 
 
-# -- 1. generated formula callers ------------------------------------------------------------------
+# -- 1. generated formula callers, 3. generated apply --------------------------------------------
+def _argument(param: str, index: str) -> str:
+    """The expression that fetches a formula parameter inside a generated function (which has
+    ``grad``, ``grads``, ``stash``, ``mode`` and ``node`` at hand; ``index`` is the input's)."""
+    if param in ("grad", "grads"):
+        return param
+    if param == "F":
+        return "mode.F"
+    if param == "input_index":
+        return index
+    return f"(v if (v := stash[{param!r}]).__class__ is not Saved else mode.unpack(v, node))"
+
+
 def _caller(formula: Formula):
     """``formula.evaluate`` as one generated expression: each parameter becomes the expression
     that fetches it (``grad``, ``mode.F``, a saved value unpacked for the mode)."""
-    arguments = []
-    for param in formula.params:
-        if param in ("grad", "grads"):
-            arguments.append(param)
-        elif param == "F":
-            arguments.append("mode.F")
-        elif param == "input_index":
-            arguments.append("index")
-        else:
-            arguments.append(f"(v if (v := stash[{param!r}]).__class__ is not Saved else mode.unpack(v, node))")
-    source = f"lambda grad, grads, stash, mode, node, index: fn({', '.join(arguments)})"
+    arguments = ", ".join(_argument(param, "index") for param in formula.params)
+    source = f"lambda grad, grads, stash, mode, node, index: fn({arguments})"
     return eval(source, {"fn": formula.fn, "Saved": SavedTensor})  # noqa: S307 - built from parameter names only
+
+
+_APPLY_TEMPLATE = """
+def apply(node, grads, mode):
+    grad = grads[0]
+    if grad is None:
+        return {nones}
+    stash = node._stash
+    visited = mode.visited
+{body}
+"""
+_EDGE_TEMPLATE = """\
+    child = node._children[{index}]
+    if child is None or (visited is not None and child not in visited):
+        result{index} = None
+    else:
+        result{index} = formula{index}({arguments})
+"""
+
+
+def _generated_apply(cls):
+    """``FormulaNode.apply`` written out for a class of one or two inputs: no loop, and each
+    formula called with its arguments fetched in place."""
+    count = len(cls._inputs)
+    namespace = {"Saved": SavedTensor}
+    body = []
+    for index, formula in enumerate(cls._formulas):
+        if formula is None:
+            body.append(f"    result{index} = None\n")
+            continue
+        namespace[f"formula{index}"] = formula.fn
+        arguments = ", ".join(_argument(param, str(index)) for param in formula.params)
+        body.append(_EDGE_TEMPLATE.format(index=index, arguments=arguments))
+    body.append(f"    return [{', '.join(f'result{i}' for i in range(count))}]")
+    source = _APPLY_TEMPLATE.format(nones=[None] * count, body="".join(body))
+    exec(source, namespace)  # noqa: S102 - built from parameter names only
+    apply = namespace["apply"]
+    apply.__qualname__ = f"{cls.__name__}.apply"
+    return apply
 
 
 def _formulas_of(cls) -> list[Formula]:
@@ -100,18 +155,19 @@ def _formulas_of(cls) -> list[Formula]:
 
 def specialise(cls) -> None:
     """Give a formula node class its generated callers and, for one or two inputs, its
-    specialised ``apply``."""
+    generated ``apply``; and its save plan for single-input recording."""
     for formula in _formulas_of(cls):
         formula.call = _caller(formula)
     if not cls._multi_output and cls._each is None and len(cls._inputs) in (1, 2):
-        cls.apply = _apply_one if len(cls._inputs) == 1 else _apply_two
+        cls.apply = _generated_apply(cls)
     cls._fast_plan_one = _plan(cls, (True,) + (False,) * (len(cls._inputs) - 1)) if cls._inputs else ()
+    cls._fast_plans = {}  # by which inputs need a gradient, as bits
 
 
 def _generalise(cls) -> None:
     for formula in _formulas_of(cls):
         formula.call = formula.evaluate
-    for name in ("apply", "_fast_plan_one"):
+    for name in ("apply", "_fast_plan_one", "_fast_plans"):
         if name in cls.__dict__:
             delattr(cls, name)
 
@@ -139,156 +195,188 @@ def _plan(cls, needs: tuple[bool, ...]) -> tuple[tuple[str, str, int], ...]:
     return plan
 
 
-# -- 3. arity-specialised apply --------------------------------------------------------------------
-def _apply_one(self: FormulaNode, grads: list, mode) -> list:
-    """``FormulaNode.apply`` for nodes of one input."""
-    grad = grads[0]
-    if grad is None:
-        return [None]
-    node = self.next_functions[0][0]
-    visited = mode.visited
-    if node is None or (visited is not None and node not in visited):
-        return [None]
-    return [self._formulas[0].call(grad, grads, self._stash, mode, self, 0)]
-
-
-def _apply_two(self: FormulaNode, grads: list, mode) -> list:
-    """``FormulaNode.apply`` for nodes of two inputs."""
-    grad = grads[0]
-    if grad is None:
-        return [None, None]
-    (first, _), (second, _) = self.next_functions
-    visited = mode.visited
-    formulas_ = self._formulas
-    stash = self._stash
-    if first is None or formulas_[0] is None or (visited is not None and first not in visited):
-        result0 = None
-    else:
-        result0 = formulas_[0].call(grad, grads, stash, mode, self, 0)
-    if second is None or formulas_[1] is None or (visited is not None and second not in visited):
-        return [result0, None]
-    return [result0, formulas_[1].call(grad, grads, stash, mode, self, 1)]
-
-
 # -- 4. recording ------------------------------------------------------------------------------------
 def _record(cls, data, inputs, attrs: dict | None, outputs: int):
-    """``record``, with the save plan and the input metadata worked out in one pass."""
+    """``record``, with the edges, the input metadata and the save plan worked out in one pass."""
     node = _new(cls)
-    edges = []
-    needs = []
+    children = []
+    nrs = []
+    needs = 0  # bit i set: input i needs a gradient
     metas = None
+    other_device = False
     single = outputs == 1
     if single and type(data) is not _ndarray:
         data = as_array(data)
-    for position, x in enumerate(inputs):
-        if isinstance(x, Tensor) and x._requires_grad:
-            fn = x._grad_fn
-            edges.append((fn, x._output_nr) if fn is not None and x._meta is None else gradient_edge(x))
-            needs.append(True)
-            xd = x._data
-            if not single or xd.shape != data.shape or xd.dtype is not data.dtype or type(xd) is not type(data):
+    if single and len(inputs) == 2:  # most ops with two tensors: the loop below, unrolled
+        a, b = inputs
+        children, nrs = [None, None], [0, 0]
+        if isinstance(a, Tensor) and a._requires_grad:
+            fn = a._grad_fn
+            if fn is not None and a._meta is None:
+                children[0], nrs[0] = fn, a._output_nr
+            else:
+                children[0], nrs[0] = gradient_edge(a)
+            needs = 1
+            ad = a._data
+            if ad.shape != data.shape or ad.dtype is not data.dtype or type(ad) is not type(data):
+                meta = input_meta(ad, data)
+                metas = [meta, None]
+                other_device = len(meta) > 2
+        if isinstance(b, Tensor) and b._requires_grad:
+            fn = b._grad_fn
+            if fn is not None and b._meta is None:
+                children[1], nrs[1] = fn, b._output_nr
+            else:
+                children[1], nrs[1] = gradient_edge(b)
+            needs |= 2
+            bd = b._data
+            if bd.shape != data.shape or bd.dtype is not data.dtype or type(bd) is not type(data):
+                meta = input_meta(bd, data)
                 if metas is None:
-                    metas = [None] * len(inputs)
-                metas[position] = input_meta(xd, data if single else as_array(data[0]), single)
-        else:
-            edges.append(NO_EDGE)
-            needs.append(False)
-    if single:
-        results = (_output(data, node),)
+                    metas = [None, meta]
+                else:
+                    metas[1] = meta
+                other_device = other_device or len(meta) > 2
     else:
-        results = tuple(_output(d, node, i) for i, d in enumerate(data))
-    plan = _plan(cls, tuple(needs))
+        bit = 1
+        for position, x in enumerate(inputs):
+            if isinstance(x, Tensor) and x._requires_grad:
+                fn = x._grad_fn
+                if fn is not None and x._meta is None:
+                    children.append(fn)
+                    nrs.append(x._output_nr)
+                else:
+                    fn, nr = gradient_edge(x)
+                    children.append(fn)
+                    nrs.append(nr)
+                needs |= bit
+                xd = x._data
+                if not single or xd.shape != data.shape or xd.dtype is not data.dtype or type(xd) is not type(data):
+                    if metas is None:
+                        metas = [None] * len(inputs)
+                    meta = metas[position] = input_meta(xd, data if single else as_array(data[0]), single)
+                    other_device = other_device or len(meta) > 2
+            else:
+                children.append(None)
+                nrs.append(0)
+            bit <<= 1
+    if single:
+        results = (make_tensor(data, True, node, 0),)
+    else:
+        results = tuple(make_tensor(d, True, node, i) for i, d in enumerate(data))
+    plan = cls._fast_plans.get(needs)
+    if plan is None:
+        plan = cls._fast_plans[needs] = _plan(cls, tuple(bool(needs >> i & 1) for i in range(len(inputs))))
     stash = None
     if plan:
         stash = {}
+        plain = not _SAVED_HOOKS
         for name, kind, position in plan:
-            if kind == "output":
-                stash[name] = save_for_backward(results[position], position)
-                continue
-            value = inputs[position] if kind == "input" else attrs[name]
-            stash[name] = save_for_backward(value) if isinstance(value, Tensor) else value
-        if metas is not None and any(m is not None and len(m) > 2 for m in metas):
+            value = results[position] if kind == "output" else inputs[position] if kind == "input" else attrs[name]
+            if value.__class__ is not Tensor and not isinstance(value, Tensor):
+                stash[name] = value
+            elif kind == "output":
+                stash[name] = save(value, position) if plain else save_for_backward(value, position)
+            else:
+                stash[name] = save(value) if plain and value._meta is None else save_for_backward(value)
+        if other_device:
             _host_scalars_as_numbers(stash)
-    init_node(node, tuple(edges), stash, None if metas is None else tuple(metas))
+    init_node(node, tuple(children), _shared(tuple(nrs)), stash, None if metas is None else tuple(metas))
     return results[0] if single else results
 
 
-def _output(data, node, nr: int = 0) -> Tensor:
-    """``make_tensor(data, True, node, nr)`` for a recorded output, field by field."""
+def _recorded(cls, data, inputs, attrs: dict | None) -> Tensor:
+    """``record.recorded``: the check whether anything requires grad, without a generator."""
+    if STATE.grad_enabled:
+        for x in inputs:
+            if isinstance(x, Tensor) and x._requires_grad:
+                return _record(cls, data, inputs, attrs, 1)
+    return make_tensor(data)
+
+
+def _record_one(cls, data, x: Tensor, attrs: dict | None, numbers: tuple, elementwise: bool) -> Tensor:
+    """``record`` for an op whose only tensor input, ``x``, requires grad; ``numbers``: its
+    trailing Python-number operands. The output tensor is built here, field by field."""
+    node = _new(cls)
+    fn = x._grad_fn
+    if fn is not None and x._meta is None:
+        nr = x._output_nr
+    else:
+        fn, nr = gradient_edge(x)
+    if type(data) is not _ndarray:
+        data = as_array(data)
     out = _new(Tensor)
-    out._data = data if type(data) is _ndarray else as_array(data)
+    out._data = data
     out._requires_grad = True
     out._grad_fn = node
-    out._output_nr = nr
+    out._output_nr = 0
     out._grad = None
-    out._vc = [0]
+    out._vc = None
     out._meta = None
     if STATE.inference:
         meta_of(out).inference = True
-    return out
-
-
-def _record_one(cls, data, x: Tensor, attrs: dict | None, numbers: tuple) -> Tensor:
-    """``record`` for an op whose only tensor input, ``x``, requires grad; ``numbers``: its
-    trailing Python-number operands."""
-    node = _new(cls)
-    fn = x._grad_fn
-    edge = (fn, x._output_nr) if fn is not None and x._meta is None else gradient_edge(x)
-    out = _output(data, node)
-    data = out._data
     stash = None
     plan = cls._fast_plan_one
     if plan:
         stash = {}
-        hooked = bool(_SAVED_HOOKS)
+        plain = not _SAVED_HOOKS
         for name, kind, position in plan:
             if kind == "input":
                 if position:
                     stash[name] = numbers[position - 1]
                 else:
-                    stash[name] = save(x) if x._meta is None and not hooked else save_for_backward(x)
+                    stash[name] = save(x) if plain and x._meta is None else save_for_backward(x)
             elif kind == "output":
-                stash[name] = save(out, 0) if not hooked else save_for_backward(out, 0)
+                stash[name] = save(out, 0) if plain else save_for_backward(out, 0)
             else:
                 value = attrs[name]
                 stash[name] = save_for_backward(value) if isinstance(value, Tensor) else value
     xd = x._data
-    if xd.shape == data.shape and xd.dtype is data.dtype and type(xd) is type(data):
+    if elementwise or (xd.shape == data.shape and xd.dtype is data.dtype and type(xd) is type(data)):
         metas = None
     else:
         metas = (input_meta(xd, data),) + (None,) * len(numbers)
         if stash and len(metas[0]) > 2:
             _host_scalars_as_numbers(stash)
-    init_node(node, (edge, NO_EDGE) if numbers else (edge,), stash, metas)
+    if numbers:
+        init_node(node, (fn, None), _ZERO_ZERO if nr == 0 else (nr, 0), stash, metas)
+    else:
+        init_node(node, (fn,), _ZERO if nr == 0 else (nr,), stash, metas)
     return out
 
 
 # -- 5. the engine's loop -----------------------------------------------------------------------------
 def run_graph(task, buffers: dict, ready: list) -> None:
-    """``engine.run_graph`` for a task without ``inputs``, captures or anomaly mode."""
+    """``engine.run_graph``: a node without hooks or captures runs inline; a node it alone feeds
+    gets its gradient without a buffer and, when the heap would give it next anyway, runs next."""
     dependencies = task.dependencies
     mode = task.mode
     keep_graph = task.keep_graph
+    active = task.active
+    running = mode.running
+    special = set(task.captures) | set(task.retain_targets)  # nodes that go through evaluate
     note_repeats = None if task.create_graph else task.ownership.note_repeats
     heap = [(heap_key(n), n) for n in ready]
     heapq.heapify(heap)
     node = heapq.heappop(heap)[1] if heap else None
     grads = buffers.pop(node, None) or [None]
     while node is not None:
-        if node._extras is None and node.__class__ is not AccumulateGrad:
-            outputs = node.apply(grads, mode)  # what evaluate does for a node without hooks
+        if (node._extras is None and node.__class__ is not AccumulateGrad and (running is None or node in running)
+                and not (special and node in special)):
+            outputs = node.apply(grads, mode)  # what evaluate does for such a node
             if node._input_meta is not None:
                 outputs = validate_outputs(node, outputs, mode)
-            if not keep_graph:
+            if not keep_graph and (node._stash is not None or node._frees_more):
                 node.release()
         else:
             outputs = evaluate(node, grads, task)
         following = following_grads = None
         if outputs is not None:
-            if note_repeats is not None and len(outputs) > 1:
+            if note_repeats is not None and len(outputs) > 1 and (
+                    len(outputs) > 2 or (outputs[0] is not None and outputs[1] is not None)):
                 note_repeats(outputs)
-            for (child, nr), grad in zip(node.next_functions, outputs):
-                if child is None:
+            for child, nr, grad in zip(node._children, node._nrs, outputs):
+                if child is None or (active is not None and child not in active):
                     continue
                 left = dependencies[child] - 1
                 dependencies[child] = left

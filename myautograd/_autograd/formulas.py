@@ -124,15 +124,15 @@ class FormulaNode(Node):
     def apply(self, grads: list, mode) -> list:
         if self._multi_output:
             if all(g is None for g in grads):
-                return [None] * len(self.next_functions)
+                return [None] * len(self._children)
             grad = None
         else:
             grad = grads[0]
             if grad is None:
-                return [None] * len(self.next_functions)
+                return [None] * len(self._children)
         visited = mode.visited
         results = []
-        for index, (node, _) in enumerate(self.next_functions):
+        for index, node in enumerate(self._children):
             formula = self.formula_for(index)
             if node is None or formula is None or (visited is not None and node not in visited):
                 results.append(None)

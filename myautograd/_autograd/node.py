@@ -2,9 +2,10 @@
 
 A ``Node`` is one recorded operation. It knows the edges to the nodes that produced its inputs
 (``next_functions``: pairs of node and input number, ``(None, 0)`` for inputs that need no
-gradient), the metadata of those inputs (shape, dtype, device, to check and adapt the gradients
-it returns), the values it saved for backward, and its hooks. Every derivative formula lives in
-``myautograd/_ops/derivatives.py``; this module only holds the machinery.
+gradient; kept as two tuples, ``_children`` and ``_nrs``), the metadata of those inputs (shape,
+dtype, device, to check and adapt the gradients it returns), the values it saved for backward,
+and its hooks. Every derivative formula lives in ``myautograd/_ops/derivatives.py``; this
+module only holds the machinery.
 
 Graph ownership mirrors torch: a tensor owns its ``grad_fn``; a node owns the nodes it points
 to and its saved values; a leaf's ``AccumulateGrad`` node is owned by the nodes that point to
@@ -70,15 +71,22 @@ class NodeExtras:
 class Node:
     """One operation of the backward graph (see the module docstring).
 
-    Fields, all set by ``init_node``: ``next_functions``; ``_seq``, the creation number;
+    Fields, all set by ``init_node``: ``_children`` and ``_nrs``, for each input the node its
+    gradient goes to (None where it needs none) and that node's input number (``next_functions``
+    pairs them); ``_seq``, the creation number;
     ``_stash``, the saved values by name (``SavedTensor`` for tensors) or None; ``_input_meta``,
     per input a (shape, dtype[, device]) to fit its gradient to, or None where the gradient
     already fits (None for the whole tuple when every input's does); ``_extras`` (hooks and
     the like) or None.
     """
 
-    __slots__ = ("next_functions", "_seq", "_stash", "_input_meta", "_extras", "__weakref__")
+    __slots__ = ("_children", "_nrs", "_seq", "_stash", "_input_meta", "_extras", "__weakref__")
     _node_name = "Node"
+    _frees_more = False  # release() frees more than the stash (so it has work even without one)
+
+    @property
+    def next_functions(self) -> tuple:
+        return tuple(zip(self._children, self._nrs))
 
     def name(self) -> str:
         return self._node_name
@@ -125,7 +133,7 @@ class Node:
         if stash:
             for value in stash.values():
                 if value.__class__ is SavedTensor:
-                    value.free()
+                    value.data = value.tensor = value.packed = value.hooks = None  # value.free()
 
     def __call__(self, *grads):
         """Run this node's backward on the given gradients (``grad_fn(grad)``)."""
@@ -134,9 +142,10 @@ class Node:
         return call_node(self, grads)
 
 
-def init_node(node: Node, next_functions: tuple, saved: dict | None, input_meta: tuple | None) -> Node:
+def init_node(node: Node, children: tuple, nrs: tuple, saved: dict | None, input_meta: tuple | None) -> Node:
     """Set up every field of a new node: the one place nodes are initialised."""
-    node.next_functions = next_functions
+    node._children = children
+    node._nrs = nrs
     node._seq = next(_sequence)
     node._stash = saved
     node._input_meta = input_meta
@@ -163,10 +172,15 @@ def grad_accumulator(t: Tensor) -> AccumulateGrad:
     meta = meta_of(t)
     node = meta.accumulator() if meta.accumulator is not None else None
     if node is None:
-        node = init_node(object.__new__(AccumulateGrad), (), None, None)
+        node = init_node(object.__new__(AccumulateGrad), (), (), None, None)
         node.variable = t
         meta.accumulator = weakref.ref(node)
     return node
+
+
+def split_edges(edges) -> tuple[tuple, tuple]:
+    """Edges (node, input number) as init_node takes them: the nodes, and the input numbers."""
+    return tuple(edge[0] for edge in edges), tuple(edge[1] for edge in edges)
 
 
 def gradient_edge(t: Tensor) -> tuple:
@@ -195,10 +209,6 @@ class SavedTensor:
     @property
     def is_output(self) -> bool:
         return self.output_nr >= 0
-
-    @property
-    def freed(self) -> bool:
-        return self.data is None and self.packed is None
 
     def free(self) -> None:
         self.data = None
@@ -238,7 +248,10 @@ def save(tensor: Tensor, output_nr: int = -1) -> SavedTensor:
     """A SavedTensor of an input (``output_nr`` -1) or of output ``output_nr`` of the node."""
     saved = _new_object(SavedTensor)
     saved.data = tensor._data
-    counter = saved.counter = tensor._vc
+    counter = tensor._vc
+    if counter is None:
+        counter = tensor._vc = [0]  # version_counter(tensor), inline
+    saved.counter = counter
     saved.version = counter[0]
     saved.tensor = tensor if output_nr < 0 else None
     saved.nonleaf = output_nr < 0 and tensor._grad_fn is not None

@@ -18,14 +18,15 @@ import numpy as np
 
 from .. import _backend
 from .._grad_mode import STATE
-from .._tensor import Tensor, make_tensor
+from .._tensor import Tensor, make_tensor, version_counter
 from .formulas import is_result_name
-from .node import NO_EDGE, SavedTensor, gradient_edge, init_node, save
+from .node import NO_EDGE, SavedTensor, gradient_edge, init_node, save, split_edges
 
 _SAVED_HOOKS: list[tuple] = []  # (pack, unpack) pairs of torch.autograd.graph.saved_tensors_hooks
 # While the fast paths are on, their versions of record and record_one (installed by fast.py).
 fast_record = None
 fast_record_one = None
+fast_recorded = None
 
 
 def any_requires_grad(inputs) -> bool:
@@ -36,6 +37,8 @@ def any_requires_grad(inputs) -> bool:
 def recorded(cls, data, inputs, attrs: dict | None = None) -> Tensor:
     """The result of an op on ``inputs``: recorded with ``cls`` when grad mode is on and an input
     requires grad, else a plain tensor."""
+    if fast_recorded is not None:
+        return fast_recorded(cls, data, inputs, attrs)
     if any_requires_grad(inputs):
         return record(cls, data, inputs, attrs)
     return make_tensor(data)
@@ -56,15 +59,18 @@ def record(cls, data, inputs, attrs: dict | None = None, *, outputs: int = 1):
     saved = saved_values(cls, needs, inputs, results, attrs)
     if saved and any(m is not None and len(m) > 2 for m in metas):
         _host_scalars_as_numbers(saved)
-    init_node(node, edges, saved, None if all(m is None for m in metas) else metas)
+    init_node(node, *split_edges(edges), saved, None if all(m is None for m in metas) else metas)
     return results[0] if single else results
 
 
-def record_one(cls, data, x: Tensor, attrs: dict | None = None, numbers: tuple = ()) -> Tensor:
+def record_one(cls, data, x: Tensor, attrs: dict | None = None, numbers: tuple = (), *,
+               elementwise: bool = False) -> Tensor:
     """``record`` for an op whose only tensor input is ``x``, which requires grad (most ops):
-    ``numbers`` are its trailing Python-number operands (``x * 2``)."""
+    ``numbers`` are its trailing Python-number operands (``x * 2``). ``elementwise``: the result
+    has ``x``'s shape, dtype and device, which the fast path then need not compare (this path
+    works it out regardless; tests/test_fast_paths.py holds the two to the same graphs)."""
     if fast_record_one is not None:
-        return fast_record_one(cls, data, x, attrs, numbers)
+        return fast_record_one(cls, data, x, attrs, numbers, elementwise)
     return record(cls, data, (x, *numbers), attrs)
 
 
@@ -147,7 +153,7 @@ def record_inplace(cls, target: Tensor, inputs, attrs: dict | None, original, re
         else:
             value = attrs[name]
             saved[name] = save_for_backward(value) if isinstance(value, Tensor) else value
-    init_node(node, tuple(edges), saved, tuple(metas))
+    init_node(node, *split_edges(edges), saved, tuple(metas))
     if rebase:
         target._grad_fn = node
         target._output_nr = 0
@@ -171,9 +177,9 @@ def save_for_backward(tensor: Tensor, output_nr: int = -1) -> SavedTensor:
     saved = save(tensor, output_nr)
     if _SAVED_HOOKS:
         pack, unpack = _SAVED_HOOKS[-1]
-        version = tensor._vc[0]
+        version = version_counter(tensor)[0]
         saved.packed = pack(tensor)
-        if tensor._vc[0] != version:
+        if version_counter(tensor)[0] != version:
             raise RuntimeError(
                 "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack hook "
                 "cannot be modified by in-place operations as this can lead to unexpected side-effects. Please "

@@ -16,10 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._grad_mode import STATE
-from .._tensor import Tensor, install, make_tensor, meta_of
+from .._tensor import Tensor, install, make_tensor, meta_of, version_counter
 from .engine import validate_outputs
 from .formulas import NODES
-from .node import NO_EDGE, Node, gradient_edge, init_node
+from .node import NO_EDGE, Node, gradient_edge, init_node, split_edges
 from .record import record
 
 
@@ -29,7 +29,7 @@ def mark_view(view: Tensor, base: Tensor, creation: str | None = None) -> Tensor
     meta = meta_of(view)
     meta.base = root
     meta.creation = creation
-    view._vc = root._vc
+    view._vc = version_counter(root)
     return view
 
 
@@ -106,7 +106,7 @@ def current_view_grad_fn(view: Tensor):
 def regenerate(view: Tensor, base: Tensor) -> None:
     positions = view_positions(view._data, base._data)
     node = _new_node(NODES["AsStridedBackward0"])
-    init_node(node, (gradient_edge(base),), {"positions": positions, "self_sym_sizes": base._data.shape},
+    init_node(node, *split_edges((gradient_edge(base),)), {"positions": positions, "self_sym_sizes": base._data.shape},
               ((base._data.shape, base._data.dtype),))
     view._grad_fn = node
     view._output_nr = 0
@@ -123,11 +123,12 @@ class CopySlices(Node):
 
     __slots__ = ("fn", "positions", "view_shape")
     _node_name = "torch::autograd::CopySlices"
+    _frees_more = True  # what its in-place op's node saved
 
     def apply(self, grads: list, mode) -> list:
         grad = grads[0]
         if grad is None:
-            return [None] * len(self.next_functions)
+            return [None] * len(self._children)
         F = mode.F
         flat = F.reshape(grad, (-1,))
         region = F.reshape(F.index(flat, self.positions), self.view_shape)
@@ -156,7 +157,7 @@ def copy_slices(view: Tensor, base: Tensor, fn: Node) -> None:
     """Give ``base`` a CopySlices node after ``fn`` was applied in place to ``view``."""
     node = _new_node(CopySlices)
     old_edge = gradient_edge(base) if base._requires_grad else NO_EDGE
-    init_node(node, (old_edge, *fn.next_functions[1:]), None,
+    init_node(node, (old_edge[0], *fn._children[1:]), (old_edge[1], *fn._nrs[1:]), None,
               ((base._data.shape, base._data.dtype), *fn._input_meta[1:]))
     node.fn = fn
     node.positions = view_positions(view._data, base._data)
@@ -165,10 +166,6 @@ def copy_slices(view: Tensor, base: Tensor, fn: Node) -> None:
     base._output_nr = 0
     base._requires_grad = True
     regenerate(view, base)
-
-
-def is_view(t: Tensor) -> bool:
-    return t._meta is not None and t._meta.base is not None
 
 
 install("view_grad_fn", current_view_grad_fn)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .._tensor import Tensor
 from . import (  # noqa: F401 - imported for their registrations
+    comparison,
     contraction,
     conversion,
     convolution,
@@ -18,6 +19,7 @@ from . import (  # noqa: F401 - imported for their registrations
     losses,
     nn_ops,
     normalization,
+    operators,
     padding,
     pointwise,
     ranges,

@@ -48,11 +48,11 @@ derivative("CosBackward0", "self", self=lambda grad, self, F: grad * -F.sin(self
 derivative("TanBackward0", "self", self=lambda grad, result: grad * (1 + result * result))
 derivative("SinhBackward0", "self", self=lambda grad, self, F: grad * F.cosh(self))
 derivative("CoshBackward0", "self", self=lambda grad, self, F: grad * F.sinh(self))
-derivative("TanhBackward0", "self", self=lambda grad, result: grad * (1 - result * result))
+derivative("TanhBackward0", "self", self=lambda grad, result, F: F.tanh_backward(grad, result))
 derivative("AsinBackward0", "self", self=lambda grad, self, F: grad / F.sqrt(1 - self * self))
 derivative("AcosBackward0", "self", self=lambda grad, self, F: -grad / F.sqrt(1 - self * self))
 derivative("AtanBackward0", "self", self=lambda grad, self: grad / (self * self + 1))
-derivative("SigmoidBackward0", "self", self=lambda grad, result: grad * (1 - result) * result)
+derivative("SigmoidBackward0", "self", self=lambda grad, result, F: F.sigmoid_backward(grad, result))
 derivative("ReluBackward0", "self",
            self=lambda grad, result, F: F.masked_backward("ThresholdBackwardBackward0", grad, result, result > 0, 0))
 derivative("AbsBackward0", "self", self=lambda grad, self, F: grad * F.sgn(self))
@@ -143,6 +143,14 @@ for _name in ("ThresholdBackwardBackward0", "LeakyReluBackwardBackward0", "Hardt
     derivative(_name, "grad_output self", saves="mask scale",
                grad_output=lambda grad, mask, scale, F: F.where(mask, grad, grad * scale),
                self=lambda grad, F: F.zeros_like(grad))
+
+# torch's tanh_backward and sigmoid_backward: one recorded op each under create_graph
+derivative("TanhBackwardBackward0", "grad_output output",
+           grad_output=lambda grad, output, F: F.tanh_backward(grad, F.conj(output)),
+           output=lambda grad, output, grad_output, F: F.conj(grad) * F.conj(-2 * F.conj(output) * grad_output))
+derivative("SigmoidBackwardBackward0", "grad_output output",
+           grad_output=lambda grad, output, F: F.sigmoid_backward(grad, F.conj(output)),
+           output=lambda grad, output, grad_output, F: F.conj(grad) * grad_output * (-2 * F.conj(output) + 1))
 
 # -- pointwise, several inputs ------------------------------------------------------------------
 derivative("AddBackward0", "self other", saves="alpha",

@@ -19,7 +19,7 @@ from .._autograd.node import forward_name
 from .._autograd.record import record_inplace
 from .._autograd.views import copy_slices
 from .._grad_mode import STATE
-from .._tensor import Tensor, make_tensor
+from .._tensor import Tensor, make_tensor, version_counter
 from . import ternary
 from .derivatives import NODES
 from .pointwise import BINARY, UNARY, operands
@@ -93,7 +93,7 @@ def apply_inplace(self: Tensor, values, node_name: str | None, inputs: tuple, at
     _check_cast(self, getattr(values, "dtype", self._data.dtype))
     original = _original(self) if recorded and _reads_original(node_name, inputs) else None
     write(self, values)
-    self._vc[0] += 1
+    version_counter(self)[0] += 1
     if recorded:
         meta = self._meta
         base = meta.base if meta is not None else None
@@ -177,7 +177,7 @@ def _binary_inplace(name: str, node_name: str, compute, with_alpha: bool = False
                 compute(ad, bd, out=ad)
             except ValueError as exc:
                 raise _inplace_error(exc, ad, bd) from None
-            self._vc[0] += 1
+            version_counter(self)[0] += 1
             return self
         out = compute(ad, bd)
         attrs = {"alpha": alpha} if with_alpha else None

@@ -1,4 +1,4 @@
-"""Elementwise operations: unary math, binary arithmetic with torch's type promotion, comparisons.
+"""Elementwise operations: unary math, and binary arithmetic with torch's type promotion.
 
 Each op computes its result array and, when grad mode is on and an input requires grad,
 records the node named in the derivative table. Binary ops take a tensor and a tensor or a
@@ -20,7 +20,7 @@ from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import PY_NUMBERS, broadcast_error, check_tensor, default_float_for, device_error
 from .derivatives import NODES
-from .registry import export, method
+from .registry import export
 
 UNARY: dict[str, tuple] = {}
 BINARY: dict[str, tuple] = {}
@@ -67,46 +67,48 @@ def _compute(compute, ad, bd):
         raise _compute_error(exc, ad, bd) from None
 
 
-_FLOATING = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.complex64, np.complex128))
+# Per floating dtype, Python numbers as 0-d arrays of that dtype: NumPy combines an array with a
+# 0-d array of its own type twice as fast as with a Python number, with the same result.
+_CONSTANTS: dict = {np.dtype(t): {} for t in (np.float16, np.float32, np.float64, np.complex64, np.complex128)}
 
 
-_CONSTANTS: dict = {}
-
-
-def _constant(value, dtype):
-    """``value`` as a 0-d array of ``dtype``, cached: NumPy multiplies an array by a 0-d array of its
-    own type twice as fast as by a Python number, with the same result."""
-    key = (value, dtype)
-    array = _CONSTANTS.get(key)
-    if array is None:
-        if len(_CONSTANTS) > 4096:
-            _CONSTANTS.clear()
-        array = _CONSTANTS[key] = np.asarray(value, dtype=dtype)
+def _constant(cache: dict, value, dtype):
+    if len(cache) > 4096:
+        cache.clear()
+    array = cache[value] = np.asarray(value, dtype=dtype)
     return array
 
 
-def binary(node, compute, a: Tensor, b, attrs: dict | None = None) -> Tensor:
-    ad = a._data
-    number = b.__class__ is float or b.__class__ is int
-    if number and ad.dtype in _FLOATING and type(ad) is np.ndarray:
-        bd = _constant(b, ad.dtype)  # the common case: the tensor's float type, as torch keeps it
-    elif number and ad.dtype in _FLOATING:
-        bd = b
-    else:
-        ad, bd = operands(a, b)
-    try:
-        out = compute(ad, bd)
-    except ValueError as exc:
-        raise _compute_error(exc, ad, bd) from None
-    if not STATE.grad_enabled:
-        return make_tensor(out)
-    if number:
-        if a._requires_grad:
-            return record_one(node, out, a, attrs, (b,))
-    elif a._requires_grad or (isinstance(b, Tensor) and b._requires_grad):
-        return record(node, out, (a, b), attrs)
-    return make_tensor(out)
+def binary_op(node, compute, attrs: dict | None = None):
+    """The op ``compute(a, b)`` on a tensor ``a`` and a tensor or Python number ``b``, recorded as
+    ``node``: operands cast as torch casts them, a number kept in the tensor's float type."""
 
+    def op(a: Tensor, b) -> Tensor:
+        ad = a._data
+        number = b.__class__ is float or b.__class__ is int
+        cache = _CONSTANTS.get(ad.dtype) if number else None
+        if cache is not None and type(ad) is np.ndarray:
+            bd = cache.get(b)
+            if bd is None:
+                bd = _constant(cache, b, ad.dtype)
+        elif cache is not None:
+            bd = b  # on CUDA: CuPy takes the number
+        else:
+            ad, bd = operands(a, b)
+        try:
+            out = compute(ad, bd)
+        except ValueError as exc:
+            raise _compute_error(exc, ad, bd) from None
+        if not STATE.grad_enabled:
+            return make_tensor(out)
+        if number:
+            if a._requires_grad:
+                return record_one(node, out, a, attrs, (b,))
+        elif a._requires_grad or (isinstance(b, Tensor) and b._requires_grad):
+            return record(node, out, (a, b), attrs)
+        return make_tensor(out)
+
+    return op
 
 
 def _compute_error(exc: ValueError, ad, bd) -> RuntimeError:
@@ -118,6 +120,9 @@ def _compute_error(exc: ValueError, ad, bd) -> RuntimeError:
 # -- arithmetic ---------------------------------------------------------------------------------------
 _ADD, _SUB, _MUL, _DIV = (NODES[n] for n in ("AddBackward0", "SubBackward0", "MulBackward0", "DivBackward0"))
 _ONE = {"alpha": 1}
+_add = binary_op(_ADD, np.add, _ONE)
+_sub = binary_op(_SUB, np.subtract, _ONE)
+_mul = binary_op(_MUL, np.multiply)
 
 
 def _check_alpha(a: Tensor, alpha) -> None:
@@ -132,9 +137,9 @@ def add(input, other, *, alpha=1, out=None):
         return _with_out("add", out, add(input, other, alpha=alpha) if not any_requires_grad((input, other)) else None,
                          input, other)
     if alpha == 1:
-        return binary(_ADD, np.add, input, other, _ONE)
+        return _add(input, other)
     _check_alpha(input, alpha)
-    return binary(_ADD, lambda x, y: x + y * alpha, input, other, {"alpha": alpha})
+    return binary_op(_ADD, lambda x, y: x + y * alpha, {"alpha": alpha})(input, other)
 
 
 def _check_bool_sub(a: Tensor, b) -> None:
@@ -148,9 +153,9 @@ def sub(input, other, *, alpha=1):
     check_tensor(input, "sub")
     _check_bool_sub(input, other)
     if alpha == 1:
-        return binary(_SUB, np.subtract, input, other, _ONE)
+        return _sub(input, other)
     _check_alpha(input, alpha)
-    return binary(_SUB, lambda x, y: x - y * alpha, input, other, {"alpha": alpha})
+    return binary_op(_SUB, lambda x, y: x - y * alpha, {"alpha": alpha})(input, other)
 
 
 subtract = export(sub, name="subtract")
@@ -161,7 +166,7 @@ def rsub(input, other, *, alpha=1):
     """``other - alpha * input``: what ``2 - x`` computes (RsubBackward1 for a number)."""
     _check_bool_sub(input, other)
     if isinstance(other, Tensor):
-        return binary(NODES["RsubBackward0"], lambda x, y: y - x * alpha, input, other, {"alpha": alpha})
+        return binary_op(NODES["RsubBackward0"], lambda x, y: y - x * alpha, {"alpha": alpha})(input, other)
     ad, bd = operands(input, other)
     out = bd - ad * alpha if alpha != 1 else bd - ad
     return recorded(NODES["RsubBackward1"], out, (input,), {"alpha": alpha})
@@ -170,7 +175,7 @@ def rsub(input, other, *, alpha=1):
 @export
 def mul(input, other):
     check_tensor(input, "mul")
-    return binary(_MUL, np.multiply, input, other)
+    return _mul(input, other)
 
 
 multiply = export(mul, name="multiply")
@@ -194,11 +199,14 @@ def _rounded_quotient(x, y, rounding_mode: str):
     return np.trunc(np.true_divide(x, y))
 
 
+_div = binary_op(_DIV, _true_divide)
+
+
 @export
 def div(input, other, *, rounding_mode=None):
     check_tensor(input, "div")
     if rounding_mode is None:
-        return binary(_DIV, _true_divide, input, other)
+        return _div(input, other)
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
     ad, bd = operands(input, other)
@@ -231,12 +239,15 @@ def _pow_compute(x, y):
     return np.power(x, y)
 
 
+_pow_tensor = binary_op(NODES["PowBackward1"], _pow_compute)
+
+
 @export
 def pow(input, exponent):
     if not isinstance(input, Tensor):
         return _scalar_pow(input, check_tensor(exponent, "pow", "exponent", 2))
     if isinstance(exponent, Tensor):
-        return binary(NODES["PowBackward1"], _pow_compute, input, exponent)
+        return _pow_tensor(input, exponent)
     ad, e = operands(input, exponent)
     out = _compute(_pow_compute, ad, e)
     return recorded(NODES["PowBackward0"], out, (input,), {"exponent": exponent})
@@ -286,7 +297,7 @@ def elementwise(name: str, node, compute, keep_int: bool = False):
             data = data.astype(default_float_for(data))
         out = compute(data)
         if input._requires_grad and STATE.grad_enabled:
-            return record_one(node, out, input)
+            return record_one(node, out, input, elementwise=True)
         return make_tensor(out)
 
     op.__name__ = op.__qualname__ = name
@@ -400,19 +411,24 @@ def conj(input):
     return _conjugate(input)
 
 
+_maximum = binary_op(NODES["MaximumBackward0"], np.maximum)
+_minimum = binary_op(NODES["MinimumBackward0"], np.minimum)
+_atan2 = binary_op(NODES["Atan2Backward0"], np.arctan2)
+
+
 @export
 def maximum(input, other):
-    return binary(NODES["MaximumBackward0"], np.maximum, input, other)
+    return _maximum(input, other)
 
 
 @export
 def minimum(input, other):
-    return binary(NODES["MinimumBackward0"], np.minimum, input, other)
+    return _minimum(input, other)
 
 
 @export
 def atan2(input, other):
-    return binary(NODES["Atan2Backward0"], np.arctan2, input, other)
+    return _atan2(input, other)
 
 
 arctan2 = export(atan2, name="arctan2")
@@ -432,6 +448,12 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     return recorded(NODES["NanToNumBackward0"], out, (input,))
 
 
+def smooth_backward(node_name: str, compute, grad: Tensor, output: Tensor) -> Tensor:
+    """A recorded backward op of tanh or sigmoid (``tanh_backward(grad, output)``), as torch
+    records it under create_graph: see derivatives.py."""
+    return recorded(NODES[node_name], compute(grad._data, output._data), (grad, output))
+
+
 def masked_backward(node_name: str, grad: Tensor, forward_input: Tensor, mask: Tensor, scale) -> Tensor:
     """A recorded backward op (relu's ``threshold_backward`` and its kin): see derivatives.py."""
     condition = mask._data
@@ -439,32 +461,11 @@ def masked_backward(node_name: str, grad: Tensor, forward_input: Tensor, mask: T
     return recorded(NODES[node_name], out, (grad, forward_input), {"mask": mask, "scale": scale})
 
 
-# -- not differentiable: comparisons, logic, tests ---------------------------------------------------------
-def _no_grad_binary(name: str, compute, aliases=()):
-    """A binary op whose result is never differentiable (comparisons, logic, integer division)."""
-
-    def op(input, other):
-        ad, bd = operands(input, other)
-        return make_tensor(_compute(compute, ad, bd))
-
-    op.__name__ = name
-    for exported in (name, *aliases):
-        export(op, name=exported)
-    return op
-
-
-eq = _no_grad_binary("eq", np.equal)
-ne = _no_grad_binary("ne", np.not_equal, ("not_equal",))
-lt = _no_grad_binary("lt", np.less, ("less",))
-le = _no_grad_binary("le", np.less_equal, ("less_equal",))
-gt = _no_grad_binary("gt", np.greater, ("greater",))
-ge = _no_grad_binary("ge", np.greater_equal, ("greater_equal",))
-logical_and = _no_grad_binary("logical_and", np.logical_and)
-logical_or = _no_grad_binary("logical_or", np.logical_or)
-logical_xor = _no_grad_binary("logical_xor", np.logical_xor)
-bitwise_and = _no_grad_binary("bitwise_and", np.bitwise_and)
-bitwise_or = _no_grad_binary("bitwise_or", np.bitwise_or)
-bitwise_xor = _no_grad_binary("bitwise_xor", np.bitwise_xor)
+# -- remainder and fmod ------------------------------------------------------------------------------------
+def _scalar_like(value, like: Tensor) -> Tensor:
+    """A Python number as a 0-dim tensor of the type it takes beside ``like`` (``3 % x``)."""
+    target = _dtype.result_type(like, value)
+    return make_tensor(_backend.host_value(value, like._data, target.np))
 
 
 def _modulo(name: str, compute, tensor_node: str, number_node: str):
@@ -485,101 +486,5 @@ def _modulo(name: str, compute, tensor_node: str, number_node: str):
 
 fmod = _modulo("fmod", np.fmod, "FmodBackward1", "FmodBackward0")
 remainder = _modulo("remainder", np.remainder, "RemainderBackward1", "RemainderBackward0")
-floor_divide = _no_grad_binary("floor_divide", np.floor_divide)
-
-
-def _no_grad_unary(name: str, compute):
-    def op(input):
-        return make_tensor(compute(input._data))
-
-    op.__name__ = name
-    export(op, name=name)
-    return op
-
-
-logical_not = _no_grad_unary("logical_not", np.logical_not)
-bitwise_not = _no_grad_unary("bitwise_not", np.invert)
-isnan = _no_grad_unary("isnan", np.isnan)
-isinf = _no_grad_unary("isinf", np.isinf)
-isfinite = _no_grad_unary("isfinite", np.isfinite)
-isposinf = _no_grad_unary("isposinf", np.isposinf)
-isneginf = _no_grad_unary("isneginf", np.isneginf)
-signbit = _no_grad_unary("signbit", np.signbit)
-
-
-@export
-def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    ad, bd = operands(input, other)
-    return make_tensor(np.isclose(ad, bd, rtol=rtol, atol=atol, equal_nan=equal_nan))
-
-
-@export
-def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
-    ad, bd = operands(input, other)
-    return bool(np.allclose(ad, bd, rtol=rtol, atol=atol, equal_nan=equal_nan))
-
-
-@export
-def equal(input, other) -> bool:
-    return input.shape == other.shape and bool(np.array_equal(input._data, other._data))
-
 
 BINARY.update({"add": add, "sub": sub, "mul": mul, "div": div, "pow": pow})
-
-
-# -- Python operators ------------------------------------------------------------------------------------
-def _compare(fn):
-    def compare(self, other):
-        if other is None or not (isinstance(other, (Tensor, np.generic)) or isinstance(other, PY_NUMBERS)):
-            return NotImplemented
-        return fn(self, other)
-
-    return compare
-
-
-def _arithmetic(node, compute, attrs=None):
-    """A Python operator bound straight to ``binary`` (the hot path: ``y * 2``, ``a + b``)."""
-
-    def operator(self, other):
-        return binary(node, compute, self, other, attrs)
-
-    return operator
-
-
-OPERATORS = {
-    "__add__": _arithmetic(_ADD, np.add, _ONE), "__radd__": _arithmetic(_ADD, np.add, _ONE),
-    "__sub__": sub, "__rsub__": rsub,
-    "__mul__": _arithmetic(_MUL, np.multiply), "__rmul__": _arithmetic(_MUL, np.multiply),
-    "__truediv__": div,
-    "__rtruediv__": lambda self, other: reciprocal(self) * other,
-    "__floordiv__": floor_divide, "__rfloordiv__": lambda self, other: floor_divide(_scalar_like(other, self), self),
-    "__mod__": remainder, "__rmod__": lambda self, other: remainder(_scalar_like(other, self), self),
-    "__pow__": pow, "__rpow__": lambda self, other: _scalar_pow(other, self),
-    "__neg__": neg, "__pos__": lambda self: self, "__abs__": abs,
-    "__eq__": _compare(eq), "__ne__": _compare(ne), "__lt__": lt, "__le__": le, "__gt__": gt, "__ge__": ge,
-}
-
-
-def _scalar_like(value, like: Tensor) -> Tensor:
-    target = _dtype.result_type(like, value)
-    return make_tensor(_backend.host_value(value, like._data, target.np))
-
-
-def _bitwise_or_logical(logical, bitwise):
-    def op(self, other):
-        ad, bd = operands(self, other)
-        kind = np.result_type(ad, bd).kind
-        if kind == "f" or kind == "c":
-            raise TypeError(f"unsupported operand type(s) for {op.__name__}: float tensors")
-        return make_tensor((logical if kind == "b" else bitwise)(ad, bd))
-
-    return op
-
-
-OPERATORS["__and__"] = OPERATORS["__rand__"] = _bitwise_or_logical(np.logical_and, np.bitwise_and)
-OPERATORS["__or__"] = OPERATORS["__ror__"] = _bitwise_or_logical(np.logical_or, np.bitwise_or)
-OPERATORS["__xor__"] = OPERATORS["__rxor__"] = _bitwise_or_logical(np.logical_xor, np.bitwise_xor)
-OPERATORS["__invert__"] = lambda self: make_tensor(np.logical_not(self._data) if self._data.dtype == np.bool_
-                                                   else np.invert(self._data))
-for _name, _fn in OPERATORS.items():
-    method(_fn, name=_name)

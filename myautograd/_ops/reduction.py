@@ -60,10 +60,11 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
 @export(function=False)
 def sum_to_size(input, *size):
     shape = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else tuple(size)
-    lead = input.dim() - len(shape)
-    dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and input.shape[lead + i] != 1)
-    out = input.sum(dims, keepdim=True) if dims else input
-    return out.reshape(shape) if tuple(out.shape) != shape else out
+    current = input._data.shape
+    lead = len(current) - len(shape)
+    dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and current[lead + i] != 1)
+    out = sum(input, dims, keepdim=True) if dims else input
+    return out.reshape(shape) if out._data.shape != shape else out
 
 
 def _reduced_size(shape: tuple, axes: tuple) -> int:

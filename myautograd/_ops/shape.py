@@ -7,7 +7,7 @@ import numpy as np
 from .. import _backend, _dtype
 from .._autograd.record import any_requires_grad, record
 from .._grad_mode import STATE
-from .._tensor import Tensor, make_tensor
+from .._tensor import Tensor, make_tensor, version_counter
 from .common import device_error, normalize_dim, normalize_dims
 from .derivatives import NODES
 from .registry import export, function
@@ -92,7 +92,7 @@ def clone(input, *, memory_format=None):
         return record(NODES["CloneBackward0"], out, (input,))
     result = make_tensor(out)
     if input.is_inference() and not STATE.inference:
-        result._vc[0] = 1  # torch fills such a clone with an in-place copy, which counts as one version
+        version_counter(result)[0] = 1  # torch fills such a clone with an in-place copy, which counts as one version
     return result
 
 

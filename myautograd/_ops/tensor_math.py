@@ -19,7 +19,7 @@ from .._tensor import Tensor, make_tensor
 from .derivatives import NODES
 from .indexing import index_put_into_zeros
 from .inplace import copy_into_new
-from .pointwise import masked_backward
+from .pointwise import masked_backward, smooth_backward
 from .shape import cat, stack
 from .ternary import where
 
@@ -172,6 +172,14 @@ class TensorMath:
         return x[key]
 
     @staticmethod
+    def tanh_backward(grad, output):
+        return smooth_backward("TanhBackwardBackward0", ArrayMath.tanh_backward, grad, output)
+
+    @staticmethod
+    def sigmoid_backward(grad, output):
+        return smooth_backward("SigmoidBackwardBackward0", ArrayMath.sigmoid_backward, grad, output)
+
+    @staticmethod
     def masked_backward(node_name, grad, forward_input, mask, scale):
         return masked_backward(node_name, grad, forward_input, mask, scale)
 
@@ -239,7 +247,7 @@ class TensorMath:
 
     @staticmethod
     def conj(x):
-        return x.conj() if hasattr(x, "is_complex") and x.is_complex() else x
+        return x.conj() if isinstance(x, Tensor) and x._data.dtype.kind == "c" else x
 
     @staticmethod
     def real(x):

@@ -16,10 +16,19 @@ from typing import Any
 
 from .. import _backend
 from .._autograd.engine import current_task, shown_to_user
-from .._autograd.node import FREED_MESSAGE, Node, SavedTensor, gradient_edge, init_node, save, unpack_saved_tensor
+from .._autograd.node import (
+    FREED_MESSAGE,
+    Node,
+    SavedTensor,
+    gradient_edge,
+    init_node,
+    save,
+    split_edges,
+    unpack_saved_tensor,
+)
 from .._autograd.views import track_view
 from .._grad_mode import STATE
-from .._tensor import Tensor, make_tensor
+from .._tensor import Tensor, make_tensor, version_counter
 
 LEGACY_MESSAGE = (
     "Legacy autograd function with non-static forward method is deprecated. Please use new-style autograd function "
@@ -62,7 +71,7 @@ class BackwardCFunction(Node, FunctionCtx):
     _forward_cls: type = None
 
     def __init__(self) -> None:
-        init_node(self, (), {}, ())
+        init_node(self, (), (), {}, ())
         self.to_save = ()
         self.dirty_tensors = ()
         self.non_differentiable = ()
@@ -204,7 +213,7 @@ def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs, executable: bool
                 edges.append(gradient_edge(arg) if arg._requires_grad else (None, 0))
                 metas.append((arg._data.shape, arg._data.dtype, _backend.device_of(arg._data))
                              if arg._requires_grad else None)
-        init_node(ctx, tuple(edges), {}, tuple(metas))
+        init_node(ctx, *split_edges(edges), {}, tuple(metas))
     wrapped = []
     for index, out in enumerate(results):
         if not isinstance(out, Tensor):
@@ -218,7 +227,7 @@ def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs, executable: bool
         if id(out) in dirty:
             if out._requires_grad and out._grad_fn is None and not out._is_view():
                 raise RuntimeError(DIRTY_LEAF_MESSAGE)
-            out._vc[0] += 1
+            version_counter(out)[0] += 1
             result = out
         elif id(out) in inputs:
             result = track_view(make_tensor(out._data), out, "custom_function")
@@ -276,7 +285,7 @@ def once_differentiable(fn):
         results = (outputs,) if single else outputs
         error = DelayedError.__new__(DelayedError)
         tracked = [g for g in grads if isinstance(g, Tensor) and g._requires_grad]
-        init_node(error, tuple(gradient_edge(g) for g in tracked), None,
+        init_node(error, *split_edges([gradient_edge(g) for g in tracked]), None,
                   tuple((g._data.shape, g._data.dtype) for g in tracked))
         wrapped = tuple(make_tensor(r._data, True, error, 0) if isinstance(r, Tensor) else r for r in results)
         return wrapped[0] if single else wrapped

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import _dtype
 from .._ops.creation import empty
-from .._tensor import Tensor, make_tensor
+from .._tensor import Tensor, make_tensor, version_counter
 
 REQUIRES_GRAD_DTYPE = "Only Tensors of floating point and complex dtype can require gradients"
 
@@ -20,7 +20,7 @@ def _shared(data: Tensor, requires_grad: bool, cls) -> Tensor:
     if requires_grad and base.dtype.category < _dtype.FLOATING:
         raise RuntimeError(REQUIRES_GRAD_DTYPE)
     out = make_tensor(base._data, requires_grad=requires_grad, cls=cls)
-    out._vc = base._vc
+    out._vc = version_counter(base)
     return out
 
 
