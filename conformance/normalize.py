@@ -21,6 +21,13 @@ Rules applied to both sides:
     ``Error detected in DivBackward0. Traceback of forward call that caused the error:\\n  File ...``
     becomes ``Error detected in DivBackward0. Traceback of forward call that caused the error:``
 
+``set_display``
+    A message that shows a Python set of strings lists them in the set's iteration order, which
+    follows the hashes of the process (and the order its bytecode stored a constant set in); the
+    elements are put in sorted order.
+    ``padding_mode must be one of {'zeros', 'reflect', 'replicate'}`` becomes
+    ``padding_mode must be one of {'reflect', 'replicate', 'zeros'}``
+
 Warnings dropped from both sides (``IGNORED_WARNINGS``), because whether they fire depends on
 the process a case runs in, not on autograd:
 
@@ -58,6 +65,12 @@ class Rule:
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
 _TRIGGERED = re.compile(r" ?\(Triggered internally at [^\n]*\)$", re.DOTALL)
 _ANOMALY_PREFIX = "Error detected in "
+_STRING_SET = re.compile(r"\{'[^'{}\n]*'(?:, '[^'{}\n]*')+\}")
+
+
+def _sorted_set_display(match: re.Match) -> str:
+    return "{" + ", ".join(sorted(match.group(0)[1:-1].split(", "))) + "}"
+
 
 COMMON_RULES = (
     Rule(
@@ -78,6 +91,12 @@ COMMON_RULES = (
         "Error detected in DivBackward0. Traceback of forward call that caused the error:\n"
         '  File "x.py", line 3, in f',
         "Error detected in DivBackward0. Traceback of forward call that caused the error:",
+    ),
+    Rule(
+        "set_display",
+        lambda text: _STRING_SET.sub(_sorted_set_display, text) if "{'" in text else text,
+        "padding_mode must be one of {'zeros', 'reflect', 'replicate'}",
+        "padding_mode must be one of {'reflect', 'replicate', 'zeros'}",
     ),
 )
 

@@ -260,7 +260,8 @@ class Tensor:
 
     @property
     def retains_grad(self) -> bool:
-        return self._grad_fn is not None and self._meta is not None and self._meta.retains_grad
+        # The flag outlives the graph: after retain_grad(), detach_() leaves it True (as torch).
+        return self._meta is not None and self._meta.retains_grad
 
     @property
     def grad(self):

@@ -22,15 +22,15 @@ EXAMPLES = ROOT / "docs" / "examples"
 # case id -> (outcome at semantics, at api, at drop-in, detail at drop-in or None)
 EXAMPLE_VERDICTS = {
     # values and gradients match; toygrad has no torch repr, shape or requires_grad flags of results
-    "seed.backward_fills_every_leaf": ("pass", "fail", "fail", None),
+    "leaf.backward_fills_every_leaf": ("pass", "fail", "fail", None),
     # requires_grad_() has no toygrad equivalent: missing, named in torch's spelling
-    "seed.requires_grad_two_ways": ("unsupported",) * 3 + ("unsupported: Tensor.requires_grad_",),
+    "requires_grad.requires_grad_two_ways": ("unsupported",) * 3 + ("unsupported: Tensor.requires_grad_",),
     # a list has no toygrad equivalent: the adapter's tensor() raises NotImplementedError
     "leaf.nonleaf_grad_warns": ("unsupported",) * 3 + ("unsupported: torch.tensor",),
     # no torch.autograd at all
-    "seed.autograd_grad_returns_tuple": ("unsupported",) * 3 + ("unsupported: torch.autograd",),
+    "autograd_grad.autograd_grad_returns_tuple": ("unsupported",) * 3 + ("unsupported: torch.autograd",),
     # toygrad does not warn when the .grad of a non-leaf is read: a real difference
-    "seed.only_leaves_keep_grad": ("fail", "fail", "fail", None),
+    "leaf.only_leaves_keep_grad": ("fail", "fail", "fail", None),
     # the profile says toygrad does not aim at tensors of several elements
     "accumulation.grad_is_none_until_backward": ("n/a",) * 3 + (None,),
 }
@@ -73,7 +73,7 @@ def _stand_in_for_a_missing(tmp_path: Path, engine: str) -> Path:
 @pytest.mark.parametrize("engine", sorted(ADAPTERS))
 def test_a_shipped_adapter_without_its_engine_stops_with_one_line(run_cli, tmp_path, engine):
     missing = _stand_in_for_a_missing(tmp_path, engine)
-    done = run_cli("run", "--impl", engine, "--device", "cpu", "-k", "seed.backward_fills_every_leaf",
+    done = run_cli("run", "--impl", engine, "--device", "cpu", "-k", "leaf.backward_fills_every_leaf",
                    "--report-dir", str(tmp_path / "reports"), "--no-progress",
                    env={"PYTHONPATH": os.pathsep.join([str(missing), str(ROOT)])})
     assert done.returncode == 2

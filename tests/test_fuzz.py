@@ -14,6 +14,7 @@ import re
 
 import pytest
 
+from conformance.case import REGISTRY
 from conformance.fuzz.campaign import Campaign, FuzzConfig
 from conformance.fuzz.ops import elementwise_ops
 
@@ -65,6 +66,12 @@ def test_a_planted_bug_is_found_shrunk_and_written_as_a_case(tmp_path):
     assert source.count("rec.attempt(") <= 6  # shrunk: a handful of steps
     spec = importlib.util.spec_from_file_location("found", scenario)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # it registers as a catalog case
+    before = set(REGISTRY._cases)
+    try:
+        spec.loader.exec_module(module)  # it registers as a catalog case
+        assert len(set(REGISTRY._cases) - before) == 1
+    finally:  # and leaves the catalog as it was, for the tests that count its items
+        for added in set(REGISTRY._cases) - before:
+            del REGISTRY._cases[added]
     assert "grad" in diff.read_text()
     assert json.loads(meta.read_text())["replay"].startswith("python -m conformance fuzz --impl tests.broken.")

@@ -50,6 +50,22 @@ def detach_inplace_on_nonleaf(torch, rec):
     rec("y after", y)
 
 
+@case("detach_() keeps the retains_grad flag that retain_grad() set: the leaf it makes still reports it "
+      "(found by the fuzzer)", doc=docs.TENSOR_DETACH_, tags=("hard",),
+      features=("in-place", "detach", "retain-grad"))
+def detach_inplace_keeps_retains_grad(torch, rec):
+    x = torch.tensor(1.0, requires_grad=True, device=rec.device)
+    y = x * 2
+    y.retain_grad()
+    y.detach_()
+    rec("y", y)
+    rec("y.retains_grad", y.retains_grad)
+    y.requires_grad_()
+    (y * 3).backward()
+    rec("y.grad", y.grad)
+    rec("y.retains_grad after backward", y.retains_grad)
+
+
 @case("detach_() on a leaf that requires grad makes it stop requiring grad", doc=docs.TENSOR_DETACH_,
       features=("non-scalar", "in-place", "detach"))
 def detach_inplace_on_leaf(torch, rec):

@@ -148,9 +148,11 @@ class Generator:
         candidates = [v for v in program.vars if where(v)]
         return self.draw(self.st.sampled_from(candidates)) if candidates else None
 
-    def result(self, program: Program, shape: tuple[int, ...], grad: bool) -> Var:
+    def result(self, program: Program, shape: tuple[int, ...], grad: bool, operand: bool = True) -> Var:
+        """A new variable; later steps compute with it unless ``operand`` is False."""
         var = Var(program.new_name(), shape, False, grad)
-        program.vars.append(var)
+        if operand:
+            program.vars.append(var)
         return var
 
     # -- kinds of steps --------------------------------------------------------------------
@@ -311,15 +313,18 @@ class Generator:
         chosen = self.draw(self.st.lists(self.st.sampled_from(inputs), min_size=1, max_size=2, unique_by=id))
         options = []
         create = self.draw(self.st.integers(0, 2)) == 0
+        unused = self.draw(self.st.booleans())
         for flag, text in ((self.draw(self.st.booleans()), "retain_graph=True"), (create, "create_graph=True"),
-                           (self.draw(self.st.booleans()), "allow_unused=True")):
+                           (unused, "allow_unused=True")):
             if flag:
                 options.append(text)
         output = f"{var.name}.sum()"
         if var.shape and self.draw(self.st.booleans()):
             output = var.name
             options.append(f"grad_outputs={self.tensor_literal(var.shape)}")
-        results = [self.result(program, v.shape, create) for v in chosen]
+        # Under allow_unused a gradient may be None: it is recorded, but no later step computes
+        # with it (what an op says about a None argument is torch's argument parser, not autograd).
+        results = [self.result(program, v.shape, create, operand=not unused) for v in chosen]
         names = ", ".join(r.name for r in results) + ("," if len(results) == 1 else "")
         call = f"torch.autograd.grad({output}, [{', '.join(v.name for v in chosen)}]{''.join(', ' + o for o in options)})"
         body = [f"{names} = {call}", *(program.record(r) for r in results)]

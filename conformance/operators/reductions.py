@@ -104,12 +104,17 @@ OPERATORS = [
            S("x.amax(dim=(0, 2), keepdim=True)", "several dims, keepdim", x=R(2, 3, 4)),
            S("x.amax(-1)", "ties share the gradient evenly", x=V([[3.0, 3.0, 3.0], [1.0, 2.0, 2.0]])),
            E("x.amax(3)", "a dim out of range", x=R(2, 3)),
+           E("x.amax()", "an empty tensor without a dim (found by the fuzzer)", x=R(0)),
+           E("x.amax(0)", "an empty dim", x=R(0, 3)),
+           E("x.amax(dim=(0, -1), keepdim=True)", "an empty dim, negative: shown as given (found by the fuzzer)",
+             x=R(2, 0)),
        ]),
     op("amin", "torch.amin", EXACT, gradgrad=False,
        default=[
            S("x.amin()", "all dims", x=R(3, 4)),
            S("torch.amin(x, 0)", "one dim, transposed", x=R(3, 4, layout="transposed")),
            S("x.amin(1)", "ties share the gradient evenly", x=V([[-3.0, -3.0, 0.0], [1.0, 1.0, 1.0]])),
+           E("torch.amin(x)", "an empty tensor without a dim", x=R(2, 0)),
        ]),
     op("argmax", "torch.argmax", EXACT, differentiable=False,
        default=[

@@ -74,13 +74,14 @@ def _reduced_size(shape: tuple, axes: tuple) -> int:
     return count
 
 
-def _nonempty_dim(name: str, data, axis) -> None:
-    """torch refuses to select (max, argmax...) along an empty dim, or over an empty tensor without a dim."""
+def _nonempty_dim(name: str, data, axis, shown=None) -> None:
+    """torch refuses to select (max, argmax...) along an empty dim, or over an empty tensor without a dim.
+    The message shows the dim wrapped (max, argmax), or as given (``shown``: amax, amin)."""
     if axis is None:
         if data.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
     elif data.ndim and data.shape[axis] == 0:
-        raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+        raise IndexError(f"{name}(): Expected reduction dim {axis if shown is None else shown} to have non-zero size.")
 
 
 def _require_float(input: Tensor, name: str) -> None:
@@ -157,11 +158,11 @@ def _amax_like(name: str, reduce, node: str):
         axes = _dims_arg(dim, data.ndim)
         if axes is None:
             if data.size == 0:
-                raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
-                                 "the reduction dim with the 'dim' argument.")
+                raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                                   "Specify the reduction dim with the 'dim' argument.")
         else:
-            for axis in axes:
-                _nonempty_dim(name, data, axis)
+            for axis, given in zip(axes, dim if isinstance(dim, (tuple, list)) else (dim,)):
+                _nonempty_dim(name, data, axis, shown=given)
         out = _backend.as_array(reduce(data, axis=axes, keepdims=keepdim))
         if STATE.grad_enabled and input._requires_grad:
             return record(NODES[node], out, (input,),
