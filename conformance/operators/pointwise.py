@@ -299,5 +299,7 @@ OPERATORS = [
            S("a.atan2(b)", "method, broadcast", a=R(2, 3), b=R(3)),
            S("torch.atan2(a, b)", "on the axes", a=V([0.0, 1.0, -1.0, 0.0]), b=V([1.0, 0.0, 0.0, -1.0])),
            S("torch.arctan2(a, b)", "the alias arctan2", a=R(4), b=R(4)),
+           S("torch.atan2(a, b)", "at the origin: a gradient of 0 with its sign, not NaN (found by the fuzzer)",
+             a=V([0.0, -0.0, 0.0, -0.0, 1.0]), b=V([0.0, 0.0, -0.0, -0.0, 0.0])),
        ]),
 ]

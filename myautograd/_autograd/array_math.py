@@ -291,6 +291,14 @@ class ArrayMath:
         return np.where(condition, a, b)
 
     @staticmethod
+    def masked_fill(x, mask, value):
+        return np.where(mask, x.dtype.type(value), x)
+
+    @staticmethod
+    def reciprocal(x):
+        return np.reciprocal(x)
+
+    @staticmethod
     def sum(x, dims=None, keepdim=False):
         return x.sum(axis=dims, keepdims=keepdim)
 

@@ -189,8 +189,8 @@ derivative("MinimumBackward0", "self other",
            self=lambda grad, self, other, F: F.where(self > other, 0, F.where(self == other, grad / 2, grad)),
            other=lambda grad, self, other, F: F.where(self < other, 0, F.where(self == other, grad / 2, grad)))
 derivative("Atan2Backward0", "self other",
-           self=lambda grad, self, other: grad * other / (self * self + other * other),
-           other=lambda grad, self, other: -grad * self / (self * self + other * other))
+           self=lambda grad, self, other, F: grad * other * H.atan2_reciprocal(F, self, other),
+           other=lambda grad, self, other, F: grad * -self * H.atan2_reciprocal(F, self, other))
 derivative("WhereBackward0", "self other", saves="condition",
            self=lambda grad, condition, F: F.where(condition, grad, 0),
            other=lambda grad, condition, F: F.where(condition, 0, grad))

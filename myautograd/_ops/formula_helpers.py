@@ -486,3 +486,10 @@ def fill_zeros(F, grads, shapes):
         grad = grads[index] if index < len(grads) else None
         filled.append(F.zeros(shape, reference) if grad is None else grad)
     return filled
+
+
+def atan2_reciprocal(F, self, other):
+    """``1 / (self² + other²)`` for atan2's gradients, 0 where both are 0: there torch's gradient is 0
+    (its sign that of the other factor), not NaN."""
+    squares = self * self + other * other
+    return F.masked_fill(F.reciprocal(squares), squares == 0, 0)

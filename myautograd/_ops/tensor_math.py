@@ -222,6 +222,14 @@ class TensorMath:
         return where(condition, a, b)
 
     @staticmethod
+    def masked_fill(x, mask, value):
+        return x.masked_fill(mask, value)
+
+    @staticmethod
+    def reciprocal(x):
+        return x.reciprocal()
+
+    @staticmethod
     def sum(x, dims=None, keepdim=False):
         return x.sum() if dims is None else x.sum(tuple(dims), keepdim=keepdim)
 
