@@ -296,3 +296,17 @@ def product_saves_only_what_its_gradient_needs(torch, rec):
     z = b * w
     w.add_(1.0)
     z.sum().backward()
+
+
+@case("The gradient of a sum is an expanded tensor: an in-place op on it raises, as on any expanded tensor "
+      "(found by the fuzzer)", doc=docs.INPLACE, tags=("error", "hard"),
+      features=("non-scalar", "in-place", "views", "autograd.grad", "higher-order"))
+def inplace_on_expanded_gradient_raises(torch, rec):
+    x = torch.tensor([[-2.0, -2.0, -2.0]], requires_grad=True, device=rec.device)
+    g, = torch.autograd.grad(x.sum(dim=0).sum(), [x], create_graph=True)
+    rec("g", g)
+    with rec.attempt("g.mul_(1.5)"):
+        g.mul_(1.5)
+    with rec.attempt("an expanded tensor: e.add_(1)"):
+        e = torch.ones(3, device=rec.device).expand(2, 3)
+        e.add_(1)

@@ -74,11 +74,16 @@ def _check_cast(self: Tensor, result_dtype) -> None:
                            f"to the desired output type {_dtype.from_numpy(target).scalar_type_name}")
 
 
+def _overlap_error() -> RuntimeError:
+    """torch's refusal to write into a tensor whose elements share memory (an expanded one)."""
+    return RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
+                        "memory location. Please clone() the tensor before performing the operation.")
+
+
 def write(self: Tensor, values) -> None:
     data = self._data
     if not _backend.is_writeable(data):
-        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
-                           "memory location. Please clone() the tensor before performing the operation.")
+        raise _overlap_error()
     try:
         np.copyto(data, values, casting="unsafe")
     except ValueError as exc:
@@ -146,9 +151,12 @@ def _records(self: Tensor, other) -> bool:
 
 
 def _inplace_error(exc: ValueError, ad, bd) -> RuntimeError:
-    """torch's message for an in-place op whose operand does not fit the tensor's shape."""
+    """torch's message for an in-place op whose operand does not fit the tensor's shape (or whose
+    tensor cannot be written: an expanded one)."""
     from .common import broadcast_error
 
+    if not _backend.is_writeable(ad):
+        return _overlap_error()
     shape = getattr(bd, "shape", ())
     if _broadcastable(ad.shape, shape):
         return RuntimeError(f"output with shape {list(ad.shape)} doesn't match the broadcast shape "
