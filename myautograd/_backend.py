@@ -75,12 +75,22 @@ def host_value(value, like, dtype=None):
 def broadcast_to(array, shape: tuple):
     """``np.broadcast_to`` (a read-only view); for a 0-d NumPy array, built directly, without
     the checks and wrappers that make np.broadcast_to cost microseconds (a reduction's
-    gradient, expanded back, is one)."""
+    gradient, expanded back, is one). Where no element repeats (only dims of size 1 added), a
+    plain view, writeable as its array: torch's expand of that kind can be written in place."""
+    if array.size == _size_of(shape) and array.ndim <= len(shape):
+        return array.reshape(shape)
     if type(array) is np.ndarray and array.ndim == 0:
         view = np.ndarray(shape, array.dtype, array, 0, (0,) * len(shape))
         view.flags.writeable = False
         return view
     return np.broadcast_to(array, shape)
+
+
+def _size_of(shape: tuple) -> int:
+    size = 1
+    for n in shape:
+        size *= n
+    return size
 
 
 def is_writeable(array) -> bool:
