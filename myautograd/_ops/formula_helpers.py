@@ -26,7 +26,7 @@ def evenly(F, grad, self, result):
     """Gradient of a full max/min: split evenly among the elements equal to the result (the NaNs,
     when the result is NaN)."""
     mask = F.isnan(self) if F.item(result) != F.item(result) else self == result
-    count = F.sum(mask)
+    count = F.constant(F.array(mask).sum(), grad)  # in grad's dtype: NumPy would divide in float64
     return F.where(mask, grad / count, 0)
 
 
@@ -36,7 +36,7 @@ def evenly_dims(F, grad, self, result, dim, keepdim):
         grad = F.unsqueeze_dims(grad, dim, self.ndim)
         result = F.unsqueeze_dims(result, dim, self.ndim)
     mask = self == result
-    count = F.sum(mask, tuple(dim), True)
+    count = F.constant(F.array(mask).sum(axis=tuple(dim), keepdims=True), grad)  # in grad's dtype
     return F.where(mask, grad / count, 0)
 
 

@@ -294,6 +294,8 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
 def logsumexp(input, dim, keepdim=False):
     data = input._data
     axes = _dims_arg(dim, data.ndim) or tuple(range(data.ndim))
+    if not data.ndim:
+        axes = ()  # a 0-dim tensor's dim 0 (or -1) is the tensor itself
     peak = np.max(data, axis=axes, keepdims=True) if data.size else np.zeros((1,) * data.ndim, data.dtype)
     peak = np.where(np.isfinite(peak), peak, 0)
     out = np.log(np.exp(data - peak).sum(axis=axes, keepdims=True)) + peak
