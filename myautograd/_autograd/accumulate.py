@@ -83,7 +83,9 @@ def accumulate(node: AccumulateGrad, grad, mode, owned: bool) -> None:
     """Add ``grad`` into the leaf's ``.grad``; ``owned``: the engine owns the array (see above)."""
     variable = node.variable
     existing = variable._grad
-    if mode.create_graph:
+    if not variable._requires_grad:
+        pass  # detached (detach_, requires_grad_(False)) after the graph was built: torch stores nothing
+    elif mode.create_graph:
         if existing is None:
             # A first gradient is copied into a fresh tensor, recorded as CopyBackwards.
             variable._grad = mode.F.copy_into_new(grad, _empty_with_layout(variable._data))

@@ -7,7 +7,7 @@ from myautograd import _grad_mode
 from myautograd._autograd import engine, formulas, node, views
 from myautograd._ops import formula_helpers as H
 from myautograd._ops import inplace, pointwise
-from myautograd._tensor import Tensor
+from myautograd._tensor import Tensor, make_tensor
 from myautograd.autograd import function
 
 from ._registry import formula, mutant, replace
@@ -107,14 +107,14 @@ def set_grad_enabled_call():
 @mutant("grad modes", "a binary op records only when its first operand requires grad")
 def second_operand_ignored():
     def make(original):
-        def broken(node_, compute, a, b, attrs=None):
-            if isinstance(b, Tensor) and b._requires_grad and not a._requires_grad:
-                with _grad_mode.no_grad():
-                    return original(node_, compute, a, b, attrs)
-            return original(node_, compute, a, b, attrs)
+        def broken(node_, data, inputs, attrs=None, **kwargs):
+            if (len(inputs) == 2 and isinstance(inputs[0], Tensor) and not inputs[0]._requires_grad
+                    and isinstance(inputs[1], Tensor) and inputs[1]._requires_grad):
+                return make_tensor(data)
+            return original(node_, data, inputs, attrs, **kwargs)
         return broken
 
-    replace(pointwise, "binary", make)
+    replace(pointwise, "record", make)  # what binary ops (pointwise.binary_op) record with
 
 
 # -- hooks ----------------------------------------------------------------------------------------------------------
