@@ -380,7 +380,11 @@ class Tensor:
         return self
 
     def is_inference(self) -> bool:
-        return self._meta is not None and self._meta.inference
+        meta = self._meta
+        if meta is None:
+            return False
+        base = meta.base  # a view of an inference tensor is one
+        return meta.inference or (base is not None and base._meta is not None and base._meta.inference)
 
     def _is_view(self) -> bool:
         return self._meta is not None and self._meta.base is not None

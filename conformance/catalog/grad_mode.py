@@ -259,3 +259,18 @@ def no_grad_term_is_constant(torch, rec):
     y3.backward()
     print(x.grad)
     rec("x.grad", x.grad)
+
+
+@case("An in-place op on an inference tensor outside inference_mode raises, after the values were written; "
+      "a view of an inference tensor is one (found by the fuzzer)", doc=docs.INFERENCE_MODE, tags=("error", "hard"),
+      features=("non-scalar", "grad-mode", "inference-mode", "in-place", "views"))
+def inplace_on_inference_tensor_outside_the_mode(torch, rec):
+    with torch.inference_mode():
+        t = torch.ones(3, device=rec.device) * 2
+    rec("t[1:].is_inference()", t[1:].is_inference())
+    with rec.attempt("t.mul_(3)"):
+        t.mul_(3)
+    rec("t after mul_", t)
+    with rec.attempt("t[0] = 5.0"):
+        t[0] = 5.0
+    rec("t after setitem", t)

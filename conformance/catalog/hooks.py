@@ -403,3 +403,18 @@ def hook_handle_remove_twice(torch, rec):
     first.remove()
     (x * 1).sum().backward()
     rec("x.grad", x.grad)
+
+
+@case("A leaf detached (detach_) after the graph was built gets no .grad from it; its post-accumulate hook "
+      "still runs, and sees .grad None (found by the fuzzer)", doc=docs.TENSOR_DETACH_, tags=("hard",),
+      features=("hooks", "in-place", "detach"))
+def post_accumulate_hook_of_a_leaf_detached_later(torch, rec):
+    x = torch.tensor(-2.0, requires_grad=True, device=rec.device)
+    seen = []
+    x.register_post_accumulate_grad_hook(lambda p: seen.append(p.grad))
+    y = x * 2
+    x.detach_()
+    y.backward()
+    rec("seen", seen)
+    rec("x.grad", x.grad)
+    rec("x.requires_grad", x.requires_grad)

@@ -310,3 +310,17 @@ def inplace_on_expanded_gradient_raises(torch, rec):
     with rec.attempt("an expanded tensor: e.add_(1)"):
         e = torch.ones(3, device=rec.device).expand(2, 3)
         e.add_(1)
+
+
+@case("An expand that repeats no element can be written in place: the gradient of sum(dim) over a dim of "
+      "size 1 is one (found by the fuzzer)", doc=docs.INPLACE, tags=("hard",),
+      features=("non-scalar", "in-place", "views", "autograd.grad", "version-counter"))
+def inplace_on_expand_without_repeats(torch, rec):
+    x = torch.tensor([[-2.0, -2.0, -2.0]], requires_grad=True, device=rec.device)
+    g, = torch.autograd.grad(x.sum(dim=0), [x], grad_outputs=torch.tensor([-2.0, -2.0, -2.0], device=rec.device))
+    g.mul_(1.5)
+    rec("g", g, version=True)
+    a = torch.ones(3, device=rec.device)
+    b = a.expand(1, 3)
+    b.add_(1)
+    rec("a after b.add_(1)", a, version=True)

@@ -39,10 +39,13 @@ INFERENCE_MESSAGE = (
 )
 
 
+def _inference_outside_mode(self: Tensor) -> bool:
+    """An inference tensor (or a view of one) written outside inference mode."""
+    return not STATE.inference and self.is_inference()
+
+
 def check_inplace(self: Tensor, recorded: bool) -> None:
     meta = self._meta
-    if meta is not None and meta.inference and not STATE.inference:
-        raise RuntimeError(INFERENCE_MESSAGE)
     if not STATE.grad_enabled:
         return
     base = meta.base if meta is not None else None
@@ -94,6 +97,11 @@ def apply_inplace(self: Tensor, values, node_name: str | None, inputs: tuple, at
     """Write ``values`` into ``self`` and record the op ``node_name`` on ``inputs`` (self first)."""
     recorded = node_name is not None and STATE.grad_enabled and any(
         isinstance(x, Tensor) and x._requires_grad for x in inputs)
+    if _inference_outside_mode(self):
+        # torch's kernel writes, then the version counter refuses: the values change, and it raises.
+        _check_cast(self, getattr(values, "dtype", self._data.dtype))
+        write(self, values)
+        raise RuntimeError(INFERENCE_MESSAGE)
     check_inplace(self, recorded)
     _check_cast(self, getattr(values, "dtype", self._data.dtype))
     original = _original(self) if recorded and _reads_original(node_name, inputs) else None
