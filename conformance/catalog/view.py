@@ -139,3 +139,21 @@ def partial_use_gives_zero_grad_elsewhere(torch, rec):
     res.backward()
     print(w1.grad)
     rec("w1.grad", w1.grad)
+
+
+@case("A view that requires grad, of a leaf, cannot be modified in place even after the leaf stopped requiring "
+      "grad (detach_); a no_grad view says why it is refused first (found by the fuzzer)",
+      doc=docs.INPLACE, tags=("error", "hard"),
+      features=("non-scalar", "in-place", "views", "detach", "grad-mode"))
+def view_of_detached_leaf_modified_in_place(torch, rec):
+    x = torch.tensor([-2.0, -2.0, -2.0], requires_grad=True, device=rec.device)
+    v = x[1:]
+    x.detach_()
+    rec("v", v)
+    with rec.attempt("v.mul_(1.5)"):
+        v.mul_(1.5)
+    b = torch.ones(3, requires_grad=True, device=rec.device)
+    with torch.no_grad():
+        w = b[1:]
+    with rec.attempt("w.mul_(2) (w made under no_grad)"):
+        w.mul_(2)

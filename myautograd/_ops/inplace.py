@@ -53,8 +53,6 @@ def check_inplace(self: Tensor, recorded: bool) -> None:
         if self._requires_grad and self._grad_fn is None:
             raise RuntimeError(LEAF_MESSAGE)
         return
-    if base._requires_grad and base._grad_fn is None:
-        raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
     if meta.creation == "multi_output" and self._requires_grad:
         node = self._grad_fn
         raise RuntimeError(
@@ -64,6 +62,9 @@ def check_inplace(self: Tensor, recorded: bool) -> None:
         )
     if meta.creation == "no_grad" and recorded:
         raise RuntimeError(NO_GRAD_VIEW_MESSAGE)
+    if self._requires_grad and base._grad_fn is None:
+        # A view that requires grad, of a leaf: torch does not ask whether the base still requires grad.
+        raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
 
 
 def _check_cast(self: Tensor, result_dtype) -> None:
