@@ -274,3 +274,10 @@ def inplace_on_inference_tensor_outside_the_mode(torch, rec):
     with rec.attempt("t[0] = 5.0"):
         t[0] = 5.0
     rec("t after setitem", t)
+    v = t[1:]
+    with rec.attempt("v.add_(1) on a view made outside the mode"):
+        v.add_(1)
+    rec("t after v.add_(1)", t)
+    x = torch.ones(2, requires_grad=True, device=rec.device)
+    with rec.attempt("x * v saves the view for backward"):
+        rec("x * v", x * v)

@@ -168,7 +168,7 @@ def save_for_backward(tensor: Tensor, output_nr: int = -1) -> SavedTensor:
     tensor; packed when saved-tensor hooks are active."""
     if tensor._meta is None and not _SAVED_HOOKS:
         return save(tensor, output_nr)
-    if tensor._meta is not None and tensor._meta.inference:
+    if tensor._meta is not None and tensor.is_inference():  # a view of one included
         raise RuntimeError(
             "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "
             "in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor "

@@ -188,7 +188,7 @@ def _binary_inplace(name: str, node_name: str, compute, with_alpha: bool = False
         ad, bd = operands(self, other)
         if alpha != 1:
             bd = bd * alpha
-        if ad is self._data and not _records(self, other) and (self._meta is None or not self._meta.inference):
+        if ad is self._data and not _records(self, other) and (self._meta is None or not self.is_inference()):
             # Nothing to record and no cast (an optimizer's update): compute straight into the tensor.
             try:
                 compute(ad, bd, out=ad)
