@@ -121,6 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--report-dir", type=Path, default=Path("reports/fuzz"),
                       help="where a shrunk difference is written (default: reports/fuzz/)")
     fuzz.add_argument("--startup-timeout", type=number(float, 1, 3600, "number of seconds"), default=120.0)
+    fuzz.add_argument("--no-shrink", action="store_true",
+                      help="write the first difference as drawn, without shrinking it (quicker; for measuring "
+                           "how soon differences are found)")
 
     matrix = commands.add_parser("matrix", help="a cross-implementation matrix from several results.json files")
     matrix.add_argument("results", nargs="+", type=Path, help="results.json files of runs to set side by side")
@@ -316,7 +319,7 @@ def command_fuzz(args: argparse.Namespace) -> int:
     check_report_dir(args.report_dir, ())
     campaign = Campaign(FuzzConfig(impl=args.impl, device=args.device, budget=args.budget, seed=args.seed,
                                    level=args.level, report_dir=args.report_dir, max_steps=args.max_steps,
-                                   startup_timeout=args.startup_timeout))
+                                   startup_timeout=args.startup_timeout, shrink=not args.no_shrink))
     try:
         reason = campaign.session.device_reason(args.device)
         if reason is not None:
@@ -328,7 +331,8 @@ def command_fuzz(args: argparse.Namespace) -> int:
         print(f"no difference in {campaign.programs} programs ({args.budget:g} s, seed {args.seed})")
         return 0
     print(for_console(f"difference: {finding.record.get('outcome')}: {finding.record.get('detail', '')}", 400))
-    print("shrunk program: " + ", ".join(str(p) for p in finding.paths))
+    label = "shrunk program: " if campaign.config.shrink else "program (not shrunk): "
+    print(label + ", ".join(str(p) for p in finding.paths))
     return 1
 
 

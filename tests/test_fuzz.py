@@ -75,3 +75,12 @@ def test_a_planted_bug_is_found_shrunk_and_written_as_a_case(tmp_path):
             del REGISTRY._cases[added]
     assert "grad" in diff.read_text()
     assert json.loads(meta.read_text())["replay"].startswith("python -m conformance fuzz --impl tests.broken.")
+
+
+def test_the_command_line_fuzzer_without_shrinking_writes_the_program_as_drawn(run_cli, tmp_path):
+    done = run_cli("fuzz", "--impl", "tests.broken.no_accumulation", "--budget", "60", "--seed", "1", "--no-shrink",
+                   "--report-dir", str(tmp_path))
+    assert done.returncode == 1, done.stdout + done.stderr[-2000:]
+    assert "program (not shrunk): " in done.stdout
+    written = sorted(tmp_path.glob("*.py"))
+    assert len(written) == 1 and "@case(" in written[0].read_text()

@@ -47,6 +47,7 @@ class FuzzConfig:
     report_dir: Path = Path("reports/fuzz")
     max_steps: int = 12
     startup_timeout: float = 120.0
+    shrink: bool = True                 # False: the first difference as drawn
 
 
 @dataclass
@@ -101,7 +102,7 @@ class Campaign:
         return self.finding
 
     def run_chunk(self, chunk: int) -> bool:
-        from hypothesis import HealthCheck, given, settings
+        from hypothesis import HealthCheck, Phase, given, settings
         from hypothesis import seed as with_seed
         from hypothesis import strategies as st
 
@@ -114,7 +115,8 @@ class Campaign:
                     self._failing = (program, record)
                 raise FoundDifference(record["detail"])
 
-        test = settings(max_examples=CHUNK, deadline=None, database=None, derandomize=False,
+        phases = tuple(Phase) if self.config.shrink else (Phase.explicit, Phase.generate)
+        test = settings(max_examples=CHUNK, deadline=None, database=None, derandomize=False, phases=phases,
                         suppress_health_check=list(HealthCheck), print_blob=False)(
             with_seed(self.config.seed + chunk)(given(st.data())(check)))
         try:

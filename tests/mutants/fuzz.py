@@ -1,9 +1,10 @@
 """The fuzzer alone against every mutant: how many it finds within a budget each.
 
 ``python -m tests.mutants.fuzz [--budget 60] [--jobs 2] [--seed 0] [--only NAME,...] [--report-dir DIR]``
-runs ``python -m conformance fuzz --impl tests.mutants:<name>`` once per mutant (no catalog at
-all), each in a process of its own, and writes ``fuzz.md`` and ``fuzz.json``: per mutant, found
-or not, the seconds it took, and the first line of the difference. The exit status is 0 when
+runs ``python -m conformance fuzz --impl tests.mutants:<name> --no-shrink`` once per mutant (no
+catalog at all), each in a process of its own, and writes ``fuzz.md`` and ``fuzz.json``: per
+mutant, found or not, the seconds it took (start-up included; no shrinking, which can take
+minutes), and the first line of the difference. The exit status is 0 when
 every run ended normally (found or not), 2 when one failed for another reason (an error, which
 is never counted as found).
 """
@@ -30,7 +31,7 @@ def fuzz_one(name: str, budget: float, seed: int) -> dict:
         started = time.monotonic()
         done = subprocess.run(
             [sys.executable, "-m", "conformance", "fuzz", "--impl", f"tests.mutants:{name}", "--budget", str(budget),
-             "--seed", str(seed), "--report-dir", report_dir],
+             "--seed", str(seed), "--report-dir", report_dir, "--no-shrink"],
             cwd=ROOT, capture_output=True, text=True, timeout=budget * 6 + 300)
         seconds = round(time.monotonic() - started, 1)
         outcome = {0: "not found", 1: "found"}.get(done.returncode, "error")
@@ -41,7 +42,7 @@ def fuzz_one(name: str, budget: float, seed: int) -> dict:
             difference = next((line.strip() for line in text.splitlines() if line.strip().startswith("- step")),
                               text.strip().splitlines()[0] if text.strip() else "")
         elif outcome == "error":
-            difference = (done.stderr.strip().splitlines() or ["exit status %d" % done.returncode])[-1]
+            difference = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
     return {"mutant": name, "area": MUTANTS[name].area, "outcome": outcome, "seconds": seconds,
             "difference": difference[:200]}
 
