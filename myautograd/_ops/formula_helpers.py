@@ -37,7 +37,7 @@ def evenly_dims(F, grad, self, result, dim, keepdim):
         result = F.unsqueeze_dims(result, dim, self.ndim)
     mask = self == result
     count = F.constant(F.array(mask).sum(axis=tuple(dim), keepdims=True), grad)  # in grad's dtype
-    return F.where(mask, grad / count, 0)
+    return grad / count * mask  # as torch's scale_grad_by_count: NaN where no element equals a NaN result
 
 
 def restore_dims(F, grad, dim, keepdim, sizes):
