@@ -158,6 +158,8 @@ class Writer:
         self.checks.add("check:grad")
         if not twice:
             return
+        nodes = ", ".join(f"grad_{name}.grad_fn" for name in twice)
+        self.emit(f'rec("{number}: nodes that recorded the gradients of {", ".join(twice)}", [{nodes}])')
         firsts = ", ".join(f"grad_{name}" for name in twice)
         self.emit("vectors = [")
         for i, name in enumerate(twice):

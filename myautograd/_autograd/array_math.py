@@ -327,6 +327,10 @@ class ArrayMath:
         return np.multiply.outer(a, b)
 
     @staticmethod
+    def bmm(a, b):
+        return np.matmul(a, b)
+
+    @staticmethod
     def conj(x):
         if x.__class__ is float or x.__class__ is int:
             return x
@@ -363,6 +367,15 @@ class ArrayMath:
     def div_number(x, number):
         """``x / number`` (a Python number): torch's C++ ``div(Tensor, Scalar)``."""
         return x / number
+
+    @staticmethod
+    def mul_number(x, number):
+        """``x * number`` (a Python number): torch's C++ ``mul(Tensor, Scalar)``."""
+        return x * number
+
+    @staticmethod
+    def rsqrt(x):
+        return 1 / np.sqrt(x)
 
     @staticmethod
     def div_rounded(x, y, rounding_mode):

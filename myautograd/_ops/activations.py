@@ -17,9 +17,10 @@ import math
 
 import numpy as np
 
-from .._autograd.array_math import BACKWARD_KERNELS
+from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import recorded
 from .._tensor import Tensor
+from . import formula_helpers as H
 from .derivatives import NODES
 from .inplace import apply_inplace
 from .pointwise import _erf
@@ -118,6 +119,15 @@ def hardswish_backward_values(grad, x):
 
 BACKWARD_KERNELS["hardsigmoid_backward"] = hardsigmoid_backward_values
 BACKWARD_KERNELS["HardswishBackwardBackward0"] = hardswish_backward_values
+BACKWARD_KERNELS["SoftplusBackwardBackward0"] = (
+    lambda grad, x, beta, threshold: H.softplus_backward(ArrayMath, grad, x, beta, threshold))
+BACKWARD_KERNELS["LogSigmoidBackwardBackward0"] = lambda grad, x: H.log_sigmoid_backward(ArrayMath, grad, x)
+BACKWARD_KERNELS["SoftmaxBackwardDataBackward0"] = (
+    lambda grad, output, dim: H.softmax_backward_data(ArrayMath, grad, output, dim))
+BACKWARD_KERNELS["LogSoftmaxBackwardDataBackward0"] = (
+    lambda grad, output, dim: H.log_softmax_backward_data(ArrayMath, grad, output, dim))
+BACKWARD_KERNELS["GeluBackwardBackward0"] = (
+    lambda grad, x, approximate: H.gelu_backward(ArrayMath, grad, x, approximate))
 
 
 def hardsigmoid(input, inplace=False):

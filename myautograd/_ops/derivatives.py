@@ -37,7 +37,7 @@ from . import window_math as W
 # -- pointwise, one input ----------------------------------------------------------------------
 derivative("NegBackward0", "self", self=lambda grad: -grad)
 derivative("ExpBackward0", "self", self=lambda grad, result, F: grad * F.conj(result))
-derivative("Exp2Backward0", "self", self=lambda grad, result: grad * result * math.log(2.0))
+derivative("Exp2Backward0", "self", self=lambda grad, result, F: F.mul_number(grad * result, math.log(2.0)))
 derivative("Expm1Backward0", "self", self=lambda grad, result: grad * (result + 1))
 derivative("LogBackward0", "self", self=lambda grad, self, F: grad / F.conj(self))
 derivative("Log2Backward0", "self", self=lambda grad, self: grad / (self * math.log(2.0)))
@@ -49,8 +49,8 @@ derivative("TanBackward0", "self", self=lambda grad, result: grad * (1 + result 
 derivative("SinhBackward0", "self", self=lambda grad, self, F: grad * F.cosh(self))
 derivative("CoshBackward0", "self", self=lambda grad, self, F: grad * F.sinh(self))
 derivative("TanhBackward0", "self", self=lambda grad, result, F: F.tanh_backward(grad, result))
-derivative("AsinBackward0", "self", self=lambda grad, self, F: grad / F.sqrt(1 - self * self))
-derivative("AcosBackward0", "self", self=lambda grad, self, F: -grad / F.sqrt(1 - self * self))
+derivative("AsinBackward0", "self", self=lambda grad, self, F: grad * F.rsqrt(1 - self * self))
+derivative("AcosBackward0", "self", self=lambda grad, self, F: grad * -F.rsqrt(1 - self * self))
 derivative("AtanBackward0", "self", self=lambda grad, self: grad / (self * self + 1))
 derivative("SigmoidBackward0", "self", self=lambda grad, result, F: F.sigmoid_backward(grad, result))
 derivative("ReluBackward0", "self",
@@ -70,8 +70,8 @@ derivative("ErfBackward0", "self",
            self=lambda grad, self, F: grad * (2.0 / math.sqrt(math.pi)) * F.exp(-(self * self)))
 derivative("ErfcBackward0", "self",
            self=lambda grad, self, F: -2.0 / math.sqrt(math.pi) * F.exp(-(self * self)) * grad)
-derivative("AsinhBackward0", "self", self=lambda grad, self, F: grad / F.sqrt(self * self + 1))
-derivative("AcoshBackward0", "self", self=lambda grad, self, F: grad / F.sqrt(self * self - 1))
+derivative("AsinhBackward0", "self", self=lambda grad, self, F: grad * F.rsqrt(self * self + 1))
+derivative("AcoshBackward0", "self", self=lambda grad, self, F: grad * F.rsqrt(self * self - 1))
 derivative("AtanhBackward0", "self", self=lambda grad, self: grad / (1 - self * self))
 derivative("RoundBackward1", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("PowBackward0", "self", saves="exponent",
@@ -97,10 +97,21 @@ derivative("LeakyReluBackward1", "self", saves="negative_slope",
 derivative("SiluBackward0", "self",
            self=lambda grad, self, F: grad * (1 / (1 + F.exp(-self))) * (1 + self * (1 - 1 / (1 + F.exp(-self)))))
 derivative("MishBackward0", "self", self=lambda grad, self, F: H.mish_backward(F, grad, self))
+# softplus, logsigmoid, softmax and log_softmax: backward kernels of their own, recorded under
+# create_graph as torch's ...BackwardBackward0 / ...BackwardDataBackward0 nodes.
 derivative("SoftplusBackward0", "self", saves="beta threshold",
-           self=lambda grad, self, beta, threshold, F:
-           F.where(self * beta > threshold, grad, grad * F.exp(self * beta) / (F.exp(self * beta) + 1)))
-derivative("LogSigmoidBackward0", "self", self=lambda grad, self, F: grad / (1 + F.exp(self)))
+           self=lambda grad, self, beta, threshold, F: F.backward_op("SoftplusBackwardBackward0", grad, self,
+                                                                     beta=beta, threshold=threshold))
+derivative("SoftplusBackwardBackward0", "grad_output self", saves="beta threshold",
+           grad_output=lambda grad, self, beta, threshold, F: F.backward_op("SoftplusBackwardBackward0", grad, self,
+                                                                            beta=beta, threshold=threshold),
+           self=lambda grad, grad_output, self, beta, threshold, F:
+           F.sigmoid_backward(grad * grad_output, F.sigmoid(self * beta)) * (self * beta < threshold) * beta)
+derivative("LogSigmoidBackward0", "self",
+           self=lambda grad, self, F: F.backward_op("LogSigmoidBackwardBackward0", grad, self))
+derivative("LogSigmoidBackwardBackward0", "grad_output self",
+           grad_output=lambda grad, self, F: F.backward_op("LogSigmoidBackwardBackward0", grad, self),
+           self=lambda grad, grad_output, self, F: H.log_sigmoid_double_backward(F, grad * grad_output, self))
 # elu and its kin: elu_backward is a kernel of its own, recorded under create_graph as
 # EluBackwardBackward0, whose derivative is zero where x >= 0 (the convention at 0).
 derivative("EluBackward0", "self", saves="alpha scale input_scale",
@@ -170,6 +181,7 @@ derivative("DivBackward0", "self other",
            self=lambda grad, other, F: grad / F.conj(other),
            other=lambda grad, self, other, F: -grad * F.conj((self / other) / other))
 derivative("DivBackward1", "self", saves="other", self=lambda grad, other: grad / other)
+derivative("MulBackward1", "self", saves="other", self=lambda grad, other, F: F.mul_number(grad, other))
 derivative("DivBackward2", "self other", saves="rounding_mode",
            self=lambda grad, other, rounding_mode: grad * 0,
            other=lambda grad, self, other, rounding_mode: grad * 0)
@@ -220,26 +232,26 @@ derivative("ClampBackward0", "self min max",
                                                         grad, 0))
 
 # -- linear algebra ---------------------------------------------------------------------------------
-derivative("MmBackward0", "self mat2",
-           self=lambda grad, mat2, F: F.matmul(grad, F.mT(F.conj(mat2))),
-           mat2=lambda grad, self, F: F.matmul(F.mT(F.conj(self)), grad))
+derivative("MmBackward0", "self mat2", saves="self_column_major mat2_column_major",
+           self=lambda grad, mat2, self_column_major, F: H.mm_mat1_backward(F, grad, mat2, self_column_major, 1),
+           mat2=lambda grad, self, mat2_column_major, F: H.mm_mat2_backward(F, grad, self, mat2_column_major, 1))
 derivative("BmmBackward0", "self mat2",
-           self=lambda grad, mat2, F: F.matmul(grad, F.mT(F.conj(mat2))),
-           mat2=lambda grad, self, F: F.matmul(F.mT(F.conj(self)), grad))
+           self=lambda grad, mat2, F: F.bmm(grad, F.transpose(F.conj(mat2), 1, 2)),
+           mat2=lambda grad, self, F: F.bmm(F.transpose(F.conj(self), 1, 2), grad))
 derivative("MvBackward0", "self vec",
            self=lambda grad, vec, F: F.outer(grad, F.conj(vec)),
            vec=lambda grad, self, F: F.matmul(F.mT(F.conj(self)), grad))
 derivative("DotBackward0", "self tensor",
            self=lambda grad, tensor, F: grad * F.conj(tensor),
            tensor=lambda grad, self, F: grad * F.conj(self))
-derivative("AddmmBackward0", "self mat1 mat2", saves="beta alpha",
+derivative("AddmmBackward0", "self mat1 mat2", saves="beta alpha mat1_column_major mat2_column_major",
            self=lambda grad, beta: grad if beta == 1 else grad * beta,
-           mat1=lambda grad, mat2, alpha, F: F.matmul(grad, F.mT(mat2)) * alpha if alpha != 1
-           else F.matmul(grad, F.mT(mat2)),
-           # (grad^T mat1)^T rather than mat1^T grad: the same product, laid out so that for
-           # linear (mat2 = weight.t()) the weight's gradient comes out row-major, as the weight is.
-           mat2=lambda grad, mat1, alpha, F: F.mT(F.matmul(F.mT(grad), mat1)) * alpha if alpha != 1
-           else F.mT(F.matmul(F.mT(grad), mat1)))
+           mat1=lambda grad, mat2, mat1_column_major, alpha, F: H.mm_mat1_backward(F, grad, mat2, mat1_column_major,
+                                                                                   alpha),
+           # for linear (mat2 = weight.t(), column-major) (grad^T mat1)^T: the weight's gradient comes
+           # out row-major, as the weight is
+           mat2=lambda grad, mat1, mat2_column_major, alpha, F: H.mm_mat2_backward(F, grad, mat1, mat2_column_major,
+                                                                                   alpha))
 
 # -- reductions ------------------------------------------------------------------------------------
 derivative("SumBackward0", "self", saves="self_sym_sizes",
@@ -284,9 +296,16 @@ derivative("LogsumexpBackward0", "self", saves="dim keepdim",
 derivative("LinalgVectorNormBackward0", "self", saves="ord dim keepdim",
            self=lambda grad, self, result, ord, dim, keepdim, F: H.norm_backward(F, grad, self, result, ord, dim, keepdim))
 derivative("SoftmaxBackward0", "self", saves="dim",
-           self=lambda grad, result, dim, F: (grad - F.sum(grad * result, H.dims_of(dim, result), True)) * result)
+           self=lambda grad, result, dim, F: F.backward_op("SoftmaxBackwardDataBackward0", grad, result, dim=dim))
+derivative("SoftmaxBackwardDataBackward0", "grad_output output", saves="dim",
+           grad_output=lambda grad, output, dim, F: F.backward_op("SoftmaxBackwardDataBackward0", grad, output, dim=dim),
+           output=lambda grad, grad_output, output, dim, F: H.softmax_double_backward(F, grad, grad_output, output, dim))
 derivative("LogSoftmaxBackward0", "self", saves="dim",
-           self=lambda grad, result, dim, F: grad - F.exp(result) * F.sum(grad, H.dims_of(dim, result), True))
+           self=lambda grad, result, dim, F: F.backward_op("LogSoftmaxBackwardDataBackward0", grad, result, dim=dim))
+derivative("LogSoftmaxBackwardDataBackward0", "grad_output output", saves="dim",
+           grad_output=lambda grad, output, dim, F: grad - F.sum(grad * F.exp(output), H.dims_of(dim, output), True),
+           output=lambda grad, grad_output, output, dim, F:
+           -grad * F.exp(output) * F.sum(grad_output, H.dims_of(dim, output), True))
 derivative("CumsumBackward0", "self", saves="dim", self=lambda grad, dim, F: H.reversed_cumsum(F, grad, dim))
 derivative("CumprodBackward0", "self", saves="dim",
            self=lambda grad, self, result, dim, F: H.cumprod_backward(F, grad, self, result, dim))
@@ -388,16 +407,44 @@ derivative("ComplexBackward0", "real imag",
            imag=lambda grad, F: F.imag(grad))
 
 # -- losses and nn ------------------------------------------------------------------------------------
+# mse, smooth_l1 and huber: backward kernels of their own (in the input, and with the operands
+# swapped in the target), recorded under create_graph as torch's ...LossBackwardBackward0.
 derivative("MseLossBackward0", "self target", saves="reduction",
-           self=lambda grad, self, target, reduction: H.mse_backward(grad, self, target, reduction),
-           target=lambda grad, self, target, reduction: H.mse_backward(grad, target, self, reduction))
+           self=lambda grad, self, target, reduction, F: F.backward_op("MseLossBackwardBackward0", grad, self, target,
+                                                                       reduction=reduction),
+           target=lambda grad, self, target, reduction, F: F.backward_op("MseLossBackwardBackward0", grad, target, self,
+                                                                         reduction=reduction))
+derivative("MseLossBackwardBackward0", "grad_output self target", saves="reduction",
+           grad_output=lambda grad, self, target, reduction, F: F.backward_op("MseLossBackwardBackward0", grad, self,
+                                                                              target, reduction=reduction),
+           self=lambda grad, grad_output, self, reduction, F: H.mse_double_backward(F, grad * grad_output, self,
+                                                                                    reduction),
+           target=lambda grad, grad_output, self, reduction, F: -H.mse_double_backward(F, grad * grad_output, self,
+                                                                                       reduction))
 derivative("SmoothL1LossBackward0", "self target", saves="reduction beta",
-           self=lambda grad, self, target, reduction, beta, F: H.smooth_l1_backward(F, grad, self, target, reduction, beta),
-           target=lambda grad, self, target, reduction, beta, F:
-           H.smooth_l1_backward(F, grad, target, self, reduction, beta))
+           self=lambda grad, self, target, reduction, beta, F: F.backward_op(
+               "SmoothL1LossBackwardBackward0", grad, self, target, reduction=reduction, beta=beta),
+           target=lambda grad, self, target, reduction, beta, F: F.backward_op(
+               "SmoothL1LossBackwardBackward0", grad, target, self, reduction=reduction, beta=beta))
+derivative("SmoothL1LossBackwardBackward0", "grad_output self target", saves="reduction beta",
+           grad_output=lambda grad, self, target, reduction, beta, F: F.backward_op(
+               "SmoothL1LossBackwardBackward0", grad, self, target, reduction=reduction, beta=beta),
+           self=lambda grad, grad_output, self, target, reduction, beta, F: H.smooth_double_backward(
+               F, grad * grad_output, self, target, reduction, beta, True),
+           target=lambda grad, grad_output, self, target, reduction, beta, F: -H.smooth_double_backward(
+               F, grad * grad_output, self, target, reduction, beta, True))
 derivative("HuberLossBackward0", "self target", saves="reduction delta",
-           self=lambda grad, self, target, reduction, delta, F: H.huber_backward(F, grad, self, target, reduction, delta),
-           target=lambda grad, self, target, reduction, delta, F: H.huber_backward(F, grad, target, self, reduction, delta))
+           self=lambda grad, self, target, reduction, delta, F: F.backward_op(
+               "HuberLossBackwardBackward0", grad, self, target, reduction=reduction, delta=delta),
+           target=lambda grad, self, target, reduction, delta, F: F.backward_op(
+               "HuberLossBackwardBackward0", grad, target, self, reduction=reduction, delta=delta))
+derivative("HuberLossBackwardBackward0", "grad_output self target", saves="reduction delta",
+           grad_output=lambda grad, self, target, reduction, delta, F: F.backward_op(
+               "HuberLossBackwardBackward0", grad, self, target, reduction=reduction, delta=delta),
+           self=lambda grad, grad_output, self, target, reduction, delta, F: H.smooth_double_backward(
+               F, grad * grad_output, self, target, reduction, delta, False),
+           target=lambda grad, grad_output, self, target, reduction, delta, F: -H.smooth_double_backward(
+               F, grad * grad_output, self, target, reduction, delta, False))
 # The NLL gradient is a kernel of its own, recorded under create_graph as NllLossBackwardBackward0 (on the
 # incoming gradient and the input, as torch's), whose derivative in the incoming gradient is the loss itself.
 for _name in ("NllLoss", "NllLoss2D"):
@@ -413,7 +460,7 @@ for _name in ("NllLoss", "NllLoss2D"):
 derivative("BinaryCrossEntropyBackward0", "self target", saves="weight reduction",
            self=lambda grad, self, target, weight, reduction, F: F.backward_op(
                "BinaryCrossEntropyBackwardBackward0", grad, self, target, weight=weight, reduction=reduction),
-           target=lambda grad, self, weight, reduction, F: H.loss_scaled(
+           target=lambda grad, self, weight, reduction, F: H.loss_scaled(F, 
                -F.log(self / (1 - self)) * grad, self, weight, reduction))
 derivative("BinaryCrossEntropyBackwardBackward0", "grad_output self target", saves="weight reduction",
            grad_output=lambda grad, self, target, weight, reduction, F: F.backward_op(
@@ -511,7 +558,13 @@ derivative("EmbeddingBackward0", "weight", saves="indices weight_sym_size_0 padd
 derivative("NativeDropoutBackward0", "self", saves="mask scale", self=lambda grad, mask, scale: grad * mask * scale)
 derivative("BernoulliBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("GeluBackward0", "self", saves="approximate",
-           self=lambda grad, self, approximate, F: H.gelu_backward(F, grad, self, approximate))
+           self=lambda grad, self, approximate, F: F.backward_op("GeluBackwardBackward0", grad, self,
+                                                                 approximate=approximate))
+derivative("GeluBackwardBackward0", "grad_output self", saves="approximate",
+           grad_output=lambda grad, self, approximate, F: F.backward_op("GeluBackwardBackward0", grad, self,
+                                                                        approximate=approximate),
+           self=lambda grad, grad_output, self, approximate, F:
+           grad * grad_output * H.gelu_second_derivative(F, self, approximate))
 
 
 

@@ -265,6 +265,22 @@ def mse_backward(grad, self, target, reduction):
     return scale * (self - target) * grad
 
 
+def mse_double_backward(F, grad, self, reduction):
+    """mse_loss_backward's derivative in the input: 2 grad (over numel for a mean)."""
+    doubled = F.mul_number(grad, 2.0)
+    return F.div_number(doubled, numel(self.shape)) if reduction == 1 else doubled
+
+
+def smooth_double_backward(F, grad, self, target, reduction, beta, divide: bool):
+    """smooth_l1 (``divide``: by beta) and huber backward's derivative in the input: grad strictly
+    inside (-beta, beta), 0 outside (over numel for a mean)."""
+    x = self - target
+    inside = grad * ((x > -beta) & (x < beta))
+    if divide:
+        inside = F.div_number(inside, beta)
+    return F.div_number(inside, numel(self.shape)) if reduction == 1 else inside
+
+
 def loss_norm(self, reduction) -> float:
     """The factor of a loss gradient: 1 / numel for a mean, else 1."""
     return 1.0 / numel(self.shape) if reduction == 1 else 1.0
@@ -284,11 +300,12 @@ def huber_backward(F, grad, self, target, reduction, delta):
     return F.where(x <= -delta, -norm * grad * delta, F.where(x >= delta, norm * grad * delta, norm * x * grad))
 
 
-def loss_scaled(values, self, weight, reduction):
-    """A loss gradient times the weights, divided by numel for a mean."""
+def loss_scaled(F, values, self, weight, reduction):
+    """A loss gradient times the weights, divided by numel for a mean (torch's C++ division by a
+    number: DivBackward1 under create_graph)."""
     if weight is not None:
         values = values * weight
-    return values / numel(self.shape) if reduction == 1 else values
+    return F.div_number(values, numel(self.shape)) if reduction == 1 else values
 
 
 def bce_double_backward(F, grad, grad_output, self, target, weight, reduction):
@@ -297,7 +314,7 @@ def bce_double_backward(F, grad, grad_output, self, target, weight, reduction):
     plus = self + eps
     minus = 1 - self + eps
     values = (self * self - 2 * self * target + target) / (plus * plus * (minus * minus)) * (grad * grad_output)
-    return loss_scaled(values, self, weight, reduction)
+    return loss_scaled(F, values, self, weight, reduction)
 
 
 def bce_double_backward_target(F, grad, grad_output, self, weight, reduction):
@@ -437,7 +454,7 @@ def bce_logits_backward(F, grad, self, target, weight, pos_weight, reduction):
     else:
         scaled = pos_weight * target
         values = (scaled + 1 - target) * F.sigmoid(self) - scaled
-    return loss_scaled(values * grad, self, weight, reduction)
+    return loss_scaled(F, values * grad, self, weight, reduction)
 
 
 def bce_logits_target_backward(F, grad, self, weight, pos_weight, reduction):
@@ -445,7 +462,7 @@ def bce_logits_target_backward(F, grad, self, weight, pos_weight, reduction):
         values = -self * grad
     else:
         values = (F.log_sigmoid(-self) - F.log_sigmoid(self) * pos_weight) * grad
-    return loss_scaled(values, self, weight, reduction)
+    return loss_scaled(F, values, self, weight, reduction)
 
 
 def mish_backward(F, grad, self):
@@ -478,6 +495,18 @@ def gelu_backward(F, grad, self, approximate):
     pdf = F.exp(-0.5 * self * self) / math.sqrt(2.0 * math.pi)
     return grad * (cdf + self * pdf)
 
+
+def gelu_second_derivative(F, self, approximate):
+    """gelu''(x): pdf(x) (2 - x²) exactly; for the tanh approximation, with t = tanh(u),
+    u = k (x + c x³) and u' = k (1 + 3 c x²): (1 - t²) (u' - x t u'² + 3 c k x²)."""
+    if approximate == "tanh":
+        k, c = math.sqrt(2.0 / math.pi), 0.044715
+        t = F.tanh(k * (self + c * self * self * self))
+        slope = k * (1 + 3 * c * self * self)
+        return (1 - t * t) * (slope - self * t * slope * slope + 3 * c * k * self * self)
+    pdf = F.exp(-0.5 * self * self) / math.sqrt(2.0 * math.pi)
+    return pdf * (2 - self * self)
+
 def fill_zeros(F, grads, shapes):
     """Multi-output views: zeros for the outputs that received no gradient."""
     filled = []
@@ -493,3 +522,61 @@ def atan2_reciprocal(F, self, other):
     (its sign that of the other factor), not NaN."""
     squares = self * self + other * other
     return F.masked_fill(F.reciprocal(squares), squares == 0, 0)
+
+
+def column_major(array) -> bool:
+    """A matrix laid out column by column (a transposed row-major one), as torch's matrix-product
+    backward tests its inputs' strides."""
+    return array.ndim == 2 and array.strides[0] == array.itemsize and array.strides[1] == array.shape[0] * array.itemsize
+
+
+def _times(F, product, alpha):
+    return product if alpha == 1 else F.mul_number(product, alpha)
+
+
+def mm_mat1_backward(F, grad, mat2, mat1_column_major: bool, alpha):
+    """The first factor's gradient of ``mat1 @ mat2``, laid out as torch lays it: column-major
+    (``(mat2 grad^T)^T``) for a column-major input."""
+    if mat1_column_major:
+        return _times(F, F.t(F.matmul(F.conj(mat2), F.t(grad))), alpha)
+    return _times(F, F.matmul(grad, F.conj(F.t(mat2))), alpha)
+
+
+def mm_mat2_backward(F, grad, mat1, mat2_column_major: bool, alpha):
+    """The second factor's gradient of ``mat1 @ mat2`` (``(grad^T mat1)^T`` for a column-major one)."""
+    if mat2_column_major:
+        return _times(F, F.t(F.matmul(F.t(grad), F.conj(mat1))), alpha)
+    return _times(F, F.matmul(F.conj(F.t(mat1)), grad), alpha)
+
+
+def softmax_backward_data(F, grad, output, dim):
+    """softmax's backward kernel: ``(grad - sum(grad * output)) * output`` along ``dim``."""
+    return (grad - F.sum(grad * output, dims_of(dim, output), True)) * output
+
+
+def log_softmax_backward_data(F, grad, output, dim):
+    """log_softmax's backward kernel: ``grad - exp(output) * sum(grad)`` along ``dim``."""
+    return grad - F.exp(output) * F.sum(grad, dims_of(dim, output), True)
+
+
+def softmax_double_backward(F, grad, grad_output, output, dim):
+    """The derivative of softmax's backward in the forward output: for incoming ``grad``,
+    ``grad_output (grad - sum(grad output)) - grad sum(grad_output output)``."""
+    dims = dims_of(dim, output)
+    return grad_output * (grad - F.sum(grad * output, dims, True)) - grad * F.sum(grad_output * output, dims, True)
+
+
+def softplus_backward(F, grad, self, beta, threshold):
+    """softplus's backward kernel: ``grad * sigmoid(beta x)``, ``grad`` where ``beta x`` passes the threshold."""
+    scaled = self * beta
+    return F.where(scaled > threshold, grad, grad * F.exp(scaled) / (F.exp(scaled) + 1))
+
+
+def log_sigmoid_backward(F, grad, self):
+    """logsigmoid's backward kernel: ``grad / (1 + exp(x))``."""
+    return grad / (1 + F.exp(self))
+
+
+def log_sigmoid_double_backward(F, grad, self):
+    z = F.sigmoid(self)
+    return grad * (z - 1) * z

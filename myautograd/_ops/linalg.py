@@ -15,6 +15,7 @@ from .._autograd.record import recorded
 from .._autograd.views import make_view
 from .._tensor import Tensor
 from .common import check_tensor, device_error
+from . import formula_helpers as H
 from .derivatives import NODES
 from .registry import export, method
 
@@ -62,7 +63,8 @@ def mm(input, mat2):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
                            f"{b.shape[0]}x{b.shape[1]})")
     _same_dtype(input, mat2, "mm")
-    return recorded(NODES["MmBackward0"], np.matmul(a, b), (input, mat2))
+    return recorded(NODES["MmBackward0"], np.matmul(a, b), (input, mat2),
+                    {"self_column_major": H.column_major(a), "mat2_column_major": H.column_major(b)})
 
 
 @export
@@ -182,7 +184,9 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     expand_shape(bias.shape, out.shape, input.dtype.legacy_type_name(input.device.type))  # torch's error
     if beta != 0:  # torch ignores the bias when beta is 0, NaN and infinities included
         out += bias
-    return recorded(NODES["AddmmBackward0"], out, (input, mat1, mat2), {"alpha": alpha, "beta": beta})
+    return recorded(NODES["AddmmBackward0"], out, (input, mat1, mat2),
+                    {"alpha": alpha, "beta": beta, "mat1_column_major": H.column_major(a),
+                     "mat2_column_major": H.column_major(b)})
 
 
 method(matmul, name="__matmul__")

@@ -20,9 +20,10 @@ from .._autograd.record import recorded
 from .._tensor import Tensor, make_tensor
 from .common import broadcast_shapes
 from .derivatives import NODES
+from . import formula_helpers as H
 from .formula_helpers import nll_backward, nll_selection
 from .reduction import log_softmax
-from .special import div_by_number, xlogy
+from .special import div_by_number, mul_by_number, xlogy
 from .views import expand
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -175,7 +176,7 @@ def _probability_cross_entropy(input, target, weight, reduction: str, smoothing:
     classes = input.shape[class_dim]
     log_probs = log_softmax(input, class_dim)
     if smoothing > 0:
-        target = target * (1 - smoothing) + smoothing / classes
+        target = mul_by_number(target, 1 - smoothing) + smoothing / classes  # C++ mul(Tensor, Scalar), as torch
     products = log_probs * target
     if weight is not None:
         products = products * _class_weights(weight, input.dim(), class_dim)
@@ -291,3 +292,10 @@ def kl_div(input, target, reduction="mean", log_target=False):
     if reduction == "batchmean" and input.dim() != 0:
         out = out / input.shape[0]
     return out
+
+
+BACKWARD_KERNELS["MseLossBackwardBackward0"] = lambda grad, x, t, reduction: H.mse_backward(grad, x, t, reduction)
+BACKWARD_KERNELS["SmoothL1LossBackwardBackward0"] = (
+    lambda grad, x, t, reduction, beta: H.smooth_l1_backward(ArrayMath, grad, x, t, reduction, beta))
+BACKWARD_KERNELS["HuberLossBackwardBackward0"] = (
+    lambda grad, x, t, reduction, delta: H.huber_backward(ArrayMath, grad, x, t, reduction, delta))

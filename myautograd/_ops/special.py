@@ -1,6 +1,7 @@
-"""Pointwise ops torch builds losses from: ``xlogy`` and the division by a Python number that torch's
-C++ code records as ``DivBackward1`` (the Python ``/`` records ``DivBackward0``, the number wrapped
-in a tensor).
+"""Pointwise ops torch builds losses and formulas from: ``xlogy``, and the multiplication and
+division by a Python number that torch's C++ code records as ``MulBackward1`` and ``DivBackward1``
+(the Python ``*`` and ``/`` record ``MulBackward0`` and ``DivBackward0``, the number wrapped in a
+tensor).
 """
 
 from __future__ import annotations
@@ -32,6 +33,13 @@ def xlogy_values(x, y):
     """``x * log(y)``; 0 where x is 0, NaN where y is NaN."""
     zero = x.dtype.type(0)
     return np.where(np.isnan(y), y, np.where(x == 0, zero, x * np.log(y))).astype(x.dtype, copy=False)
+
+
+def mul_by_number(input: Tensor, number) -> Tensor:
+    """``input * number`` as torch's C++ ``mul(Tensor, Scalar)``: MulBackward1."""
+    data = input._data
+    out = data * (data.dtype.type(number) if data.dtype.kind in "fc" else number)
+    return recorded(NODES["MulBackward1"], out, (input,), {"other": number})
 
 
 def div_by_number(input: Tensor, number) -> Tensor:

@@ -40,7 +40,9 @@ class TensorMath:
 
     @staticmethod
     def sum_to(x, shape):
-        return x.sum_to_size(*tuple(shape)) if tuple(x.shape) != tuple(shape) else x
+        if tuple(x.shape) == tuple(shape):
+            return x
+        return x.sum() if not tuple(shape) else x.sum_to_size(*tuple(shape))  # to 0-dim: a full sum, as torch
 
     @staticmethod
     def expand(x, shape):
@@ -254,6 +256,10 @@ class TensorMath:
         return a.reshape(tuple(a.shape) + (1,) * b.dim()) * b
 
     @staticmethod
+    def bmm(a, b):
+        return a.bmm(b)
+
+    @staticmethod
     def conj(x):
         return x.conj() if isinstance(x, Tensor) and x._data.dtype.kind == "c" else x
 
@@ -286,6 +292,16 @@ class TensorMath:
         from .special import div_by_number
 
         return div_by_number(x, number)
+
+    @staticmethod
+    def mul_number(x, number):
+        from .special import mul_by_number
+
+        return mul_by_number(x, number)
+
+    @staticmethod
+    def rsqrt(x):
+        return x.rsqrt()
 
     @staticmethod
     def div_rounded(x, y, rounding_mode):

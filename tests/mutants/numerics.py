@@ -244,13 +244,13 @@ def negative_dim_backward():
 @mutant("losses and layers", "binary cross entropy's target gradient with the wrong sign")
 def bce_target_sign():
     formula("BinaryCrossEntropyBackward0", "target", lambda grad, self, weight, reduction, F:
-            H.loss_scaled(F.log(self / (1 - self)) * grad, self, weight, reduction))
+            H.loss_scaled(F, F.log(self / (1 - self)) * grad, self, weight, reduction))
 
 
 @mutant("losses and layers", "binary cross entropy with logits: the target gradient +x instead of -x")
 def bce_logits_target_sign():
     formula("BinaryCrossEntropyWithLogitsBackward0", "target", lambda grad, self, weight, pos_weight, reduction, F:
-            H.loss_scaled(self * grad, self, weight, reduction))
+            H.loss_scaled(F, self * grad, self, weight, reduction))
 
 
 @mutant("losses and layers", "mse_loss's gradient without the factor 2")
