@@ -460,7 +460,7 @@ for _name in ("NllLoss", "NllLoss2D"):
 derivative("BinaryCrossEntropyBackward0", "self target", saves="weight reduction",
            self=lambda grad, self, target, weight, reduction, F: F.backward_op(
                "BinaryCrossEntropyBackwardBackward0", grad, self, target, weight=weight, reduction=reduction),
-           target=lambda grad, self, weight, reduction, F: H.loss_scaled(F, 
+           target=lambda grad, self, weight, reduction, F: H.loss_scaled(F,
                -F.log(self / (1 - self)) * grad, self, weight, reduction))
 derivative("BinaryCrossEntropyBackwardBackward0", "grad_output self target", saves="weight reduction",
            grad_output=lambda grad, self, target, weight, reduction, F: F.backward_op(

@@ -14,8 +14,8 @@ from .. import _backend
 from .._autograd.record import recorded
 from .._autograd.views import make_view
 from .._tensor import Tensor
-from .common import check_tensor, device_error
 from . import formula_helpers as H
+from .common import check_tensor, device_error
 from .derivatives import NODES
 from .registry import export, method
 

@@ -18,9 +18,9 @@ from .. import _backend
 from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import recorded
 from .._tensor import Tensor, make_tensor
+from . import formula_helpers as H
 from .common import broadcast_shapes
 from .derivatives import NODES
-from . import formula_helpers as H
 from .formula_helpers import nll_backward, nll_selection
 from .reduction import log_softmax
 from .special import div_by_number, mul_by_number, xlogy
