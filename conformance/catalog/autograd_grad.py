@@ -232,3 +232,17 @@ def autograd_grad_only_inputs_ignored(torch, rec):
     print(grad_x[0])
     rec("grad_x", grad_x)
     rec("y.grad", y.grad)
+
+
+@case("torch.autograd.grad checks its outputs before its inputs: an output without a grad_fn is named "
+      "even when an input does not require grad either (found by the fuzzer)",
+      doc=docs.AUTOGRAD_GRAD, tags=("error",), features=("non-scalar", "autograd.grad"))
+def autograd_grad_checks_outputs_first(torch, rec):
+    a = torch.ones(2, device=rec.device)
+    b = torch.ones(2, requires_grad=True, device=rec.device)
+    with rec.attempt("grad(a.sum(), [a]): neither requires grad"):
+        torch.autograd.grad(a.sum(), [a])
+    with rec.attempt("grad(a.sum(), [b])"):
+        torch.autograd.grad(a.sum(), [b])
+    with rec.attempt("grad((b * 2).sum(), [a])"):
+        torch.autograd.grad((b * 2).sum(), [a])

@@ -181,10 +181,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 
 def _grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused) -> tuple:
+    roots, root_grads = _roots(outputs, grads, create_graph)  # the outputs are checked first, as torch
     for tensor in inputs:
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    roots, root_grads = _roots(outputs, grads, create_graph)
     captured = run_backward(roots, root_grads, keep_graph=retain_graph, create_graph=create_graph,
                             inputs=list(inputs), accumulate=False)
     result = []
