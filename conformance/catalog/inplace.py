@@ -324,3 +324,21 @@ def inplace_on_expand_without_repeats(torch, rec):
     b = a.expand(1, 3)
     b.add_(1)
     rec("a after b.add_(1)", a, version=True)
+
+
+@case("An in-place op whose operand shares part of the written memory, or all of it with other strides, "
+      "raises; the same tensor, or a view with its very layout, is allowed (found by the fuzzer)",
+      doc=docs.INPLACE, tags=("error", "hard"), features=("non-scalar", "in-place", "views", "detach"))
+def inplace_with_partially_overlapping_operand(torch, rec):
+    x = torch.tensor([-2.0], device=rec.device)
+    with rec.attempt("x.detach().add_(x[::2]): one element, other strides"):
+        x.detach().add_(x[::2])
+    a = torch.arange(6.0, device=rec.device)
+    with rec.attempt("a[1:].add_(a[:-1]): shifted"):
+        a[1:].add_(a[:-1])
+    z = torch.ones(3, 3, device=rec.device)
+    with rec.attempt("z.mul_(z.t())"):
+        z.mul_(z.t())
+    w = torch.ones(4, device=rec.device)
+    w.add_(w)
+    rec("w after w.add_(w)", w)

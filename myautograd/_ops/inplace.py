@@ -183,8 +183,35 @@ def _broadcastable(a: tuple, b: tuple) -> bool:
         return False
 
 
+def _dense_range(array):
+    """The byte range a non-overlapping, dense array covers (its dims in any order), or None."""
+    if not isinstance(array, np.ndarray) or array.size == 0:
+        return None
+    expected = array.itemsize
+    for stride, size in sorted((s, n) for s, n in zip(array.strides, array.shape) if n > 1):
+        if stride != expected:
+            return None
+        expected *= size
+    start = array.__array_interface__["data"][0]
+    return start, start + array.size * array.itemsize
+
+
+def _check_partial_overlap(written, read) -> None:
+    """torch refuses an in-place op whose operand shares some, but not all, of the written memory
+    (or all of it with other strides); it leaves layouts it cannot compare cheaply alone."""
+    a, b = _dense_range(written), _dense_range(read)
+    if a is None or b is None or not (a[0] < b[1] and b[0] < a[1]):
+        return
+    if a == b and written.strides == read.strides:
+        return
+    raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor refer to "
+                       "a single memory location. Please clone() the tensor before performing the operation.")
+
+
 def _binary_inplace(name: str, node_name: str, compute, with_alpha: bool = False):
     def op(self, other, *, alpha=1):
+        if isinstance(other, Tensor):
+            _check_partial_overlap(self._data, other._data)
         ad, bd = operands(self, other)
         if alpha != 1:
             bd = bd * alpha
