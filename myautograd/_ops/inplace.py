@@ -94,8 +94,11 @@ def write(self: Tensor, values) -> None:
         raise _inplace_error(exc, data, values) from None
 
 
-def apply_inplace(self: Tensor, values, node_name: str | None, inputs: tuple, attrs: dict | None = None) -> Tensor:
-    """Write ``values`` into ``self`` and record the op ``node_name`` on ``inputs`` (self first)."""
+def apply_inplace(self: Tensor, values, node_name: str | None, inputs: tuple, attrs: dict | None = None,
+                  read: Tensor | None = None) -> Tensor:
+    """Write ``values`` into ``self`` and record the op ``node_name`` on ``inputs`` (self first);
+    ``read``: a tensor operand, whose memory must not partly overlap ``self``'s (checked after
+    autograd's own checks, as torch orders them)."""
     recorded = node_name is not None and STATE.grad_enabled and any(
         isinstance(x, Tensor) and x._requires_grad for x in inputs)
     if _inference_outside_mode(self):
@@ -104,6 +107,8 @@ def apply_inplace(self: Tensor, values, node_name: str | None, inputs: tuple, at
         write(self, values)
         raise RuntimeError(INFERENCE_MESSAGE)
     check_inplace(self, recorded)
+    if read is not None:
+        _check_partial_overlap(self._data, read._data)
     _check_cast(self, getattr(values, "dtype", self._data.dtype))
     original = _original(self) if recorded and _reads_original(node_name, inputs) else None
     write(self, values)
@@ -210,13 +215,13 @@ def _check_partial_overlap(written, read) -> None:
 
 def _binary_inplace(name: str, node_name: str, compute, with_alpha: bool = False):
     def op(self, other, *, alpha=1):
-        if isinstance(other, Tensor):
-            _check_partial_overlap(self._data, other._data)
         ad, bd = operands(self, other)
         if alpha != 1:
             bd = bd * alpha
         if ad is self._data and not _records(self, other) and (self._meta is None or not self.is_inference()):
             # Nothing to record and no cast (an optimizer's update): compute straight into the tensor.
+            if isinstance(other, Tensor):
+                _check_partial_overlap(self._data, other._data)
             try:
                 compute(ad, bd, out=ad)
             except ValueError as exc:
@@ -225,7 +230,8 @@ def _binary_inplace(name: str, node_name: str, compute, with_alpha: bool = False
             return self
         out = compute(ad, bd)
         attrs = {"alpha": alpha} if with_alpha else None
-        return apply_inplace(self, _backend.as_array(out), node_name, (self, other), attrs)
+        return apply_inplace(self, _backend.as_array(out), node_name, (self, other), attrs,
+                             read=other if isinstance(other, Tensor) else None)
 
     op.__name__ = f"{name}_"
     method(op, name=f"{name}_")
