@@ -97,7 +97,10 @@ def attacked(tmp_path_factory):
 OUTCOMES = {
     "plain": ("pass", ""),
     "forge_everywhere": ("crash", "the result is"),
-    "forge_to_worker": ("crash", "the implementation worker sent an answer whose seq (null) does not match"),
+    # It writes into every descriptor of the worker: the protocol pipe or the case's own result pipe
+    # may take the forged lines first (a race), and each is refused as a crash.
+    "forge_to_worker": ("crash", ("the implementation worker sent an answer whose seq (null) does not match",
+                                  "the result is")),
     "close_fds_and_hang": ("timeout", "no result within 5 s; the process was killed"),
     "grandchild_holds_pipe": ("pass", ""),
     "grandchild_escapes": ("pass", ""),
@@ -119,7 +122,8 @@ def test_every_attack_in_a_case_has_its_outcome_and_the_run_goes_on(attacked):
     assert len(attacked["result"]["cases"]) == len(OUTCOMES)
     for name, (outcome, detail) in OUTCOMES.items():
         assert items[name]["outcome"] == outcome, (name, items[name]["detail"])
-        assert items[name]["detail"].startswith(detail), (name, items[name]["detail"])
+        assert items[name]["detail"].startswith(detail if isinstance(detail, tuple) else (detail,)), \
+            (name, items[name]["detail"])
     assert attacked["result"]["summary"]["pass"] == 3
 
 
