@@ -1,8 +1,8 @@
 """The kill rate: the whole CPU catalog run against every mutant (``python -m tests.mutants``).
 
 torch's side of each item is observed once and kept; then myautograd unchanged (the control,
-which must pass every item, or the rates mean nothing; items its expectations file records as
-known failures are left out) and each mutant run in a process of their
+which must pass every item, or the rates mean nothing; an item its expectations file records as a
+known drop-in failure counts as passed while it passes at the api level) and each mutant run in a process of their
 own, each item in a forked child with the harness's time and memory limits, judged by the
 harness's ``judge`` as ``conformance run`` judges it. A mutant is killed by its first item that
 does not pass; the others are not run. ``--all`` runs every item of every mutant (slower), to
@@ -61,7 +61,8 @@ def observe_reference(path: Path, jobs: int) -> None:
 
 def _known_failure(item) -> bool:
     """An item that unchanged myautograd fails as its expectations file records (the run reports it
-    ``xfail``): it can kill no mutant, and is left out of every run, the control's included."""
+    ``xfail``; each such entry is a drop-in difference): it kills a mutant only by failing below
+    drop-in, at the api or semantics level."""
     import torch
 
     from conformance.expectations import builtin_path, load_file
@@ -82,7 +83,7 @@ def run_one(name: str, reference_path: Path, every_item: bool, timeout: float) -
 
         apply(name)
     reference = json.loads(reference_path.read_text())
-    items = [item for item in _items() if not _known_failure(item)]
+    items = _items()
     missing = [item.label for item in items if f"{item.case.id}|{item.dtype}" not in reference]
     if missing:
         raise SystemExit(f"the catalog changed since torch's side was observed: no reference for {missing[0]}")
@@ -92,7 +93,7 @@ def run_one(name: str, reference_path: Path, every_item: bool, timeout: float) -
         count += 1
         mine = observed(item.case, myautograd, "cpu", item.dtype, timeout)
         record = judge(item, reference[f"{item.case.id}|{item.dtype}"], mine, "myautograd")
-        if record.outcome != "pass":
+        if record.outcome != "pass" and not (_known_failure(item) and record.levels.get("api") == "pass"):
             failures.append({"item": item.label, "outcome": record.outcome, "detail": record.detail[:300]})
             if not every_item:
                 break
