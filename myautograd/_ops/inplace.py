@@ -190,14 +190,14 @@ def _broadcastable(a: tuple, b: tuple) -> bool:
 
 def _dense_range(array):
     """The byte range a non-overlapping, dense array covers (its dims in any order), or None."""
-    if not isinstance(array, np.ndarray) or array.size == 0:
+    if array.size == 0:
         return None
     expected = array.itemsize
     for stride, size in sorted((s, n) for s, n in zip(array.strides, array.shape) if n > 1):
         if stride != expected:
             return None
         expected *= size
-    start = array.__array_interface__["data"][0]
+    start = array.__array_interface__["data"][0] if isinstance(array, np.ndarray) else array.data.ptr  # CuPy
     return start, start + array.size * array.itemsize
 
 
