@@ -342,3 +342,44 @@ def inplace_with_partially_overlapping_operand(torch, rec):
     w = torch.ones(4, device=rec.device)
     w.add_(w)
     rec("w after w.add_(w)", w)
+    leaf = torch.tensor([-2.0], requires_grad=True, device=rec.device)
+    with rec.attempt("leaf.add_(leaf[::2]): the leaf requiring grad is named first"):
+        leaf.add_(leaf[::2])
+
+
+@case("An in-place op saves its tensor operands before it writes: an operand that is the written tensor "
+      "(t.mul_(t)) or a view of it is at a newer version by backward, which raises (found by the fuzzer)",
+      doc=docs.INPLACE_CHECKS, tags=("error", "hard"),
+      features=("non-scalar", "in-place", "views", "version-counter"))
+def inplace_operand_saved_before_the_write(torch, rec):
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True, device=rec.device)
+    t = x * 1
+    t.mul_(t)
+    with rec.attempt("t.mul_(t), then backward"):
+        t.sum().backward()
+    u = x * 1
+    u.add_(u)
+    u.sum().backward()
+    rec("x.grad after u.add_(u) (add saves no operand)", x.grad)
+    v = x * 1
+    first, second = v[:2], v[2:]
+    first.mul_(second)
+    rec("second._version", second._version)
+    with rec.attempt("first.mul_(second), then backward"):
+        v.sum().backward()
+
+
+@case("A view used as the operand of an in-place op on its base gets a grad_fn regenerated from the base's "
+      "new history (found by the fuzzer)", doc=docs.INPLACE,
+      features=("non-scalar", "in-place", "views", "autograd.grad", "graph-introspection"))
+def view_operand_of_inplace_on_its_base(torch, rec):
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True, device=rec.device)
+    t = x * 1
+    first, second = t[:2], t[2:]
+    first.add_(second)
+    rec("second.grad_fn", second.grad_fn)
+    rec("second.grad_fn.next_functions[0][0]", second.grad_fn.next_functions[0][0])
+    rec("grad of second.sum() with respect to t", torch.autograd.grad(second.sum(), [t], retain_graph=True))
+    empty = torch.tensor([], requires_grad=True, device=rec.device) * 1
+    empty.add_(empty[::2])
+    rec("grad of empty[::2].sum() with respect to empty", torch.autograd.grad(empty[::2].sum(), [empty]))

@@ -230,8 +230,8 @@ class SavedTensor:
         producer = ""
         if self.is_output:
             producer = f", which is output {self.output_nr} of {forward_name(owner.name())},"
-        elif self.tensor is not None and self.tensor._grad_fn is not None:
-            node = self.tensor._grad_fn
+        elif self.tensor is not None and self.tensor.grad_fn is not None:  # a view's, regenerated if stale
+            node = self.tensor.grad_fn
             producer = f", which is output {self.tensor._output_nr} of {forward_name(node.name())},"
         hint = VERSION_HINT_ANOMALY if ANOMALY.enabled else VERSION_HINT
         return (

@@ -122,13 +122,15 @@ def _host_scalars_as_numbers(saved: dict) -> None:
             value.data = value.data[()]
 
 
-def record_inplace(cls, target: Tensor, inputs, attrs: dict | None, original, rebase: bool = True):
-    """The node of an in-place op already applied to ``target`` (``inputs[0]``).
+def record_inplace(cls, target: Tensor, inputs, attrs: dict | None, original, write, rebase: bool = True):
+    """The node of an in-place op on ``target`` (``inputs[0]``), whose write ``write()`` performs.
 
-    Edges were those of the inputs before the write (``target`` still has its old history here).
-    A saved ``self`` is ``original``, a clone taken before the write; a saved ``result`` is the
-    modified tensor.
-    With ``rebase``, ``target`` gets the node as its new grad_fn.
+    As torch's generated code does before it runs the kernel, the edges are those of the inputs
+    before the write (``target`` and its views still have their old history) and tensor
+    operands are saved at their versions before the write: an operand that shares ``target``'s
+    version counter (``x.mul_(x)``, a view of it) then fails backward's version check, as in
+    torch. A saved ``self`` is ``original``, a clone taken before the write; a saved
+    ``result`` is the modified tensor. With ``rebase``, ``target`` gets the node as its new grad_fn.
     """
     edges, metas, needs = [], [], []
     for x in inputs:
@@ -142,23 +144,21 @@ def record_inplace(cls, target: Tensor, inputs, attrs: dict | None, original, re
             needs.append(False)
     node = object.__new__(cls)
     saved = {}
-    for name in cls.saved_names(tuple(needs)):
-        if name == "result":
+    names = cls.saved_names(tuple(needs))
+    for name in names:
+        if name in ("result", "self"):
             continue
-        if name == "self":
-            saved[name] = save_for_backward(original)
-        elif name in cls._inputs:
-            value = inputs[cls._inputs.index(name)]
-            saved[name] = save_for_backward(value) if isinstance(value, Tensor) else value
-        else:
-            value = attrs[name]
-            saved[name] = save_for_backward(value) if isinstance(value, Tensor) else value
+        value = inputs[cls._inputs.index(name)] if name in cls._inputs else attrs[name]
+        saved[name] = save_for_backward(value) if isinstance(value, Tensor) else value
+    write()
+    if "self" in names:
+        saved["self"] = save_for_backward(original)
     init_node(node, *split_edges(edges), saved, tuple(metas))
     if rebase:
         target._grad_fn = node
         target._output_nr = 0
         target._requires_grad = True
-    if "result" in cls.saved_names(tuple(needs)):
+    if "result" in names:
         saved["result"] = save_for_backward(target, 0)
     return node
 

@@ -110,15 +110,19 @@ def apply_inplace(self: Tensor, values, node_name: str | None, inputs: tuple, at
     if read is not None:
         _check_partial_overlap(self._data, read._data)
     _check_cast(self, getattr(values, "dtype", self._data.dtype))
-    original = _original(self) if recorded and _reads_original(node_name, inputs) else None
-    write(self, values)
-    version_counter(self)[0] += 1
-    if recorded:
-        meta = self._meta
-        base = meta.base if meta is not None else None
-        node = record_inplace(NODES[node_name], self, inputs, attrs, original, rebase=base is None)
-        if base is not None:
-            copy_slices(self, base, node)
+    def write_and_count() -> None:
+        write(self, values)
+        version_counter(self)[0] += 1
+
+    if not recorded:
+        write_and_count()
+        return self
+    original = _original(self) if _reads_original(node_name, inputs) else None
+    meta = self._meta
+    base = meta.base if meta is not None else None
+    node = record_inplace(NODES[node_name], self, inputs, attrs, original, write_and_count, rebase=base is None)
+    if base is not None:
+        copy_slices(self, base, node)
     return self
 
 
