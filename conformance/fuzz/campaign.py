@@ -25,7 +25,7 @@ from ..item import Item
 from ..levels import DEFAULT_LEVEL
 from ..reports.common import diff_text
 from ..session import Session
-from .ops import elementwise_ops
+from .ops import elementwise_ops, table_ops
 from .program import Generator, Program
 
 CHUNK = 10
@@ -66,6 +66,7 @@ class Campaign:
         self.session = Session(config.impl, devices=(config.device,), level=config.level,
                                startup_timeout=config.startup_timeout)
         self.ops = elementwise_ops()
+        self.table = table_ops()
         self.started = time.monotonic()
         self._last_shown = 0.0
         self._failing: tuple[Program, dict] | None = None
@@ -108,7 +109,7 @@ class Campaign:
 
         def check(data) -> None:
             dtype = data.draw(st.sampled_from(("float32", "float64")))
-            program = Generator(data.draw, self.ops, st).program(dtype, self.config.max_steps)
+            program = Generator(data.draw, self.ops, st, self.table).program(dtype, self.config.max_steps)
             record = self.judge(program)
             if record["outcome"] != "pass":
                 if self._failing is None or len(program.source()) <= len(self._failing[0].source()):

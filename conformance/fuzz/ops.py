@@ -1,4 +1,4 @@
-"""The elementwise operators the fuzzer draws from, read off the operator catalog's table.
+"""The operators the fuzzer draws from, read off the operator catalog's table.
 
 An operator of the table's elementwise families qualifies through each sample whose call is a
 plain call of its float inputs (``torch.atan2(a, b)``, ``x.sin()``, ``F.leaky_relu(x, 0.25)``)
@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+
+from ..operators.spec import Input
 
 ELEMENTWISE_FAMILIES = ("pointwise", "unary", "activations")
 _PLAIN = re.compile(r"^(?:[\w.]+\(\{0\}(?:, \{1\})?(?:, [\w=.\-'\" ]+)*\)|\{0\}\.\w+\(\))$")
@@ -68,3 +70,41 @@ def _as_elementwise(name: str, sample) -> ElementwiseOp | None:
         return None
     domains = tuple((inputs[n].low, inputs[n].high) for n in names)
     return ElementwiseOp(name, template, domains)
+
+
+# -- any operator of the table: its sample calls, on inputs like the sample's -----------------------
+@dataclass(frozen=True)
+class TableOp:
+    """One sample call of the operator table (``F.mse_loss(x, t)``) and the inputs it takes.
+
+    The fuzzer binds the sample's input names to tensors of the program (a float input: a
+    program tensor of the same shape, or a fresh leaf drawn from the input's range or given by
+    its explicit values; an int64 or bool input: its explicit values), then makes the call. The
+    result's shape is not tracked (it is whatever the operator returns).
+    """
+
+    name: str
+    call: str
+    inputs: tuple[tuple[str, Input], ...]
+
+
+@lru_cache(maxsize=1)
+def table_ops() -> dict[str, tuple[TableOp, ...]]:
+    """Every differentiable operator of the table, with its samples that are one plain call
+    whose inputs are all contiguous; keyed by operator name."""
+    from ..operators import operators
+    from ..operators.spec import Sample
+
+    found: dict[str, list[TableOp]] = {}
+    for operator in operators():
+        if not operator.differentiable:
+            continue
+        for variant in operator.variants:
+            for sample in variant.samples:
+                if (not isinstance(sample, Sample) or sample.outputs != "out" or "\n" in sample.call
+                        or "out" in re.findall(r"\w+", sample.call) or not sample.inputs
+                        or any(i.layout != "contiguous" for i in sample.inputs.values())):
+                    continue
+                found.setdefault(operator.name, []).append(
+                    TableOp(operator.name, sample.call, tuple(sample.inputs.items())))
+    return {name: tuple(samples) for name, samples in found.items()}
