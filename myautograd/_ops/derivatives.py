@@ -338,7 +338,7 @@ derivative("IndexBackward0", "self", saves="indices self_sym_sizes",
            self=lambda grad, indices, self_sym_sizes, F: F.index_put_zeros(self_sym_sizes, grad, indices, grad, True))
 derivative("DiagonalBackward0", "self", saves="offset dim1 dim2 self_sym_sizes",
            self=lambda grad, offset, dim1, dim2, self_sym_sizes, F:
-           F.index_put_zeros(self_sym_sizes, grad, H.diagonal_key(self_sym_sizes, offset, dim1, dim2), grad, False))
+           H.diagonal_backward(F, grad, self_sym_sizes, offset, dim1, dim2))
 derivative("AsStridedBackward0", "self", saves="positions self_sym_sizes",
            self=lambda grad, positions, self_sym_sizes, F: H.scatter_positions(F, grad, positions, self_sym_sizes))
 derivative("UnfoldBackward0", "self", saves="positions self_sym_sizes",
@@ -381,7 +381,7 @@ derivative("DiagEmbedBackward0", "self", saves="offset dim1 dim2",
            self=lambda grad, offset, dim1, dim2, F: F.diagonal(grad, offset, dim1, dim2))
 derivative("DiagonalBackward0_copy", "self", saves="offset dim1 dim2 self_sym_sizes",
            self=lambda grad, offset, dim1, dim2, self_sym_sizes, F:
-           F.index_put_zeros(self_sym_sizes, grad, H.diagonal_key(self_sym_sizes, offset, dim1, dim2), grad, False))
+           H.diagonal_backward(F, grad, self_sym_sizes, offset, dim1, dim2))
 derivative("TakeBackward0", "self", saves="index self_sym_sizes",
            self=lambda grad, index, self_sym_sizes, F: F.reshape(F.index_put_zeros(
                (H.numel(self_sym_sizes),), grad, (F.array(index),), grad, True), self_sym_sizes))
