@@ -6,14 +6,17 @@ subscripts (the output's first, then the summed ones; missing ones unsqueezed at
 permute, as torch's ``einsum`` in aten/src/ATen/native/Linear.cpp), then sums a
 single operand, or multiplies operands pairwise, through ``bmm`` where subscripts are summed
 (``sumproduct_pair``), else elementwise. ``tensordot`` is one ``mm`` between the two operands
-reshaped to matrices.
+reshaped to matrices. ``_trilinear`` (bilinear's product) is one op of its own, as torch's.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._autograd.array_math import ArrayMath
+from .._autograd.record import recorded
 from .common import normalize_dim
+from .derivatives import NODES
 from .linalg import bmm, mm
 from .registry import export
 
@@ -145,6 +148,19 @@ def einsum(equation, *operands):
     if summed:
         return result.view(*shape)
     return result
+
+
+@export(method=False, name="_trilinear")
+def trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
+    """``torch._trilinear`` (what ``bilinear`` computes with): TrilinearBackward0, whose gradients are
+    trilinear products again. ``unroll_dim`` only orders torch's loop; it is checked, then unused."""
+    total = i1.dim() + len(expand1)
+    if not 0 <= unroll_dim < total:
+        raise RuntimeError(f"unroll_dim must be in [0,{total - 1}]")
+    attrs = {"expand1": tuple(expand1), "expand2": tuple(expand2), "expand3": tuple(expand3),
+             "sumdim": tuple(sumdim)}
+    out = ArrayMath.trilinear(i1._data, i2._data, i3._data, *attrs.values())
+    return recorded(NODES["TrilinearBackward0"], out, (i1, i2, i3), attrs)
 
 
 @export

@@ -489,6 +489,15 @@ for _mode in ("Reflection", "Replication"):
         derivative(f"{_mode}Pad{_dims}DBackwardBackward0", "grad_output self", saves="key",
                    grad_output=lambda grad, key, F: F.index(grad, key),
                    self=lambda grad, F: F.zeros_like(grad))
+# torch._trilinear (bilinear's product): each gradient is a trilinear product of the incoming gradient
+# and the other two operands, the gradient unsqueezed where the output lost dims, summed where the operand had none.
+derivative("TrilinearBackward0", "i1 i2 i3", saves="expand1 expand2 expand3 sumdim",
+           i1=lambda grad, i2, i3, expand1, expand2, expand3, sumdim, F:
+           F.trilinear(grad, i2, i3, sumdim, expand2, expand3, expand1),
+           i2=lambda grad, i1, i3, expand1, expand2, expand3, sumdim, F:
+           F.trilinear(i1, grad, i3, expand1, sumdim, expand3, expand2),
+           i3=lambda grad, i1, i2, expand1, expand2, expand3, sumdim, F:
+           F.trilinear(i1, i2, grad, expand1, expand2, sumdim, expand3))
 # -- convolution and pooling (window_math: the same functions give the values and the gradients) --------
 derivative("ConvolutionBackward0", "input weight bias",
            saves="stride padding dilation transposed output_padding groups",
