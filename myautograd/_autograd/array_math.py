@@ -168,6 +168,25 @@ class ArrayMath:
         return np.einsum(equation, *operands, optimize=True)
 
     @staticmethod
+    def trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim):
+        """``torch._trilinear``: the operands unsqueezed at their ``expand`` dims, multiplied
+        (broadcasting) and summed over ``sumdim``, which goes; one einsum."""
+        total = i1.ndim + len(expand1)
+        kept = [[d for d in range(total) if d not in expand] for expand in (expand1, expand2, expand3)]
+        sizes = [1] * total
+        for x, dims in zip((i1, i2, i3), kept):
+            for d, n in zip(dims, x.shape):
+                sizes[d] = n if n != 1 else sizes[d]
+        operands = [np.broadcast_to(x, tuple(sizes[d] for d in dims)) for x, dims in zip((i1, i2, i3), kept)]
+        present = set().union(*kept)
+        out = [d for d in range(total) if d not in sumdim]
+        letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        terms = ",".join("".join(letters[d] for d in dims) for dims in kept)
+        equation = terms + "->" + "".join(letters[d] for d in out if d in present)
+        result = _backend.as_array(np.einsum(equation, *operands, optimize=True))
+        return result.reshape(tuple(sizes[d] for d in out))  # a dim no operand has: size 1
+
+    @staticmethod
     def constant_pad(x, pad):
         """Zeros added (positive pads) or elements cropped (negative ones) at both ends of the last
         dims, as ``torch.nn.functional.pad``'s (before, after) pairs say."""

@@ -1,18 +1,22 @@
 """Tensor contractions: ``einsum`` and ``tensordot``, composed of views and matrix products as torch
 composes them, so their graphs end in torch's nodes and differentiate to any order.
 
-``einsum`` takes the diagonals of repeated subscripts, lines every operand up on one order of
-subscripts (the output's first, then the summed ones; missing ones unsqueezed), then sums a
+``einsum`` takes the diagonals of repeated subscripts, lines every operand up on torch's order of
+subscripts (the output's first, then the summed ones; missing ones unsqueezed at the end, then one
+permute, as torch's ``einsum`` in aten/src/ATen/native/Linear.cpp), then sums a
 single operand, or multiplies operands pairwise, through ``bmm`` where subscripts are summed
 (``sumproduct_pair``), else elementwise. ``tensordot`` is one ``mm`` between the two operands
-reshaped to matrices.
+reshaped to matrices. ``_trilinear`` (bilinear's product) is one op of its own, as torch's.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._autograd.array_math import ArrayMath
+from .._autograd.record import recorded
 from .common import normalize_dim
+from .derivatives import NODES
 from .linalg import bmm, mm
 from .registry import export
 
@@ -67,20 +71,25 @@ def _check_sizes(subscripts, operands) -> dict[str, int]:
 
 
 def _aligned(operand, labels: list[str], order: list[str]):
-    """``operand`` with its repeated subscripts reduced to diagonals, permuted to ``order`` (missing
-    subscripts unsqueezed)."""
-    labels = list(labels)
-    while len(set(labels)) != len(labels):
-        label = next(x for i, x in enumerate(labels) if x in labels[:i])
-        first, second = labels.index(label), len(labels) - 1 - labels[::-1].index(label)
-        operand = operand.diagonal(0, first, second)  # the diagonal goes last
-        labels = [x for i, x in enumerate(labels) if i not in (first, second)] + [label]
-    present = [label for label in order if label in labels]
-    operand = operand.permute(*[labels.index(label) for label in present])
-    for position, label in enumerate(order):
-        if label not in labels:
-            operand = operand.unsqueeze(position)
-    return operand
+    """``operand`` lined up on ``order`` as torch's einsum does it: a repeated subscript's diagonal
+    put back where the subscript first appears, missing subscripts unsqueezed at the end, then one
+    permute (so a gradient ends with the permute's backward, then the unsqueezes')."""
+    position: dict[str, int] = {}
+    dim = 0
+    for label in labels:
+        if label in position:
+            operand = operand.diagonal(0, position[label], dim).movedim(-1, position[label])
+        else:
+            position[label] = dim
+            dim += 1
+    permutation = []
+    for label in order:
+        if label not in position:
+            operand = operand.unsqueeze(dim)
+            position[label] = dim
+            dim += 1
+        permutation.append(position[label])
+    return operand.permute(*permutation)
 
 
 def _sumproduct_pair(left, right, summed: list[int]):
@@ -119,7 +128,10 @@ def einsum(equation, *operands):
     subscripts, output = _parse(equation, operands)
     _check_sizes(subscripts, operands)
     seen = [label for labels in subscripts for label in labels]
-    summed_labels = sorted({label for label in seen if label not in output}, key=seen.index)
+    # torch's order of the summed subscripts: an ellipsis (its labels are not in the equation) first,
+    # then the letters, capitals first
+    summed_labels = sorted({label for label in seen if label not in output},
+                           key=lambda label: (0, _LETTERS.index(label)) if label not in equation else (1, label))
     order = output + summed_labels
     aligned = [_aligned(operand, labels, order) for operand, labels in zip(operands, subscripts)]
     summed = list(range(len(output), len(order)))
@@ -136,6 +148,19 @@ def einsum(equation, *operands):
     if summed:
         return result.view(*shape)
     return result
+
+
+@export(method=False, name="_trilinear")
+def trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
+    """``torch._trilinear`` (what ``bilinear`` computes with): TrilinearBackward0, whose gradients are
+    trilinear products again. ``unroll_dim`` only orders torch's loop; it is checked, then unused."""
+    total = i1.dim() + len(expand1)
+    if not 0 <= unroll_dim < total:
+        raise RuntimeError(f"unroll_dim must be in [0,{total - 1}]")
+    attrs = {"expand1": tuple(expand1), "expand2": tuple(expand2), "expand3": tuple(expand3),
+             "sumdim": tuple(sumdim)}
+    out = ArrayMath.trilinear(i1._data, i2._data, i3._data, *attrs.values())
+    return recorded(NODES["TrilinearBackward0"], out, (i1, i2, i3), attrs)
 
 
 @export

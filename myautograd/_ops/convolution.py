@@ -2,8 +2,10 @@
 ``avg_pool2d``, ``adaptive_avg_pool2d``), with torch's checks, messages and nodes.
 
 A convolution is one op, ``ConvolutionBackward0``, whose values and gradients come from
-``window_math`` (windows and einsum); ``im2col``/``col2im`` are ops of their own so that the
-gradients, computed with them under ``create_graph``, differentiate again. ``padding='same'``
+``window_math`` (windows and einsum). Each gradient is a kernel of its own, recorded under
+``create_graph`` as torch's ``ConvolutionBackwardBackward0``; ``im2col``/``col2im`` are ops of their
+own so that what ``window_math`` computes on tensors (that node's derivative in the incoming
+gradient: a convolution) differentiates again. ``padding='same'``
 follows torch: symmetric padding where it can, the input padded by one more element on the
 right first where the total padding is odd.
 """
@@ -44,7 +46,9 @@ def col2im(cols: Tensor, sizes, kernel, stride, dilation) -> Tensor:
                                                              "dilation": tuple(dilation)})
 
 
-BACKWARD_KERNELS["bias_grad"] = lambda grad, input, weight, dims: grad.sum(axis=dims)
+BACKWARD_KERNELS["ConvolutionBackwardBackward0"] = (
+    lambda grad, input, weight, output_mask, **attrs:
+    W.convolution_grads(ArrayMath, grad, input, weight, output_mask, **attrs)[output_mask.index(True)])
 BACKWARD_KERNELS["max_pool_backward"] = lambda grad, x, indices: H.max_pool_backward(ArrayMath, grad, x, indices)
 BACKWARD_KERNELS["avg_pool_backward"] = lambda grad, x, **attrs: W.avg_pool_backward(ArrayMath, grad, sizes=x.shape,
                                                                                      **attrs)

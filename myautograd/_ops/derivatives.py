@@ -338,7 +338,7 @@ derivative("IndexBackward0", "self", saves="indices self_sym_sizes",
            self=lambda grad, indices, self_sym_sizes, F: F.index_put_zeros(self_sym_sizes, grad, indices, grad, True))
 derivative("DiagonalBackward0", "self", saves="offset dim1 dim2 self_sym_sizes",
            self=lambda grad, offset, dim1, dim2, self_sym_sizes, F:
-           F.index_put_zeros(self_sym_sizes, grad, H.diagonal_key(self_sym_sizes, offset, dim1, dim2), grad, False))
+           H.diagonal_backward(F, grad, self_sym_sizes, offset, dim1, dim2))
 derivative("AsStridedBackward0", "self", saves="positions self_sym_sizes",
            self=lambda grad, positions, self_sym_sizes, F: H.scatter_positions(F, grad, positions, self_sym_sizes))
 derivative("UnfoldBackward0", "self", saves="positions self_sym_sizes",
@@ -381,7 +381,7 @@ derivative("DiagEmbedBackward0", "self", saves="offset dim1 dim2",
            self=lambda grad, offset, dim1, dim2, F: F.diagonal(grad, offset, dim1, dim2))
 derivative("DiagonalBackward0_copy", "self", saves="offset dim1 dim2 self_sym_sizes",
            self=lambda grad, offset, dim1, dim2, self_sym_sizes, F:
-           F.index_put_zeros(self_sym_sizes, grad, H.diagonal_key(self_sym_sizes, offset, dim1, dim2), grad, False))
+           H.diagonal_backward(F, grad, self_sym_sizes, offset, dim1, dim2))
 derivative("TakeBackward0", "self", saves="index self_sym_sizes",
            self=lambda grad, index, self_sym_sizes, F: F.reshape(F.index_put_zeros(
                (H.numel(self_sym_sizes),), grad, (F.array(index),), grad, True), self_sym_sizes))
@@ -489,16 +489,44 @@ for _mode in ("Reflection", "Replication"):
         derivative(f"{_mode}Pad{_dims}DBackwardBackward0", "grad_output self", saves="key",
                    grad_output=lambda grad, key, F: F.index(grad, key),
                    self=lambda grad, F: F.zeros_like(grad))
+# torch._trilinear (bilinear's product): each gradient is a trilinear product of the incoming gradient
+# and the other two operands, the gradient unsqueezed where the output lost dims, summed where the operand had none.
+derivative("TrilinearBackward0", "i1 i2 i3", saves="expand1 expand2 expand3 sumdim",
+           i1=lambda grad, i2, i3, expand1, expand2, expand3, sumdim, F:
+           F.trilinear(grad, i2, i3, sumdim, expand2, expand3, expand1),
+           i2=lambda grad, i1, i3, expand1, expand2, expand3, sumdim, F:
+           F.trilinear(i1, grad, i3, expand1, sumdim, expand3, expand2),
+           i3=lambda grad, i1, i2, expand1, expand2, expand3, sumdim, F:
+           F.trilinear(i1, i2, grad, expand1, expand2, sumdim, expand3))
 # -- convolution and pooling (window_math: the same functions give the values and the gradients) --------
+# Each gradient of a convolution is a kernel of its own (window_math.convolution_grads), recorded under
+# create_graph as torch's ConvolutionBackwardBackward0 on (grad_output, input, weight), output_mask saying which
+# gradient it is. Its derivatives: in grad_output, the convolution itself applied to the incoming gradient; an
+# input gradient's in the weight, and a weight gradient's in the input, the other gradient of a convolution
+# (of the incoming gradient as the input, or as the weight); none in the others (as torch's, undefined).
 derivative("ConvolutionBackward0", "input weight bias",
            saves="stride padding dilation transposed output_padding groups",
            input=lambda grad, input, weight, stride, padding, dilation, transposed, output_padding, groups, F:
-           W.convolution_grads(F, grad, input, weight, (True, False, False), stride, padding, dilation, transposed,
-                               output_padding, groups)[0],
+           W.convolution_backward(F, grad, input, weight, 0, stride, padding, dilation, transposed, output_padding,
+                                  groups),
            weight=lambda grad, input, weight, stride, padding, dilation, transposed, output_padding, groups, F:
-           W.convolution_grads(F, grad, input, weight, (False, True, False), stride, padding, dilation, transposed,
-                               output_padding, groups)[1],
-           bias=H.bias_formula("ConvolutionBackwardBackward0"))
+           W.convolution_backward(F, grad, input, weight, 1, stride, padding, dilation, transposed, output_padding,
+                                  groups),
+           bias=lambda grad, input, weight, stride, padding, dilation, transposed, output_padding, groups, F:
+           W.convolution_backward(F, grad, input, weight, 2, stride, padding, dilation, transposed, output_padding,
+                                  groups))
+derivative("ConvolutionBackwardBackward0", "grad_output input weight",
+           saves="output_mask stride padding dilation transposed output_padding groups",
+           grad_output=lambda grad, grad_output, input, weight, output_mask, stride, padding, dilation, transposed,
+           output_padding, groups, F: W.double_backward_grad_output(
+               F, grad, grad_output, input, weight, output_mask, stride, padding, dilation, transposed, output_padding,
+               groups),
+           input=lambda grad, grad_output, input, output_mask, stride, padding, dilation, transposed, output_padding,
+           groups, F: W.convolution_backward(F, grad_output, input, grad, 0, stride, padding, dilation, transposed,
+                                             output_padding, groups) if output_mask[1] else None,
+           weight=lambda grad, grad_output, weight, output_mask, stride, padding, dilation, transposed, output_padding,
+           groups, F: W.convolution_backward(F, grad_output, grad, weight, 1, stride, padding, dilation, transposed,
+                                             output_padding, groups) if output_mask[0] else None)
 derivative("Im2ColBackward0", "self", saves="kernel_size stride dilation self_sym_sizes",
            self=lambda grad, kernel_size, stride, dilation, self_sym_sizes, F:
            F.col2im(grad, tuple(self_sym_sizes[2:]), kernel_size, stride, dilation))
@@ -547,7 +575,7 @@ derivative("NativeGroupNormBackward0", "input weight bias", saves="groups eps",
 # Gradients of these layers that are linear in the incoming gradient alone (the bias's, a sum over the other
 # dims; batch norm's input gradient in eval without a weight), recorded under create_graph on the input and
 # weight too, as torch's ...BackwardBackward0 nodes record all of a layer's gradients on all its inputs.
-for _name in ("ConvolutionBackwardBackward0", "NativeLayerNormBackwardBackward0", "NativeBatchNormBackwardBackward0"):
+for _name in ("NativeLayerNormBackwardBackward0", "NativeBatchNormBackwardBackward0"):
     derivative(_name, "grad_output input weight", saves="adjoint",
                grad_output=lambda grad, adjoint, F: adjoint(F, grad),
                input=lambda grad, input, F: F.zeros(tuple(input.shape), grad),

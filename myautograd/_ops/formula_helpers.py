@@ -87,6 +87,18 @@ def diagonal_key(sizes, offset, dim1, dim2) -> tuple:
     return tuple(key)
 
 
+def diagonal_backward(F, grad, sizes, offset, dim1, dim2):
+    """A diagonal's gradient (the diagonal in its last dim) put back in zeros of ``sizes``. Indexed by
+    ``diagonal_key``, the diagonal sits where the first of its dims is when the two are adjacent,
+    else first (NumPy's rule for index arrays): ``grad`` is lined up on that first."""
+    ndim = len(sizes)
+    first, second = dim1 % ndim, dim2 % ndim
+    at, last = (min(first, second) if abs(first - second) == 1 else 0), grad.ndim - 1
+    if at != last:
+        grad = F.permute(grad, tuple(range(at)) + (last,) + tuple(range(at, last)))
+    return F.index_put_zeros(sizes, grad, diagonal_key(sizes, offset, dim1, dim2), grad, False)
+
+
 def masked_select_backward(F, grad, self, mask):
     """The selected elements' gradients put back where the (broadcast) mask holds."""
     shape = tuple(np.broadcast_shapes(tuple(self.shape), tuple(mask.shape)))

@@ -102,7 +102,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``x1^T W_o x2 + b_o`` for every output o, as torch composes it: flattened batches, one
     trilinear product, reshaped back, then the bias."""
-    from .contraction import einsum
+    from .contraction import trilinear
 
     if input1.dim() != input2.dim():
         raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and {input2.dim()}")
@@ -122,7 +122,7 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     size = (*input1.shape[:-1], weight.shape[0])
     first = input1.reshape(-1, input1.shape[-1])
     second = input2.reshape(-1, input2.shape[-1])
-    output = einsum("bi,oij,bj->bo", first, weight, second).reshape(size)
+    output = trilinear(first, weight, second, (1, 3), (0,), (1, 2), (2, 3), 1).reshape(size)
     return output + bias if bias is not None else output
 
 

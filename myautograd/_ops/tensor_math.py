@@ -121,6 +121,12 @@ class TensorMath:
         return einsum(equation, *operands)
 
     @staticmethod
+    def trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim):
+        from .contraction import trilinear
+
+        return trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim)
+
+    @staticmethod
     def constant_pad(x, pad):
         from .padding import constant_pad
 

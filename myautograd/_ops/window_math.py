@@ -6,7 +6,9 @@ Everything rests on two primitives of ``F``: ``im2col`` (the sliding windows of 
 (N, C, *kernel, *windows)) and its adjoint ``col2im`` (window elements added back in place). A
 convolution is an ``einsum`` of the windows with the weight, per group; its input gradient is
 the weight's ``einsum`` with the output gradient, summed back by ``col2im``; a transposed
-convolution is the same pair the other way round.
+convolution is the same pair the other way round. ``convolution_backward`` makes each gradient one
+recorded op under create_graph (torch's ``ConvolutionBackwardBackward0``) and
+``double_backward_grad_output`` is that op's derivative in the incoming gradient.
 """
 
 from __future__ import annotations
@@ -143,6 +145,36 @@ def convolution_grads(F, grad, input, weight, needs, stride, padding, dilation, 
     if needs[2]:
         grads[2] = F.sum(grad, (0,) + tuple(range(2, grad.ndim)))
     return grads
+
+
+def convolution(F, x, w, stride, padding, dilation, transposed, output_padding, groups):
+    """The convolution of x with w, plain or transposed, without a bias."""
+    if transposed:
+        return conv_transpose(F, x, w, stride, padding, dilation, groups, output_padding)
+    return conv(F, x, w, stride, padding, dilation, groups)
+
+
+def convolution_backward(F, grad, input, weight, index, stride, padding, dilation, transposed, output_padding,
+                         groups):
+    """The gradient of the input (``index`` 0), the weight (1) or the bias (2): on arrays the kernel
+    (``convolution_grads``), under create_graph one ConvolutionBackwardBackward0 on (grad, input,
+    weight), as torch's ``convolution_backward``."""
+    return F.backward_op("ConvolutionBackwardBackward0", grad, input, weight, output_mask=(index == 0, index == 1,
+                         index == 2), stride=stride, padding=padding, dilation=dilation, transposed=transposed,
+                         output_padding=output_padding, groups=groups)
+
+
+def double_backward_grad_output(F, grad, grad_output, input, weight, output_mask, stride, padding, dilation,
+                                transposed, output_padding, groups):
+    """The derivative of the gradient ``output_mask`` picks in ``grad_output``, applied to ``grad``: the
+    convolution of ``grad`` with the weight (an input gradient's), of the input with ``grad`` (a weight
+    gradient's), or ``grad`` spread over the output (a bias gradient's)."""
+    if output_mask[0]:
+        return convolution(F, grad, weight, stride, padding, dilation, transposed, output_padding, groups)
+    if output_mask[1]:
+        return convolution(F, input, grad, stride, padding, dilation, transposed, output_padding, groups)
+    shape = tuple(grad_output.shape)
+    return F.expand(F.reshape(grad, (1, shape[1]) + (1,) * (len(shape) - 2)), shape)
 
 
 # -- pooling ------------------------------------------------------------------------------------------------

@@ -67,6 +67,7 @@ SHAPE_OPS = [
     Op("trace", lambda t, x: x.trace(), ((3, 4),)),
     Op("take", lambda t, x: t.take(x, t.tensor([[0, 5], [5, 11]], device=x.device)), ((3, 4),)),
     Op("einsum", lambda t, x, y: t.einsum("bij,bjk->bik", x, y), ((2, 3, 4), (2, 4, 2))),
+    Op("einsum_repeated_subscript", lambda t, x, y: t.einsum("iij,jk->ik", x, y), ((3, 3, 2), (2, 4))),
     Op("tensordot", lambda t, x, y: t.tensordot(x, y, dims=([1, 0], [0, 1])), ((3, 2, 2), (2, 3))),
     Op("matmul_fold_transposed", lambda t, x, y: x @ y, ((3, 4), (2, 4, 2))),
 ]
@@ -98,6 +99,11 @@ LOSS_OPS = [
     Op("std_mean", lambda t, x: t.std_mean(x)[0] + t.std_mean(x)[1], ((3, 4),)),
 ]
 
+def _gradient(t, out, x, g):
+    """The gradient of ``out`` in ``x`` for the incoming gradient ``g``, taken with create_graph."""
+    return t.autograd.grad(out, x, g, create_graph=True)[0]
+
+
 def _running(t, x, values):
     return t.tensor(values, dtype=x.dtype, device=x.device)
 
@@ -109,6 +115,13 @@ NN_OPS = [
     Op("conv_transpose2d", lambda t, x, w, b: t.nn.functional.conv_transpose2d(x, w, b, stride=2, padding=1,
                                                                                 output_padding=1),
        ((1, 2, 3, 3), (2, 3, 3, 3), (3,))),
+    # a convolution's gradient (ConvolutionBackwardBackward0), whose derivative in the incoming gradient is the
+    # convolution itself, composed under create_graph of im2col (a weight gradient's) or col2im (a transposed
+    # convolution's input gradient's)
+    Op("conv2d_weight_grad", lambda t, x, w, g: _gradient(t, t.nn.functional.conv2d(x, w, padding=1), w, g),
+       ((1, 2, 4, 4), (3, 2, 3, 3), (1, 3, 4, 4))),
+    Op("conv_transpose2d_input_grad", lambda t, x, w, g: _gradient(t, t.nn.functional.conv_transpose2d(x, w, stride=2),
+                                                                   x, g), ((1, 2, 3, 3), (2, 3, 2, 2), (1, 3, 6, 6))),
     Op("max_pool2d", lambda t, x: t.nn.functional.max_pool2d(x, 2, stride=1, padding=1), ((1, 2, 4, 4),)),
     Op("avg_pool2d", lambda t, x: t.nn.functional.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True),
        ((1, 2, 5, 5),)),
