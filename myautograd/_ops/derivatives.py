@@ -554,8 +554,8 @@ derivative("NativeBatchNormBackwardBackward0", "grad_output input weight",
 derivative("NativeGroupNormBackward0", "input weight bias", saves="groups eps",
            input=lambda grad, input, weight, groups, eps, F: N.group_norm_grads(F, grad, input, weight, groups, eps, 0),
            weight=lambda grad, input, groups, eps, F: N.group_norm_grads(F, grad, input, None, groups, eps, 1),
-           # torch's group norm backward under create_graph is a composite: the bias gradient, a plain sum
-           bias=lambda grad, F: F.sum(grad, (0,) + tuple(range(2, grad.ndim))))
+           # torch's group norm backward under create_graph is a composite: the bias gradient, a sum of grad alone
+           bias=lambda grad, groups, F: N.group_norm_channel_sum(F, grad, groups))
 # The bias gradient of a convolution, linear in the incoming gradient alone (a sum over the other dims), recorded
 # under create_graph on the input and weight too, as torch's ConvolutionBackwardBackward0 records all of the
 # layer's gradients on all its inputs.

@@ -205,12 +205,18 @@ def group_norm(F, x, weight, bias, groups: int, eps: float):
     return out + _channel_view(F, bias, x.ndim) if bias is not None else out
 
 
+def group_norm_channel_sum(F, t, groups: int):
+    """``t`` (shaped as the input) summed per channel as torch's group norm backward does: in the layout
+    (N, groups, channels per group, the rest), then viewed as (C,). The bias's gradient, of ``grad``."""
+    shape = tuple(t.shape)
+    layout = (shape[0], groups, shape[1] // groups, _count(shape, range(2, len(shape))))
+    return F.reshape(F.sum(F.reshape(t, layout), (0, 3)), (shape[1],))
+
+
 def group_norm_grads(F, grad, x, weight, groups: int, eps: float, which: int):
-    dims = batch_dims(x.ndim)
-    if which == 2:
-        return F.sum(grad, dims)
+    """The input's gradient (``which`` 0) or the weight's (1)."""
     xhat, rstd = normalized(F, _grouped(F, x, groups), (2,), eps)
     if which == 1:
-        return F.sum(grad * F.reshape(xhat, tuple(x.shape)), dims)
+        return group_norm_channel_sum(F, grad * F.reshape(xhat, tuple(x.shape)), groups)
     g = grad * _channel_view(F, weight, x.ndim) if weight is not None else grad
     return F.reshape(_input_grad(F, _grouped(F, g, groups), xhat, rstd, (2,)), tuple(x.shape))
