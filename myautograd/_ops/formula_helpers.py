@@ -169,7 +169,8 @@ def prod_dim_backward(F, grad, self, result, dim, keepdim):
 
 def cumprod_backward(F, grad, self, result, dim):
     """torch's: the reversed cumulative sum of ``grad * result`` over ``x`` without zeros; with
-    zeros, for each position k the sum over i >= k of grad_i times the product of x_j, j <= i, j != k."""
+    zeros, for each position k the sum over i >= k of grad_i times the product of x_j, j <= i, j != k,
+    written into position k of a zero tensor (recorded as CopySlices under create_graph, as torch's)."""
     if numel(self.shape) <= 1:
         return grad * 1
     dim = dim % self.ndim
@@ -181,7 +182,7 @@ def cumprod_backward(F, grad, self, result, dim):
     ones_shape = list(self.shape)
     ones_shape[dim] = 1
     ones = F.ones(ones_shape, grad)
-    columns = []
+    grad_input = F.zeros(self.shape, grad)
     for k in range(size):
         if k == 0:
             omitted = F.cat([ones, F.cumprod(F.narrow(self, dim, 1, size - 1), dim)], dim)
@@ -192,8 +193,8 @@ def cumprod_backward(F, grad, self, result, dim):
             else:
                 after = F.cumprod(F.narrow(self, dim, k + 1, size - k - 1), dim)
                 omitted = F.cat([until_k, F.expand(until_k, after.shape) * after], dim)
-        columns.append(F.sum(F.narrow(grad, dim, k, size - k) * omitted, (dim,), True))
-    return F.cat(columns, dim)
+        grad_input[at(dim, k)] = F.sum(F.narrow(grad, dim, k, size - k) * omitted, (dim,))
+    return grad_input
 
 
 def var_backward(F, grad, self, dim, correction, keepdim):
