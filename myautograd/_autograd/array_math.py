@@ -273,12 +273,6 @@ class ArrayMath:
         return BACKWARD_KERNELS[kernel or node_name](grad, *forward_inputs, **attrs)
 
     @staticmethod
-    def linear_op(node_name, grad, inputs, forward, adjoint):
-        """A gradient linear in ``grad`` alone, ``forward(F, grad)``, that torch records on the layer's
-        inputs too (see ``TensorMath.linear_op``): here, just its value."""
-        return forward(ArrayMath, grad)
-
-    @staticmethod
     def array(x):
         return x
 

@@ -555,31 +555,35 @@ derivative("AdaptiveAvgPool2DBackwardBackward0", "grad_output self", saves="rows
            grad_output=lambda grad, rows, cols, F: W.adaptive_avg(F, grad, rows, cols),
            self=lambda grad, F: F.zeros_like(grad))
 # -- normalization (norm_math: the same functions give the values and the gradients) --------------------
+# Layer and batch norm: each gradient (``which``: 0 input, 1 weight, 2 bias) one op, recorded under create_graph as
+# torch's Native...BackwardBackward0 on (grad_output, input, weight), whose derivatives are the composite's.
 derivative("NativeLayerNormBackward0", "input weight bias", saves="normalized_count eps",
            input=lambda grad, input, weight, normalized_count, eps, F:
-           N.layer_norm_grads(F, grad, input, weight, normalized_count, eps, 0),
-           weight=lambda grad, input, normalized_count, eps, F:
-           N.layer_norm_grads(F, grad, input, None, normalized_count, eps, 1),
-           bias=H.bias_formula("NativeLayerNormBackwardBackward0", normalized=True))
+           N.layer_norm_backward(F, grad, input, weight, normalized_count, eps, 0),
+           weight=lambda grad, input, weight, normalized_count, eps, F:
+           N.layer_norm_backward(F, grad, input, weight, normalized_count, eps, 1),
+           bias=lambda grad, input, weight, normalized_count, eps, F:
+           N.layer_norm_backward(F, grad, input, weight, normalized_count, eps, 2))
+derivative("NativeLayerNormBackwardBackward0", "grad_output input weight", saves="which normalized_count eps",
+           each=lambda grad, grad_output, input, weight, which, normalized_count, eps, input_index, F:
+           N.layer_norm_double_backward(F, grad, grad_output, input, weight, normalized_count, eps, which, input_index))
 derivative("NativeBatchNormBackward0", "input weight bias", saves="running_mean running_var training eps",
            input=lambda grad, input, weight, running_mean, running_var, training, eps, F:
-           N.batch_norm_grads(F, grad, input, weight, running_mean, running_var, training, eps, 0),
-           weight=lambda grad, input, running_mean, running_var, training, eps, F:
-           N.batch_norm_grads(F, grad, input, None, running_mean, running_var, training, eps, 1),
-           bias=H.bias_formula("NativeBatchNormBackwardBackward0"))
+           N.batch_norm_backward(F, grad, input, weight, running_mean, running_var, training, eps, 0),
+           weight=lambda grad, input, weight, running_mean, running_var, training, eps, F:
+           N.batch_norm_backward(F, grad, input, weight, running_mean, running_var, training, eps, 1),
+           bias=lambda grad, input, weight, running_mean, running_var, training, eps, F:
+           N.batch_norm_backward(F, grad, input, weight, running_mean, running_var, training, eps, 2))
+derivative("NativeBatchNormBackwardBackward0", "grad_output input weight",
+           saves="which running_mean running_var training eps",
+           each=lambda grad, grad_output, input, weight, which, running_mean, running_var, training, eps, input_index, F:
+           N.batch_norm_double_backward(F, grad, grad_output, input, weight, running_mean, running_var, training, eps,
+                                        which, input_index))
 derivative("NativeGroupNormBackward0", "input weight bias", saves="groups eps",
            input=lambda grad, input, weight, groups, eps, F: N.group_norm_grads(F, grad, input, weight, groups, eps, 0),
            weight=lambda grad, input, groups, eps, F: N.group_norm_grads(F, grad, input, None, groups, eps, 1),
-           # torch's group norm backward under create_graph is a composite: the bias gradient, a plain sum
-           bias=lambda grad, F: F.sum(grad, (0,) + tuple(range(2, grad.ndim))))
-# Gradients of these layers that are linear in the incoming gradient alone (the bias's, a sum over the other
-# dims; batch norm's input gradient in eval without a weight), recorded under create_graph on the input and
-# weight too, as torch's ...BackwardBackward0 nodes record all of a layer's gradients on all its inputs.
-for _name in ("NativeLayerNormBackwardBackward0", "NativeBatchNormBackwardBackward0"):
-    derivative(_name, "grad_output input weight", saves="adjoint",
-               grad_output=lambda grad, adjoint, F: adjoint(F, grad),
-               input=lambda grad, input, F: F.zeros(tuple(input.shape), grad),
-               weight=lambda grad, weight, F: F.zeros(tuple(weight.shape), grad))
+           # torch's group norm backward under create_graph is a composite: the bias gradient, a sum of grad alone
+           bias=lambda grad, groups, F: N.group_norm_channel_sum(F, grad, groups))
 derivative("EmbeddingBackward0", "weight", saves="indices weight_sym_size_0 padding_idx scale_grad_by_freq",
            weight=lambda grad, indices, weight_sym_size_0, padding_idx, scale_grad_by_freq, F:
            H.embedding_backward(F, grad, indices, weight_sym_size_0, padding_idx, scale_grad_by_freq))

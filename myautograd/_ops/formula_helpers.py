@@ -181,7 +181,8 @@ def prod_dim_backward(F, grad, self, result, dim, keepdim):
 
 def cumprod_backward(F, grad, self, result, dim):
     """torch's: the reversed cumulative sum of ``grad * result`` over ``x`` without zeros; with
-    zeros, for each position k the sum over i >= k of grad_i times the product of x_j, j <= i, j != k."""
+    zeros, for each position k the sum over i >= k of grad_i times the product of x_j, j <= i, j != k,
+    written into position k of a zero tensor (recorded as CopySlices under create_graph, as torch's)."""
     if numel(self.shape) <= 1:
         return grad * 1
     dim = dim % self.ndim
@@ -193,7 +194,7 @@ def cumprod_backward(F, grad, self, result, dim):
     ones_shape = list(self.shape)
     ones_shape[dim] = 1
     ones = F.ones(ones_shape, grad)
-    columns = []
+    grad_input = F.zeros(self.shape, grad)
     for k in range(size):
         if k == 0:
             omitted = F.cat([ones, F.cumprod(F.narrow(self, dim, 1, size - 1), dim)], dim)
@@ -204,8 +205,8 @@ def cumprod_backward(F, grad, self, result, dim):
             else:
                 after = F.cumprod(F.narrow(self, dim, k + 1, size - k - 1), dim)
                 omitted = F.cat([until_k, F.expand(until_k, after.shape) * after], dim)
-        columns.append(F.sum(F.narrow(grad, dim, k, size - k) * omitted, (dim,), True))
-    return F.cat(columns, dim)
+        grad_input[at(dim, k)] = F.sum(F.narrow(grad, dim, k, size - k) * omitted, (dim,))
+    return grad_input
 
 
 def var_backward(F, grad, self, dim, correction, keepdim):
@@ -374,29 +375,6 @@ def nll_backward(F, grad, self, target, weight, reduction, ignore_index, total_w
 def _planes(indices, sizes):
     planes = numel(sizes[:-2])
     return planes, (np.arange(planes).reshape(-1, 1), indices.reshape(planes, -1))
-
-
-def bias_formula(node: str, normalized: bool = False):
-    """A layer's bias gradient: ``grad`` summed over every dim but the channel dim (or, for layer norm,
-    over the leading dims), recorded under create_graph as ``node`` on the input and weight too."""
-    def summed(F, grad, input, weight, dims):
-        shape = tuple(grad.shape)
-        return F.linear_op(node, grad, (input, weight), lambda M, g: M.sum(g, dims),
-                           lambda M, v: unreduced(M, v, dims, shape))
-
-    def on_channels(grad, input, weight, F):
-        return summed(F, grad, input, weight, (0,) + tuple(range(2, grad.ndim)))
-
-    def on_trailing(grad, input, weight, normalized_count, F):
-        return summed(F, grad, input, weight, tuple(range(grad.ndim - normalized_count)))
-
-    return on_trailing if normalized else on_channels
-
-
-def unreduced(F, grad, dims, shape):
-    """The adjoint of a sum over ``dims``: ``grad`` spread back over ``shape``."""
-    kept = tuple(1 if d in dims else n for d, n in enumerate(shape))
-    return F.expand(F.reshape(grad, kept), shape)
 
 
 def max_pool_backward(F, grad, self, indices):

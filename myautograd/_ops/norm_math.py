@@ -5,9 +5,19 @@ Each normalizes over some dims with the biased variance, ``(x - mean) / sqrt(var
 scales and shifts per element (layer norm) or per channel (batch and group norm). The gradients
 recompute the mean and the deviation from the saved input, so that their own derivatives in the
 input are the true second derivatives.
+
+Layer and batch norm compute each gradient as one op, as torch does: ``*_norm_grads`` on arrays,
+recorded under ``create_graph`` as torch's ``NativeLayerNormBackwardBackward0`` /
+``NativeBatchNormBackwardBackward0`` on (grad_output, input, weight), ``which`` saying which
+gradient (0 input, 1 weight, 2 bias). Their derivatives, ``*_norm_double_backward``, are those of
+the composite gradients, worked out by hand: the second derivatives that differentiating the
+composite gives. Group norm's gradients stay composites, as torch's are under ``create_graph``.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
 
 
 def _count(shape, dims) -> int:
@@ -39,6 +49,75 @@ def _channel_view(F, t, ndim: int):
     return F.reshape(t, (1, -1) + (1,) * (ndim - 2))
 
 
+class Frame(NamedTuple):
+    """What a layer's gradients read of its input: the normalized values ``xhat`` and ``rstd`` over
+    ``dims`` (from the input's statistics when ``batch_stats``, else from given constant ones; None for
+    the bias's gradient, which needs neither), the dims its weight's gradient sums over, and ``view``,
+    ``(F, t)``: a weight-shaped ``t`` broadcast over the input."""
+
+    xhat: object
+    rstd: object
+    dims: tuple
+    weight_dims: tuple
+    view: Callable
+    batch_stats: bool
+
+
+def _summed(F, t, dims: tuple):
+    """``t`` summed over ``dims``, or a copy of it where there are none."""
+    return F.sum(t, dims) if dims else t * 1
+
+
+def _grad(F, grad, weight, which: int, f: Frame):
+    """Gradient ``which`` (0 input, 1 weight, 2 bias) of a layer, from ``grad`` (the output's)."""
+    if which == 2:
+        return _summed(F, grad, f.weight_dims)
+    if which == 1:
+        return _summed(F, grad * f.xhat, f.weight_dims)
+    g = grad * f.view(F, weight) if weight is not None else grad
+    return _input_grad(F, g, f.xhat, f.rstd, f.dims) if f.batch_stats else g * f.rstd
+
+
+def _double_backward(F, grad, grad_output, weight, which: int, wrt: int, f: Frame, shape: tuple):
+    """The derivative of gradient ``which`` in ``wrt`` (0 grad_output, 1 input, 2 weight), applied to
+    ``grad`` (the gradient of gradient ``which``); None where it does not depend on ``wrt``, as torch's."""
+    if which == 2:  # grad_output summed
+        return F.expand(f.view(F, grad), shape) if wrt == 0 else None
+    if which == 1:  # grad_output * xhat summed
+        if wrt == 2:
+            return None
+        spread = f.view(F, grad)
+        if wrt == 0:
+            return spread * f.xhat
+        through = spread * grad_output  # the derivative in xhat
+        return _input_grad(F, through, f.xhat, f.rstd, f.dims) if f.batch_stats else through * f.rstd
+    scale = f.view(F, weight) if weight is not None else None
+    if not f.batch_stats:  # grad_output * weight * rstd, rstd constant
+        if wrt == 1:
+            return None
+        if wrt == 2:
+            return _summed(F, grad_output * grad * f.rstd, f.weight_dims)
+        return grad * scale * f.rstd if scale is not None else grad * f.rstd
+    # rstd * P(g), g = grad_output * weight, P(g) = g - mean(g) - xhat * mean(g * xhat): P is self-adjoint
+    adjoint = _input_grad(F, grad, f.xhat, f.rstd, f.dims)
+    if wrt == 0:
+        return adjoint * scale if scale is not None else adjoint
+    if wrt == 2:
+        return _summed(F, grad_output * adjoint, f.weight_dims)
+    g = grad_output * scale if scale is not None else grad_output
+    count = _count(shape, f.dims)
+    # through xhat (rstd held), then through rstd: d rstd / dx = -rstd^2 xhat / count, centered
+    through = -f.rstd * (grad * (F.sum(g * f.xhat, f.dims, True) / count)
+                         + g * (F.sum(grad * f.xhat, f.dims, True) / count))
+    first = _input_grad(F, g, f.xhat, f.rstd, f.dims)
+    return (_input_grad(F, through, f.xhat, f.rstd, f.dims)
+            - f.rstd * f.xhat * (F.sum(grad * first, f.dims, True) / count))
+
+
+def _same(F, t):
+    return t
+
+
 # -- layer norm ---------------------------------------------------------------------------------------------
 def layer_norm(F, x, weight, bias, count: int, eps: float):
     """The last ``count`` dims normalized, scaled by ``weight`` and shifted by ``bias`` (either None)."""
@@ -48,15 +127,25 @@ def layer_norm(F, x, weight, bias, count: int, eps: float):
     return out + bias if bias is not None else out
 
 
-def layer_norm_grads(F, grad, x, weight, count: int, eps: float, which: int):
+def _layer_frame(F, x, count: int, eps: float, which: int) -> Frame:
     dims = tuple(range(x.ndim - count, x.ndim))
-    lead = tuple(range(x.ndim - count))
-    xhat, rstd = normalized(F, x, dims, eps)
-    if which == 0:
-        return _input_grad(F, grad * weight if weight is not None else grad, xhat, rstd, dims)
-    if which == 1:
-        return F.sum(grad * xhat, lead) if lead else grad * xhat
-    return F.sum(grad, lead) if lead else grad * 1
+    xhat, rstd = normalized(F, x, dims, eps) if which != 2 else (None, None)
+    return Frame(xhat, rstd, dims, tuple(range(x.ndim - count)), _same, True)
+
+
+def layer_norm_backward(F, grad, x, weight, count: int, eps: float, which: int):
+    """Gradient ``which`` as one op (NativeLayerNormBackwardBackward0 under create_graph)."""
+    return F.backward_op("NativeLayerNormBackwardBackward0", grad, x, weight, which=which, normalized_count=count,
+                         eps=eps)
+
+
+def layer_norm_grads(F, grad, x, weight, count: int, eps: float, which: int):
+    return _grad(F, grad, weight, which, _layer_frame(F, x, count, eps, which))
+
+
+def layer_norm_double_backward(F, grad, grad_output, x, weight, count: int, eps: float, which: int, wrt: int):
+    frame = _layer_frame(F, x, count, eps, which)
+    return _double_backward(F, grad, grad_output, weight, which, wrt, frame, tuple(x.shape))
 
 
 # -- batch norm ---------------------------------------------------------------------------------------------
@@ -74,25 +163,33 @@ def batch_norm(F, x, weight, bias, mean, var, training: bool, eps: float):
     return out + _channel_view(F, bias, x.ndim) if bias is not None else out
 
 
-def batch_norm_grads(F, grad, x, weight, running_mean, running_var, training: bool, eps: float, which: int):
+def _batch_frame(F, x, running_mean, running_var, training: bool, eps: float, which: int) -> Frame:
     dims = batch_dims(x.ndim)
+    ndim = x.ndim
     if which == 2:
-        return F.sum(grad, dims)
-    if training:
+        xhat = rstd = None
+    elif training:
         xhat, rstd = normalized(F, x, dims, eps)
     else:
-        rstd = 1 / F.sqrt(_channel_view(F, running_var, x.ndim) + eps)
-        xhat = (x - _channel_view(F, running_mean, x.ndim)) * rstd
-    if which == 1:
-        return F.sum(grad * xhat, dims)
-    if training:
-        g = grad * _channel_view(F, weight, x.ndim) if weight is not None else grad
-        return _input_grad(F, g, xhat, rstd, dims)
-    if weight is not None:
-        return grad * _channel_view(F, weight, x.ndim) * rstd
-    scale = F.array(rstd)  # constant: the gradient is linear in grad alone, recorded on the input too
-    return F.linear_op("NativeBatchNormBackwardBackward0", grad, (x, None),
-                       lambda M, g: g * M.constant(scale, g), lambda M, v: v * M.constant(scale, v))
+        rstd = 1 / F.sqrt(_channel_view(F, running_var, ndim) + eps)
+        xhat = (x - _channel_view(F, running_mean, ndim)) * rstd
+    return Frame(xhat, rstd, dims, dims, lambda F, t: _channel_view(F, t, ndim), training)
+
+
+def batch_norm_backward(F, grad, x, weight, running_mean, running_var, training: bool, eps: float, which: int):
+    """Gradient ``which`` as one op (NativeBatchNormBackwardBackward0 under create_graph)."""
+    return F.backward_op("NativeBatchNormBackwardBackward0", grad, x, weight, which=which, running_mean=running_mean,
+                         running_var=running_var, training=training, eps=eps)
+
+
+def batch_norm_grads(F, grad, x, weight, running_mean, running_var, training: bool, eps: float, which: int):
+    return _grad(F, grad, weight, which, _batch_frame(F, x, running_mean, running_var, training, eps, which))
+
+
+def batch_norm_double_backward(F, grad, grad_output, x, weight, running_mean, running_var, training: bool,
+                               eps: float, which: int, wrt: int):
+    frame = _batch_frame(F, x, running_mean, running_var, training, eps, which)
+    return _double_backward(F, grad, grad_output, weight, which, wrt, frame, tuple(x.shape))
 
 
 # -- group norm ---------------------------------------------------------------------------------------------
@@ -108,12 +205,18 @@ def group_norm(F, x, weight, bias, groups: int, eps: float):
     return out + _channel_view(F, bias, x.ndim) if bias is not None else out
 
 
+def group_norm_channel_sum(F, t, groups: int):
+    """``t`` (shaped as the input) summed per channel as torch's group norm backward does: in the layout
+    (N, groups, channels per group, the rest), then viewed as (C,). The bias's gradient, of ``grad``."""
+    shape = tuple(t.shape)
+    layout = (shape[0], groups, shape[1] // groups, _count(shape, range(2, len(shape))))
+    return F.reshape(F.sum(F.reshape(t, layout), (0, 3)), (shape[1],))
+
+
 def group_norm_grads(F, grad, x, weight, groups: int, eps: float, which: int):
-    dims = batch_dims(x.ndim)
-    if which == 2:
-        return F.sum(grad, dims)
+    """The input's gradient (``which`` 0) or the weight's (1)."""
     xhat, rstd = normalized(F, _grouped(F, x, groups), (2,), eps)
     if which == 1:
-        return F.sum(grad * F.reshape(xhat, tuple(x.shape)), dims)
+        return group_norm_channel_sum(F, grad * F.reshape(xhat, tuple(x.shape)), groups)
     g = grad * _channel_view(F, weight, x.ndim) if weight is not None else grad
     return F.reshape(_input_grad(F, _grouped(F, g, groups), xhat, rstd, (2,)), tuple(x.shape))

@@ -1,7 +1,9 @@
 """``layer_norm``, ``batch_norm`` and ``group_norm``, with torch's checks, messages and nodes
 (``NativeLayerNormBackward0``, ``NativeBatchNormBackward0``, ``NativeGroupNormBackward0``); the
-values and gradients come from ``norm_math``. ``batch_norm`` in training updates the running
-statistics in place, with the unbiased variance, as torch does (in double precision, then cast).
+values and gradients come from ``norm_math``, whose layer and batch norm gradients are registered
+here as backward kernels (recorded under ``create_graph`` as torch's ``...BackwardBackward0`` nodes).
+``batch_norm`` in training updates the running statistics in place, with the unbiased variance, as
+torch does (in double precision, then cast).
 """
 
 from __future__ import annotations
@@ -9,12 +11,19 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
-from .._autograd.array_math import ArrayMath
+from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import recorded
 from .._tensor import Tensor
 from . import norm_math as N
 from .derivatives import NODES
 from .inplace import set_values_without_grad
+
+BACKWARD_KERNELS["NativeLayerNormBackwardBackward0"] = (
+    lambda grad, x, weight, which, normalized_count, eps:
+    N.layer_norm_grads(ArrayMath, grad, x, weight, normalized_count, eps, which))
+BACKWARD_KERNELS["NativeBatchNormBackwardBackward0"] = (
+    lambda grad, x, weight, which, running_mean, running_var, training, eps:
+    N.batch_norm_grads(ArrayMath, grad, x, weight, running_mean, running_var, training, eps, which))
 
 
 def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:

@@ -201,14 +201,6 @@ class TensorMath:
         return recorded(NODES[node_name], out, (grad, *forward_inputs), attrs)
 
     @staticmethod
-    def linear_op(node_name, grad, inputs, forward, adjoint):
-        """``forward(F, grad)``, linear in ``grad``, recorded as ``node_name`` on ``grad`` and ``inputs``
-        (its derivative in ``grad`` is ``adjoint(F, v)``; in the inputs, zero), so that it requires grad
-        where the layer's inputs do, as the gradients of torch's layers do."""
-        out = forward(ArrayMath, grad._data)
-        return recorded(NODES[node_name], out, (grad, *inputs), {"adjoint": adjoint})
-
-    @staticmethod
     def array(x):
         return x._data if hasattr(x, "_data") else x
 
