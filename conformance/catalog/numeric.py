@@ -183,3 +183,20 @@ def float64_gradients(torch, rec):
     rec("x.grad", x.grad)
     rec("w.grad", w.grad)
     rec("x.grad.dtype", x.grad.dtype)
+
+
+@case("batch_norm in training updates running_mean, then running_var, and only then reads weight and bias: "
+      "a tensor passed as several of them is read updated (found by the fuzzer)",
+      doc=docs.docstring("torch.nn.functional.batch_norm"), dtypes=BOTH, tolerances=COMPOSITE.per_dtype(),
+      features=("non-scalar", "nn"))
+def batch_norm_running_stats_updated_before_the_affine_step(torch, rec):
+    dtype = getattr(torch, rec.dtype)
+    F = torch.nn.functional
+    x = torch.tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0], [3.0, 3.0, 1.0], [-2.0, 0.1, 0.3]], dtype=dtype,
+                     device=rec.device)
+    stats = torch.tensor([0.5, -1.5, 2.0], dtype=dtype, device=rec.device)
+    rec("running_mean and running_var one tensor", F.batch_norm(x, stats, stats, training=True, momentum=0.3))
+    rec("that tensor after", stats)
+    shared = torch.tensor([0.5, -1.5, 2.0], dtype=dtype, device=rec.device)
+    rec("every argument one tensor", F.batch_norm(x, shared, shared, shared, shared, training=True, momentum=0.3))
+    rec("that tensor after", shared)

@@ -49,11 +49,11 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     _check_running("running_mean", running_mean, channels)
     _check_running("running_var", running_var, channels)
     use_batch = training or running_mean is None
+    if training and running_mean is not None:  # first, as torch's kernel: a weight that aliases them reads them updated
+        _update_running(data, running_mean, running_var, momentum)
     out = N.batch_norm(ArrayMath, data, None if weight is None else weight._data, None if bias is None else bias._data,
                        None if running_mean is None else running_mean._data,
                        None if running_var is None else running_var._data, use_batch, eps)
-    if training and running_mean is not None:
-        _update_running(data, running_mean, running_var, momentum)
     attrs = {"running_mean": None if use_batch else running_mean, "running_var": None if use_batch else running_var,
              "training": use_batch, "eps": eps}
     return recorded(NODES["NativeBatchNormBackward0"], out.astype(data.dtype, copy=False), (input, weight, bias),
@@ -70,8 +70,8 @@ def _update_running(data, running_mean: Tensor, running_var: Tensor, momentum: f
     if count == 1:
         var = var * np.nan
     new_mean = momentum * mean + (1 - momentum) * running_mean._data.astype(np.float64)
-    new_var = momentum * var + (1 - momentum) * running_var._data.astype(np.float64)
     set_values_without_grad(running_mean, _backend.as_array(new_mean).astype(running_mean._data.dtype))
+    new_var = momentum * var + (1 - momentum) * running_var._data.astype(np.float64)  # after: they may be one tensor
     set_values_without_grad(running_var, _backend.as_array(new_var).astype(running_var._data.dtype))
 
 
