@@ -36,12 +36,16 @@ OPERATORS = [
            E("F.batch_norm(x, None, None, training=True)", "one value per channel", x=R(1, 3)),
            E("F.batch_norm(x, rm, rv, training=True)", "running statistics of the wrong size", x=R(4, 3),
              rm=R(2), rv=R(2, **POSITIVE)),
+           E("F.batch_norm(x, rm, rv, training=True)", "running statistics that require grad (found by the fuzzer)",
+             requires_grad=True, x=R(4, 3), rm=R(3), rv=R(3, low=0.5, high=2.0)),
+           E("F.batch_norm(x, rm, None, training=True)", "running_mean without running_var", x=R(4, 3), rm=R(3)),
        ],
        eval=[
            S("F.batch_norm(x, rm, rv, w, b)", "running statistics used, not updated", x=R(4, 3), rm=R(3, grad=False),
              rv=R(3, **POSITIVE), w=R(3), b=R(3), also=("rm", "rv")),
            S("F.batch_norm(x, rm, rv, eps=0.1)", "eps, a transposed input", x=R(3, 2, layout="transposed"),
              rm=R(2, grad=False), rv=R(2, **POSITIVE)),
+           E("F.batch_norm(x, None, rv)", "no running_mean in evaluation mode", x=R(4, 3), rv=R(3, **POSITIVE)),
        ]),
     op("group_norm", "torch.nn.functional.group_norm", COMPOSITE, gradgrad=("x", "w"),
        default=[

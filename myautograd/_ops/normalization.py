@@ -13,6 +13,7 @@ import numpy as np
 from .. import _backend
 from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import recorded
+from .._grad_mode import STATE
 from .._tensor import Tensor
 from . import norm_math as N
 from .derivatives import NODES
@@ -46,9 +47,20 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
                momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     data = input._data
     channels = data.shape[1] if data.ndim > 1 else 1
+    if STATE.grad_enabled:  # torch's autograd refuses running statistics that require grad, before its kernel runs
+        for name, stat in (("running_mean", running_mean), ("running_var", running_var)):
+            if stat is not None and stat.requires_grad:
+                raise RuntimeError(f"The function 'native_batch_norm' is not differentiable with respect to argument "
+                                   f"'{name}'. This input cannot have requires_grad True.")
+    if training and (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be None")
+    if not training:
+        for name, stat in (("running_mean", running_mean), ("running_var", running_var)):
+            if stat is None:
+                raise RuntimeError(f"{name} must be defined in evaluation mode")
     _check_running("running_mean", running_mean, channels)
     _check_running("running_var", running_var, channels)
-    use_batch = training or running_mean is None
+    use_batch = training
     if training and running_mean is not None:  # first, as torch's kernel: a weight that aliases them reads them updated
         _update_running(data, running_mean, running_var, momentum)
     out = N.batch_norm(ArrayMath, data, None if weight is None else weight._data, None if bias is None else bias._data,
