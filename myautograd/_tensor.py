@@ -94,6 +94,14 @@ def make_tensor(data, requires_grad: bool = False, grad_fn=None, output_nr: int 
     return t
 
 
+def _same_inference(alias: Tensor, source: Tensor) -> Tensor:
+    """An alias (``detach()``, ``.data``) is an inference tensor exactly when its source is one,
+    whatever the mode it is made in."""
+    if alias._meta is not None and alias._meta.inference and not source.is_inference():
+        alias._meta.inference = False
+    return alias
+
+
 def version_counter(t: Tensor) -> list:
     """The tensor's version counter, shared with its views and detached copies; made on first use."""
     counter = t._vc
@@ -352,7 +360,7 @@ class Tensor:
     # -- data, detach ---------------------------------------------------------------------
     @property
     def data(self) -> Tensor:
-        return make_tensor(self._data)
+        return _same_inference(make_tensor(self._data), self)
 
     @data.setter
     def data(self, value: Tensor) -> None:
@@ -361,7 +369,7 @@ class Tensor:
         self._data = value._data
 
     def detach(self) -> Tensor:
-        out = make_tensor(self._data)
+        out = _same_inference(make_tensor(self._data), self)
         out._vc = version_counter(self)
         return out
 

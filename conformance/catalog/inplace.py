@@ -371,7 +371,7 @@ def inplace_operand_saved_before_the_write(torch, rec):
 
 @case("A view used as the operand of an in-place op on its base gets a grad_fn regenerated from the base's "
       "new history (found by the fuzzer)", doc=docs.INPLACE,
-      features=("non-scalar", "in-place", "views", "autograd.grad", "graph-introspection"))
+      features=("non-scalar", "in-place", "views", "autograd.grad", "graph-introspection", "retain-graph"))
 def view_operand_of_inplace_on_its_base(torch, rec):
     x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True, device=rec.device)
     t = x * 1

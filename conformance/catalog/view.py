@@ -157,3 +157,70 @@ def view_of_detached_leaf_modified_in_place(torch, rec):
         w = b[1:]
     with rec.attempt("w.mul_(2) (w made under no_grad)"):
         w.mul_(2)
+
+
+@case("A view made in inference mode of a normal tensor is a normal tensor: it requires grad as its base does, "
+      "with no grad_fn; detach() and .data there are normal too; writing the view in normal mode raises "
+      "(found by the fuzzer)", doc=docs.INFERENCE_MODE, tags=("error", "hard"),
+      features=("non-scalar", "views", "inference-mode", "in-place", "detach"))
+def views_made_in_inference_mode_of_normal_tensors(torch, rec):
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True, device=rec.device)
+    y = x * 2
+    with torch.inference_mode():
+        flat, row, first = x.flatten(), y[0], y.split(1)[0]
+        detached, data = x.detach(), x.data
+    for name, t in (("x.flatten()", flat), ("y[0]", row), ("y.split(1)[0]", first), ("x.detach()", detached),
+                    ("x.data", data)):
+        rec(f"{name}: requires_grad, is_leaf, grad_fn, is_inference()",
+            [t.requires_grad, t.is_leaf, t.grad_fn, t.is_inference()])
+    with rec.attempt("row.mul_(2) in normal mode"):
+        row.mul_(2)
+    with rec.attempt("first.mul_(2) in normal mode"):
+        first.mul_(2)
+    plain = torch.ones(3, device=rec.device)
+    with torch.inference_mode():
+        part = plain[:2]
+    with rec.attempt("part.add_(w), w requiring grad (part's base does not)"):
+        part.add_(torch.ones(2, requires_grad=True, device=rec.device))
+
+
+@case("A view made under no_grad or in inference mode, whose base is then modified in place: its grad_fn "
+      "cannot be rebuilt, and reading it raises; so does writing a view of it, or an output of split made "
+      "from a tensor that does not require grad, with an operand that does (found by the fuzzer)",
+      doc=docs.NO_GRAD_MODE, tags=("error", "hard"),
+      features=("non-scalar", "views", "grad-mode", "inference-mode", "in-place", "graph-introspection"))
+def views_made_without_grad_mode_after_their_base_changes(torch, rec):
+    for mode in ("no_grad", "inference_mode"):
+        x = torch.ones(4, requires_grad=True, device=rec.device)
+        base = x * 1
+        with getattr(torch, mode)():
+            v = base[:3]
+        w = v[:2]
+        rec(f"{mode}: a view of v made with grad: grad_fn, requires_grad", [w.grad_fn, w.requires_grad])
+        with rec.attempt(f"{mode}: w.mul_(2)"):
+            w.mul_(2)
+        base.mul_(2)
+        with rec.attempt(f"{mode}: v.grad_fn after base.mul_(2)"):
+            rec("v.grad_fn", v.grad_fn)
+        with rec.attempt(f"{mode}: v * 2 after base.mul_(2)"):
+            rec("v * 2", v * 2)
+    a, _ = torch.ones(4, device=rec.device).split(2)
+    with rec.attempt("a.add_(w): a from split of a tensor that does not require grad"):
+        a.add_(torch.ones(2, requires_grad=True, device=rec.device))
+    c, _ = (torch.ones(4, requires_grad=True, device=rec.device) * 1).split(2)
+    with rec.attempt("c[:1].mul_(2): a view of an output of split"):
+        c[:1].mul_(2)
+
+
+@case("Backward through a view made under no_grad or in inference mode reaches no leaf: the view has no "
+      "accumulator, and neither it nor its base's leaf gets .grad (found by the fuzzer)",
+      doc=docs.NO_GRAD_MODE, features=("non-scalar", "views", "grad-mode", "inference-mode"))
+def backward_through_a_view_made_without_grad_mode(torch, rec):
+    for mode in ("no_grad", "inference_mode"):
+        x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
+        with getattr(torch, mode)():
+            v = x[1:]
+        out = (v * 2).sum()
+        rec(f"{mode}: out.grad_fn", out.grad_fn)
+        out.backward()
+        rec(f"{mode}: x.grad, v.grad", [x.grad, v.grad])

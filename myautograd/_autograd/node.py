@@ -188,9 +188,14 @@ def gradient_edge(t: Tensor) -> tuple:
     fn = t.grad_fn if t._meta is not None else t._grad_fn  # a view's may have to be regenerated
     if fn is not None:
         return (fn, t._output_nr)
-    if t._requires_grad:
-        return (grad_accumulator(t), 0)
-    return NO_EDGE
+    if not t._requires_grad:
+        return NO_EDGE
+    meta = t._meta
+    if meta is not None and meta.base is not None and meta.base._requires_grad:
+        # A view without a grad_fn (made under no_grad or in inference mode) of a base that requires grad
+        # requires grad only through its base: as in torch, it has no accumulator; its gradient goes nowhere.
+        return NO_EDGE
+    return (grad_accumulator(t), 0)
 
 
 # -- saved tensors -------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from .._grad_mode import STATE
 from .._tensor import Tensor, install, make_tensor, meta_of, version_counter
 from .engine import validate_outputs
 from .formulas import NODES
-from .node import NO_EDGE, Node, gradient_edge, init_node, split_edges
+from .node import NO_EDGE, Node, forward_name, gradient_edge, init_node, split_edges
 from .record import record
 
 
@@ -68,13 +68,25 @@ def make_view(base: Tensor, data, node_name: str, attrs: dict) -> Tensor:
     if STATE.grad_enabled and base._requires_grad:
         out = record(NODES[node_name], data, (base,), attrs)
     else:
-        # A view made under no_grad of a base that requires grad still reports requires_grad=True
-        # (with no grad_fn), as torch's views do; modifying it in place later is refused.
-        out = make_tensor(data, requires_grad=base._requires_grad and not STATE.inference)
-    creation = "no_grad" if not STATE.grad_enabled and base._requires_grad else None
-    if STATE.inference:
-        creation = "inference"
-    return track_view(out, base, creation)
+        # A view made under no_grad or in inference mode of a base that requires grad still reports
+        # requires_grad=True (with no grad_fn), as torch's views do; modifying it in place later is refused.
+        inference_base = base.is_inference()
+        out = make_tensor(data, requires_grad=base._requires_grad and not inference_base)
+        if not inference_base and out._meta is not None:
+            out._meta.inference = False  # a view of a normal tensor is normal, even in inference mode
+    return track_view(out, base, view_creation(base))
+
+
+def view_creation(base: Tensor) -> str | None:
+    """How a new view of ``base`` counts as made (torch's CreationMeta): in inference mode, under
+    no_grad, or normally (None); a view of a view made otherwise than normally keeps its base's
+    (an inference-mode one always)."""
+    made = "inference" if STATE.inference else (None if STATE.grad_enabled else "no_grad")
+    meta = base._meta
+    previous = meta.creation if meta is not None and meta.base is not None else None
+    if made is None or previous == "inference":
+        return previous
+    return made
 
 
 def track_view(view: Tensor, base: Tensor, creation: str | None) -> Tensor:
@@ -89,18 +101,55 @@ def make_views(base: Tensor, datas: list, node_name: str, attrs: dict) -> tuple:
         outs = record(NODES[node_name], tuple(datas), (base,), attrs, outputs=len(datas))
         if len(datas) == 1:
             outs = (outs,)
-    else:
-        outs = tuple(make_tensor(d) for d in datas)
-    return tuple(track_view(out, base, "multi_output") for out in outs)
+    else:  # under no_grad or in inference mode: as make_view's
+        inference_base = base.is_inference()
+        outs = tuple(make_tensor(d, requires_grad=base._requires_grad and not inference_base) for d in datas)
+        for out in outs:
+            if not inference_base and out._meta is not None:
+                out._meta.inference = False
+    creation = "multi_output" if STATE.grad_enabled else view_creation(base)
+    return tuple(track_view(out, base, creation) for out in outs)
 
 
 def current_view_grad_fn(view: Tensor):
-    """The view's grad_fn, regenerated if its base was modified in place since it was set."""
+    """The view's grad_fn, regenerated if its base was modified in place since it was set (refused
+    for a view made under no_grad, in inference mode or by a multi-output op, as torch does)."""
     meta = view._meta
     base = meta.base
-    if base._requires_grad and meta.view != view._vc[0] and meta.creation != "multi_output":
-        regenerate(view, base)
+    if (base._requires_grad or view._grad_fn is not None) and meta.view != view._vc[0]:
+        if meta.creation in REBASE_REFUSED:
+            raise RuntimeError(rebase_message(view, indirect=True))
+        if base._requires_grad:
+            regenerate(view, base)
     return view._grad_fn
+
+
+REBASE_REFUSED = ("no_grad", "inference", "multi_output")
+
+
+def rebase_message(view: Tensor, indirect: bool) -> str:
+    """torch's refusal to give a new history to a view made under no_grad, in inference mode or by
+    an op with several view outputs: the view written in place, or (``indirect``) its base or
+    another view of it."""
+    creation = view._meta.creation
+    node = view._grad_fn
+    modified = "its base or another view of its base has been" if indirect else "is being"
+    if creation == "multi_output":
+        what = (f"Output {view._output_nr} of {forward_name(node.name())} is a view and {modified} modified inplace."
+                if node is not None else
+                f"A view was created in no_grad mode and {modified} modified inplace with grad mode enabled.")
+        return (f"{what} This view is the output of a function that returns multiple views. Such functions do not "
+                "allow the output views to be modified inplace. You should replace the inplace operation by an "
+                "out-of-place one.")
+    prefix = (f"Output {view._output_nr} of {forward_name(node.name())} is a view of a view which was created in"
+              if node is not None else "A view was created in")
+    if creation == "inference":
+        what, block = f"inference mode and {modified} modified inplace in normal mode.", "inference_mode"
+    else:
+        what, block = f"no_grad mode and {modified} modified inplace with grad mode enabled.", "no_grad"
+    return (f"{prefix} {what} Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+            f"your code by moving both the view and the inplace either both inside the {block} block (if you don't "
+            "want the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
 
 
 def regenerate(view: Tensor, base: Tensor) -> None:

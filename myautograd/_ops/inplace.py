@@ -15,9 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend, _dtype
-from .._autograd.node import forward_name
 from .._autograd.record import record_inplace
-from .._autograd.views import copy_slices
+from .._autograd.views import REBASE_REFUSED, copy_slices, rebase_message
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
 from . import ternary
@@ -27,12 +26,6 @@ from .registry import method
 
 LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_MESSAGE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
-NO_GRAD_VIEW_MESSAGE = (
-    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
-    "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
-    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if "
-    "you want the inplace to be tracked)."
-)
 INFERENCE_MESSAGE = (
     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal "
     "tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details."
@@ -53,15 +46,8 @@ def check_inplace(self: Tensor, recorded: bool) -> None:
         if self._requires_grad and self._grad_fn is None:
             raise RuntimeError(LEAF_MESSAGE)
         return
-    if meta.creation == "multi_output" and self._requires_grad:
-        node = self._grad_fn
-        raise RuntimeError(
-            f"Output {self._output_nr} of {forward_name(node.name())} is a view and is being modified inplace. This "
-            "view is the output of a function that returns multiple views. Such functions do not allow the output "
-            "views to be modified inplace. You should replace the inplace operation by an out-of-place one."
-        )
-    if meta.creation == "no_grad" and recorded:
-        raise RuntimeError(NO_GRAD_VIEW_MESSAGE)
+    if meta.creation in REBASE_REFUSED and recorded:
+        raise RuntimeError(rebase_message(self, indirect=False))
     if self._requires_grad and base._grad_fn is None:
         # A view that requires grad, of a leaf: torch does not ask whether the base still requires grad.
         raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
