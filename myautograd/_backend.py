@@ -101,6 +101,41 @@ def is_writeable(array) -> bool:
     return all(stride or size == 1 for stride, size in zip(array.strides, array.shape))
 
 
+def repeats_elements(array) -> bool:
+    """Whether several elements of ``array`` share one memory location (an expanded view)."""
+    return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
+
+
+class _Interface:
+    """An object exposing an array interface, so that NumPy can make an array of it."""
+
+    def __init__(self, interface: dict, base) -> None:
+        self.__array_interface__ = interface
+        self.base = base
+
+
+def writeable_alias(array, repeats_ok: bool = False):
+    """An array to write ``array``'s memory through, or None where torch would refuse: elements
+    that share memory (unless ``repeats_ok``: a fill writes each the same value), or memory
+    that is read-only at its owner. A NumPy view of an expanded array is read-only although its
+    memory is not: a part of it that repeats nothing (a row of an expanded matrix) can be
+    written, as torch writes it."""
+    if repeats_elements(array) and not repeats_ok:
+        return None
+    if type(array) is not np.ndarray:
+        return array  # CuPy has no read-only arrays
+    if array.flags.writeable:
+        return array
+    owner = array
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    if not owner.flags.writeable:
+        return None
+    interface = dict(array.__array_interface__)
+    interface["data"] = (interface["data"][0], False)
+    return np.asarray(_Interface(interface, array))
+
+
 def scatter_add(target, index, values) -> None:
     """``target[index] += values``, adding repeated indices once each (``np.add.at``)."""
     if type(target) is np.ndarray:

@@ -383,3 +383,29 @@ def view_operand_of_inplace_on_its_base(torch, rec):
     empty = torch.tensor([], requires_grad=True, device=rec.device) * 1
     empty.add_(empty[::2])
     rec("grad of empty[::2].sum() with respect to empty", torch.autograd.grad(empty[::2].sum(), [empty]))
+
+
+@case("An expanded tensor (elements sharing memory) can be filled in place with zero_() or fill_(number), and "
+      "a part of it that repeats nothing can be written; item assignment of a slice, fill_ with a tensor and "
+      "other in-place ops raise; a backward through a fill of an expanded view raises (found by the fuzzer)",
+      doc=docs.INPLACE, tags=("error", "hard"), features=("non-scalar", "in-place", "views"))
+def writing_an_expanded_tensor(torch, rec):
+    def expanded():
+        return torch.tensor([[1.0, 2.0, 3.0]], device=rec.device).expand(4, 3)
+
+    for label, write in (("zero_()", lambda t: t.zero_()), ("fill_(2.0)", lambda t: t.fill_(2.0)),
+                         ("t[0] = 0.5", lambda t: t.__setitem__(0, 0.5)), ("t[1].mul_(2)", lambda t: t[1].mul_(2)),
+                         ("t[0:2] = 0.5", lambda t: t.__setitem__(slice(0, 2), 0.5)),
+                         ("fill_(tensor(2.0))", lambda t: t.fill_(torch.tensor(2.0, device=rec.device))),
+                         ("t[:, 0].add_(1)", lambda t: t[:, 0].add_(1))):
+        t = expanded()
+        with rec.attempt(label):
+            write(t)
+            rec(f"after {label}", t)
+    for label, write in (("zero_()", lambda t: t.zero_()), ("t[0] = 0.5", lambda t: t.__setitem__(0, 0.5))):
+        x = torch.tensor([[1.0, 2.0, 3.0]], requires_grad=True, device=rec.device)
+        t = (x * 1).expand(4, 3)
+        write(t)
+        with rec.attempt(f"backward after {label} on an expanded view that requires grad"):
+            t.sum().backward()
+            rec("x.grad", x.grad)

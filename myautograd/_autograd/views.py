@@ -22,6 +22,9 @@ from .formulas import NODES
 from .node import NO_EDGE, Node, forward_name, gradient_edge, init_node, split_edges
 from .record import record
 
+OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor refers to a single "
+                   "memory location. Please clone() the tensor before performing the operation.")
+
 
 def mark_view(view: Tensor, base: Tensor, creation: str | None = None) -> Tensor:
     """Record that ``view`` looks into the storage of ``base`` (its root base)."""
@@ -170,7 +173,7 @@ def _new_node(cls):
 class CopySlices(Node):
     """The base's node after an in-place op on one of its views (see module docstring)."""
 
-    __slots__ = ("fn", "positions", "view_shape")
+    __slots__ = ("fn", "positions", "view_shape", "repeats")
     _node_name = "torch::autograd::CopySlices"
     _frees_more = True  # what its in-place op's node saved
 
@@ -188,6 +191,10 @@ class CopySlices(Node):
         mask[self.positions.reshape(-1)] = True
         mask = mask.reshape(shape)
         replaced = inner[0]
+        if replaced is not None and self.repeats:
+            # torch copies the view's gradient into a strided view of the base's: an expanded view's
+            # elements share memory there, and the copy is refused
+            raise RuntimeError(OVERLAP_MESSAGE)
         if replaced is None:
             base_grad = F.where(F.constant(mask, grad), 0, grad)
         else:
@@ -211,6 +218,7 @@ def copy_slices(view: Tensor, base: Tensor, fn: Node) -> None:
     node.fn = fn
     node.positions = view_positions(view._data, base._data)
     node.view_shape = view._data.shape
+    node.repeats = bool(np.unique(node.positions).size < node.positions.size)
     base._grad_fn = node
     base._output_nr = 0
     base._requires_grad = True

@@ -155,8 +155,8 @@ def setitem(self, key, value) -> None:
     view = getitem(self, tuple(items))
     if isinstance(value, Tensor):
         view.copy_(value)
-    else:
-        view.fill_(value)
+    else:  # torch fills with the number as a 0-dim tensor: an expanded region is refused
+        view.fill_(value, _checked=True)
 
 
 @method

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _backend, _dtype
 from .._autograd.record import record_inplace
-from .._autograd.views import REBASE_REFUSED, copy_slices, rebase_message
+from .._autograd.views import OVERLAP_MESSAGE, REBASE_REFUSED, copy_slices, rebase_message
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
 from . import ternary
@@ -66,14 +66,17 @@ def _check_cast(self: Tensor, result_dtype) -> None:
 
 def _overlap_error() -> RuntimeError:
     """torch's refusal to write into a tensor whose elements share memory (an expanded one)."""
-    return RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
-                        "memory location. Please clone() the tensor before performing the operation.")
+    return RuntimeError(OVERLAP_MESSAGE)
 
 
-def write(self: Tensor, values) -> None:
+def write(self: Tensor, values, fills: bool = False) -> None:
+    """Write ``values`` into ``self``'s memory; ``fills``: one value everywhere (zero_, fill_ with a
+    number), which torch writes also into an expanded tensor, whose elements share memory."""
     data = self._data
     if not _backend.is_writeable(data):
-        raise _overlap_error()
+        data = _backend.writeable_alias(data, repeats_ok=fills)
+        if data is None:
+            raise _overlap_error()
     try:
         np.copyto(data, values, casting="unsafe")
     except ValueError as exc:
@@ -81,23 +84,23 @@ def write(self: Tensor, values) -> None:
 
 
 def apply_inplace(self: Tensor, values, node_name: str | None, inputs: tuple, attrs: dict | None = None,
-                  read: Tensor | None = None) -> Tensor:
+                  read: Tensor | None = None, fills: bool = False) -> Tensor:
     """Write ``values`` into ``self`` and record the op ``node_name`` on ``inputs`` (self first);
     ``read``: a tensor operand, whose memory must not partly overlap ``self``'s (checked after
-    autograd's own checks, as torch orders them)."""
+    autograd's own checks, as torch orders them); ``fills``: see ``write``."""
     recorded = node_name is not None and STATE.grad_enabled and any(
         isinstance(x, Tensor) and x._requires_grad for x in inputs)
     if _inference_outside_mode(self):
         # torch's kernel writes, then the version counter refuses: the values change, and it raises.
         _check_cast(self, getattr(values, "dtype", self._data.dtype))
-        write(self, values)
+        write(self, values, fills)
         raise RuntimeError(INFERENCE_MESSAGE)
     check_inplace(self, recorded)
     if read is not None:
         _check_partial_overlap(self._data, read._data)
     _check_cast(self, getattr(values, "dtype", self._data.dtype))
     def write_and_count() -> None:
-        write(self, values)
+        write(self, values, fills)
         version_counter(self)[0] += 1
 
     if not recorded:
@@ -159,7 +162,7 @@ def _inplace_error(exc: ValueError, ad, bd) -> RuntimeError:
     tensor cannot be written: an expanded one)."""
     from .common import broadcast_error
 
-    if not _backend.is_writeable(ad):
+    if _backend.writeable_alias(ad) is None:
         return _overlap_error()
     shape = getattr(bd, "shape", ())
     if _broadcastable(ad.shape, shape):
@@ -208,7 +211,8 @@ def _binary_inplace(name: str, node_name: str, compute, with_alpha: bool = False
         ad, bd = operands(self, other)
         if alpha != 1:
             bd = bd * alpha
-        if ad is self._data and not _records(self, other) and (self._meta is None or not self.is_inference()):
+        if (ad is self._data and not _records(self, other) and (self._meta is None or not self.is_inference())
+                and _backend.is_writeable(ad)):
             # Nothing to record and no cast (an optimizer's update): compute straight into the tensor.
             if isinstance(other, Tensor):
                 _check_partial_overlap(self._data, other._data)
@@ -313,18 +317,20 @@ def clamp_max_(self, max):
 
 @method
 def zero_(self):
-    return apply_inplace(self, np.zeros_like(self._data), "ZeroBackward0", (self,))
+    return apply_inplace(self, np.zeros_like(self._data), "ZeroBackward0", (self,), fills=True)
 
 
 @method
-def fill_(self, value):
+def fill_(self, value, *, _checked: bool = False):
+    """``_checked``: refuse an expanded tensor as torch's fill with a 0-dim tensor does (item
+    assignment of a number)."""
     if isinstance(value, Tensor):
         if value.dim() != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} "
                                "dimensions.")
         values = np.broadcast_to(_backend.to_device(value._data, self.device), self._data.shape)
         return apply_inplace(self, values.astype(self._data.dtype), "FillBackward3", (self, value))
-    return apply_inplace(self, np.full_like(self._data, value), "FillBackward2", (self,))
+    return apply_inplace(self, np.full_like(self._data, value), "FillBackward2", (self,), fills=not _checked)
 
 
 @method

@@ -12,7 +12,9 @@ an NVIDIA H100 (see ``docs/myautograd.md``, "CUDA"):
   ``np.concatenate`` (``TypeError: Unsupported type <class 'numpy.ndarray'>``); Python numbers
   and NumPy scalars are fine;
 * no ``np.add.at`` (``cupy.add.at`` instead) and no ``np.frompyfunc`` ufuncs;
-* ``flags`` has ``c_contiguous``, ``f_contiguous`` and ``owndata``, not ``writeable``;
+* ``flags`` has ``c_contiguous``, ``f_contiguous`` and ``owndata``, not ``writeable``: no array
+  is read-only, a broadcast view included (the stand-in makes NumPy's read-only views of
+  writeable memory writeable);
 * reductions and other scalar results are 0-d device arrays, not NumPy scalars;
 * assigning a non-scalar NumPy array into a slice raises ``ValueError``;
 * NumPy arrays are accepted as indices.
@@ -101,6 +103,24 @@ _METHODS = ("sum", "mean", "var", "std", "prod", "max", "min", "argmax", "argmin
             "diagonal", "trace", "all", "any", "flatten")
 
 
+class _Interface:
+    def __init__(self, interface: dict, base) -> None:
+        self.__array_interface__ = interface
+        self.base = base
+
+
+def _writeable(array: np.ndarray) -> np.ndarray:
+    """A writeable alias of a read-only NumPy view (``broadcast_to``) whose memory is writeable."""
+    owner = array
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    if not owner.flags.writeable:
+        return array
+    interface = dict(array.__array_interface__)
+    interface["data"] = (interface["data"][0], False)
+    return np.asarray(_Interface(interface, array))
+
+
 class ndarray:  # noqa: N801 - CuPy's name
     """A device array: a NumPy array behind CuPy's rules."""
 
@@ -109,6 +129,8 @@ class ndarray:  # noqa: N801 - CuPy's name
 
     def __init__(self, array: np.ndarray) -> None:
         assert type(array) is np.ndarray
+        if not array.flags.writeable:
+            array = _writeable(array)
         self._a = array
 
     # -- NumPy's protocols --------------------------------------------------------------
