@@ -191,3 +191,20 @@ def gradient_of_a_sum_is_an_expand(torch, rec):
     rec("the gradient of x.sum()", g)
     (h,) = torch.autograd.grad(x.mean(), x, seed, create_graph=True)
     rec("the gradient of x.mean()", h)
+
+
+@case("Under create_graph the gradient of a view is one op of its own: slice_backward, select_backward, "
+      "diagonal_backward, and _index_put_impl_ for advanced indexing (found by the fuzzer)",
+      doc=docs.AUTOGRAD_GRAD, features=("non-scalar", "autograd.grad", "higher-order", "views",
+                                        "graph-introspection"))
+def gradient_of_a_view_under_create_graph(torch, rec):
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0], [1.0, 3.0, 5.0]], requires_grad=True,
+                     device=rec.device)
+    for label, view in (("x[::2]", lambda t: t[::2]), ("x[1]", lambda t: t[1]), ("x[:, 1]", lambda t: t[:, 1]),
+                        ("x.narrow(0, 1, 2)", lambda t: t.narrow(0, 1, 2)), ("x.diagonal()", lambda t: t.diagonal()),
+                        ("x[[0, 2]]", lambda t: t[[0, 2]]), ("x[:1].expand(3, 3)", lambda t: t[:1].expand(3, 3))):
+        part = view(x)
+        (grad,) = torch.autograd.grad((part * part).sum(), x, create_graph=True)
+        rec(f"{label}: the gradient and its grad_fn", [grad, grad.grad_fn])
+        (second,) = torch.autograd.grad(grad.sum(), x)
+        rec(f"{label}: its derivative", second)

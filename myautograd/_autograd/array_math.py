@@ -228,8 +228,9 @@ class ArrayMath:
         return _zeros(shape, like) + 1
 
     @staticmethod
-    def index_put_zeros(shape, like, key, values, accumulate):
-        """Zeros of ``shape`` with ``values`` written (or added, with repeats) at ``key``."""
+    def index_put_zeros(shape, like, key, values, accumulate, node=None):
+        """Zeros of ``shape`` with ``values`` written (or added, with repeats) at ``key`` (``node``:
+        the node recorded under create_graph, see ``TensorMath``)."""
         out = _zeros(shape, like)
         if accumulate:
             _backend.scatter_add(out, key, values)

@@ -325,17 +325,25 @@ derivative("PermuteBackward0", "self", saves="dims", self=lambda grad, dims, F: 
 for _name in ("SqueezeBackward0", "SqueezeBackward1", "SqueezeBackward2", "SqueezeBackward4"):
     derivative(_name, "self", saves="self_sym_sizes", self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
 derivative("UnsqueezeBackward0", "self", saves="dim", self=lambda grad, dim, F: F.squeeze_dim(grad, dim))
+# A view's gradient is placed in zeros of the base's size: one op of its own (slice_backward, ...), recorded
+# under create_graph as torch's ...BackwardBackward0, whose derivative takes the view of the incoming gradient.
 derivative("SelectBackward0", "self", saves="dim index self_sym_sizes",
            self=lambda grad, dim, index, self_sym_sizes, F:
-           F.index_put_zeros(self_sym_sizes, grad, H.at(dim, index), grad, False))
+           F.backward_op("SelectBackwardBackward0", grad, kernel="placed", sizes=self_sym_sizes, key=H.at(dim, index)))
 derivative("SliceBackward0", "self", saves="dim start end step self_sym_sizes",
            self=lambda grad, dim, start, end, step, self_sym_sizes, F:
-           F.index_put_zeros(self_sym_sizes, grad, H.at(dim, slice(start, end, step)), grad, False))
-derivative("IndexPutBackward0", "self values", saves="indices accumulate",
-           self=lambda grad, indices, accumulate, F: grad if accumulate else F.where(F.mask_at(grad, indices), 0, grad),
-           values=lambda grad, indices, F: F.index(grad, indices))
+           F.backward_op("SliceBackwardBackward0", grad, kernel="placed", sizes=self_sym_sizes,
+                         key=H.at(dim, slice(start, end, step))))
+for _name in ("SelectBackwardBackward0", "SliceBackwardBackward0", "DiagonalBackwardBackward0"):
+    derivative(_name, "grad_output", saves="key", grad_output=lambda grad, key, F: F.index(grad, key))
+for _name in ("IndexPutBackward0", "IndexPutImplBackward0"):  # index_put_, and _index_put_impl_ (index's gradient)
+    derivative(_name, "self values", saves="indices accumulate",
+               self=lambda grad, indices, accumulate, F: grad if accumulate else F.where(F.mask_at(grad, indices), 0,
+                                                                                          grad),
+               values=lambda grad, indices, F: F.index(grad, indices))
 derivative("IndexBackward0", "self", saves="indices self_sym_sizes",
-           self=lambda grad, indices, self_sym_sizes, F: F.index_put_zeros(self_sym_sizes, grad, indices, grad, True))
+           self=lambda grad, indices, self_sym_sizes, F: F.index_put_zeros(self_sym_sizes, grad, indices, grad, True,
+                                                                            node="IndexPutImplBackward0"))
 derivative("DiagonalBackward0", "self", saves="offset dim1 dim2 self_sym_sizes",
            self=lambda grad, offset, dim1, dim2, self_sym_sizes, F:
            H.diagonal_backward(F, grad, self_sym_sizes, offset, dim1, dim2))

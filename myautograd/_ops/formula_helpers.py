@@ -96,7 +96,8 @@ def diagonal_backward(F, grad, sizes, offset, dim1, dim2):
     at, last = (min(first, second) if abs(first - second) == 1 else 0), grad.ndim - 1
     if at != last:
         grad = F.permute(grad, tuple(range(at)) + (last,) + tuple(range(at, last)))
-    return F.index_put_zeros(sizes, grad, diagonal_key(sizes, offset, dim1, dim2), grad, False)
+    return F.backward_op("DiagonalBackwardBackward0", grad, kernel="placed", sizes=tuple(sizes),
+                         key=diagonal_key(sizes, offset, dim1, dim2))
 
 
 def masked_select_backward(F, grad, self, mask):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
+from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import record, recorded
 from .._autograd.views import make_view
 from .._grad_mode import STATE
@@ -192,8 +193,13 @@ def index_put(input, indices, values, accumulate=False):
     return index_put_(input.clone(), indices, values, accumulate)
 
 
-def index_put_into_zeros(shape: tuple, like: Tensor, key, values: Tensor, accumulate: bool) -> Tensor:
-    """Zeros with ``values`` written at ``key``, recorded (used by formulas under create_graph)."""
+# A view's gradient placed in zeros of its base's size (slice_backward, select_backward, diagonal_backward).
+BACKWARD_KERNELS["placed"] = lambda grad, sizes, key: ArrayMath.index_put_zeros(tuple(sizes), grad, key, grad, False)
+
+
+def index_put_into_zeros(shape: tuple, like: Tensor, key, values: Tensor, accumulate: bool,
+                         node: str = "IndexPutBackward0") -> Tensor:
+    """Zeros with ``values`` written at ``key``, recorded as ``node`` (used by formulas under create_graph)."""
     zeros = np.zeros_like(like._data, shape=shape)
     out = zeros.copy()
     if accumulate:
@@ -201,7 +207,7 @@ def index_put_into_zeros(shape: tuple, like: Tensor, key, values: Tensor, accumu
     else:
         out[key] = values._data
     if STATE.grad_enabled and values._requires_grad:
-        return record(NODES["IndexPutBackward0"], out, (make_tensor(zeros), values),
+        return record(NODES[node], out, (make_tensor(zeros), values),
                       {"indices": key, "accumulate": accumulate})
     return make_tensor(out)
 

@@ -161,8 +161,8 @@ class TensorMath:
         return like.new_ones(tuple(int(n) for n in shape))
 
     @staticmethod
-    def index_put_zeros(shape, like, key, values, accumulate):
-        return index_put_into_zeros(tuple(shape), like, key, values, accumulate)
+    def index_put_zeros(shape, like, key, values, accumulate, node="IndexPutBackward0"):
+        return index_put_into_zeros(tuple(shape), like, key, values, accumulate, node)
 
     @staticmethod
     def gather(x, dim, index):

@@ -70,6 +70,12 @@ SHAPE_OPS = [
     Op("einsum_repeated_subscript", lambda t, x, y: t.einsum("iij,jk->ik", x, y), ((3, 3, 2), (2, 4))),
     Op("tensordot", lambda t, x, y: t.tensordot(x, y, dims=([1, 0], [0, 1])), ((3, 2, 2), (2, 3))),
     Op("matmul_fold_transposed", lambda t, x, y: x @ y, ((3, 4), (2, 4, 2))),
+    Op("as_strided", lambda t, x: x.as_strided((2, 2), (1, 2), 1), ((3, 4),)),
+    # a view's gradient under create_graph: slice_backward, select_backward, diagonal_backward, _index_put_impl_
+    Op("slice_grad", lambda t, x, g: _gradient(t, x[::2] * x[::2], x, g), ((4, 3), (2, 3))),
+    Op("select_grad", lambda t, x, g: _gradient(t, x[:, 1] * x[:, 1], x, g), ((4, 3), (4,))),
+    Op("diagonal_grad", lambda t, x, g: _gradient(t, x.diagonal() * x.diagonal(), x, g), ((3, 3), (3,))),
+    Op("index_grad", lambda t, x, g: _gradient(t, x[[0, 2, 2]] * x[[0, 2, 2]], x, g), ((4, 3), (3, 3))),
 ]
 
 INDEXING_OPS = [
