@@ -57,6 +57,7 @@ class Var:
     shape: tuple[int, ...] | None      # None: not tracked (the result of a table operator)
     leaf: bool
     requires_grad: bool
+    from_inference: bool = False       # made in inference mode, or computed from a tensor that was
 
 
 @dataclass
@@ -81,7 +82,11 @@ class Program:
         self.emit(f"with rec.attempt({f's{self.steps}: {label}'!r}):", *(f"    {line}" for line in body))
 
     def record(self, var: Var, version: bool = False) -> str:
-        suffix = ", version=True" if version else ""
+        """``rec(...)`` of a tensor; with ``version``, its ``_version`` too, except for a tensor that
+        comes from inference mode: outside it, an op on an inference tensor returns a tensor whose
+        version depends on how torch's kernel wrote it (``sum``: 1, ``mean``: 2, ``mul``: 0), a detail
+        of torch's implementation that no engine is asked to copy."""
+        suffix = ", version=True" if version and not var.from_inference else ""
         return f"rec({var.name!r}, {var.name}{suffix})"
 
     # -- rendering ------------------------------------------------------------------------
@@ -204,6 +209,7 @@ class Generator:
             return
         expr, shape, inputs, label = made
         out = self.result(program, shape, any(v.requires_grad for v in inputs) and under in (None, GRAD_MODES[1]))
+        out.from_inference = under == GRAD_MODES[3] or any(v.from_inference for v in inputs)
         body = [f"{out.name} = {expr}", program.record(out)]
         if under is not None:
             body = [f"with {under}:", f"    {out.name} = {expr}", program.record(out)]
@@ -305,6 +311,7 @@ class Generator:
                           tuple(4 if s == 1 else s for s in var.shape)))
         expr, shape = self.draw(self.st.sampled_from(forms))
         out = self.result(program, shape, var.requires_grad)
+        out.from_inference = var.from_inference
         program.attempt(f"{out.name} = {expr}", [f"{out.name} = {expr}", program.record(out)])
 
     def in_place(self, program: Program) -> None:
@@ -331,6 +338,7 @@ class Generator:
             var.requires_grad = False
             return
         out = self.result(program, var.shape, False)
+        out.from_inference = var.from_inference
         expr = form.format(v=var.name)
         program.attempt(f"{out.name} = {expr}", [f"{out.name} = {expr}", program.record(out, version=True)])
 
