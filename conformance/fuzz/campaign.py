@@ -4,7 +4,9 @@ Programs are drawn with hypothesis (``program.Generator``) in chunks of ``CHUNK`
 chunk seeded from ``--seed`` (chunk ``k`` uses seed ``seed + k``), until the time budget is spent
 (it is checked between chunks: a campaign may run over by one chunk).
 Each program runs as one item through the same pool, isolation, recorder and judge as the
-catalog's cases (``session.Session``), at the level given. The first program that does not pass
+catalog's cases (``session.Session``), at the level given. A program that the reference itself cannot run to the
+end (torch crashes or hangs on it) is no difference of the implementation: it is written out as
+``reference-<hash>.py`` and the campaign goes on. The first program that does not pass
 is shrunk by hypothesis to a minimal one and written to the report directory as
 ``<hash>.py`` (a catalog-style scenario, ready to promote), ``<hash>.diff.txt`` (its
 differences) and ``<hash>.json`` (how to replay it: implementation, versions, seed, chunk,
@@ -22,6 +24,7 @@ from pathlib import Path
 from ..bounds import for_console
 from ..case import Doc, case_from_source
 from ..item import Item
+from ..judge import REFERENCE_FAILED
 from ..levels import DEFAULT_LEVEL
 from ..reports.common import diff_text
 from ..session import Session
@@ -70,6 +73,7 @@ class Campaign:
         self.started = time.monotonic()
         self._last_shown = 0.0
         self._failing: tuple[Program, dict] | None = None
+        self.reference_failures: list[Path] = []
         self.finding: Finding | None = None
 
     # -- running programs -------------------------------------------------------------------
@@ -111,6 +115,9 @@ class Campaign:
             dtype = data.draw(st.sampled_from(("float32", "float64")))
             program = Generator(data.draw, self.ops, st, self.table).program(dtype, self.config.max_steps)
             record = self.judge(program)
+            if record["outcome"] == "error" and record["reference"]["status"] in REFERENCE_FAILED:
+                self.set_aside(program, record)
+                return
             if record["outcome"] != "pass":
                 if self._failing is None or len(program.source()) <= len(self._failing[0].source()):
                     self._failing = (program, record)
@@ -144,6 +151,17 @@ class Campaign:
             self.stream.flush()
         except (OSError, ValueError):
             pass
+
+    def set_aside(self, program: Program, record: dict) -> None:
+        """A program the reference could not run: kept for a person to report upstream."""
+        directory = self.config.report_dir
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / f"reference-{program.digest()}.py"
+        detail = for_console(record.get("detail", ""), 300)
+        path.write_text(f'"""The reference could not run this fuzzed program ({program.dtype}, {self.config.device}): '
+                        f'{detail}\n"""\n\n' + program.source(), encoding="utf-8")
+        self.reference_failures.append(path)
+        self.stream.write(f"\nthe reference failed on a program (set aside, not a difference): {path}\n")
 
     def write(self, finding: Finding) -> list[Path]:
         directory = self.config.report_dir
