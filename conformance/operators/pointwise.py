@@ -184,6 +184,7 @@ OPERATORS = [
        default=[
            S("torch.sign(x)", "random values: zero gradient", x=R(3, 4)),
            S("x.sign()", "at zero", x=V([0.0, -0.0, -2.0, 3.0])),
+           S("torch.sign(x)", "NaN: torch gives 0 (found by the fuzzer)", x=V([float("nan"), 1.0, float("-inf")])),
            S("x.clone().sign_()", "in-place on a non-leaf", x=R(4)),
        ]),
     op("floor", "torch.floor", EXACT, gradgrad=False,

@@ -368,10 +368,17 @@ class ArrayMath:
 
     @staticmethod
     def sgn(x):
+        """torch's sgn: x / |x| (0 at 0) for complex numbers, the sign otherwise (see ``sign``)."""
         if np.iscomplexobj(x):
             magnitude = np.abs(x)
             return np.where(magnitude == 0, 0, x / np.where(magnitude == 0, 1, magnitude))
-        return np.sign(x)
+        return ArrayMath.sign(x)
+
+    @staticmethod
+    def sign(x):
+        """torch's sign: -1, 0 or 1, and 0 for NaN, where NumPy's gives NaN."""
+        out = np.sign(x)
+        return np.nan_to_num(out, copy=False, nan=0.0) if out.dtype.kind == "f" else out
 
     @staticmethod
     def pow(x, exponent):

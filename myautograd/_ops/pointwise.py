@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend, _dtype
-from .._autograd.array_math import power
+from .._autograd.array_math import ArrayMath, power
 from .._autograd.record import any_requires_grad, record, record_one, recorded
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
@@ -325,11 +325,7 @@ def _sigmoid(x):
     return 1 / (1 + np.exp(-x))
 
 
-def _sgn(x):
-    if np.iscomplexobj(x):
-        magnitude = np.abs(x)
-        return np.where(magnitude == 0, 0, x / np.where(magnitude == 0, 1, magnitude))
-    return np.sign(x)
+_sgn = ArrayMath.sgn
 
 
 def _relu(x):
@@ -366,7 +362,7 @@ abs = unary("abs", "AbsBackward0", np.abs, keep_int=True, aliases=("absolute",))
 sqrt = unary("sqrt", "SqrtBackward0", np.sqrt)
 rsqrt = unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x))
 reciprocal = unary("reciprocal", "ReciprocalBackward0", lambda x: 1 / x)
-sign = unary("sign", "SignBackward0", np.sign, keep_int=True)
+sign = unary("sign", "SignBackward0", ArrayMath.sign, keep_int=True)
 sgn = unary("sgn", "SgnBackward0", _sgn, keep_int=True)
 _round = unary("round", "RoundBackward0", np.round, keep_int=True)
 
