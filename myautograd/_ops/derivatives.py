@@ -335,7 +335,7 @@ derivative("SliceBackward0", "self", saves="dim start end step self_sym_sizes",
            F.backward_op("SliceBackwardBackward0", grad, kernel="placed", sizes=self_sym_sizes,
                          key=H.at(dim, slice(start, end, step))))
 for _name in ("SelectBackwardBackward0", "SliceBackwardBackward0", "DiagonalBackwardBackward0"):
-    derivative(_name, "grad_output", saves="key", grad_output=lambda grad, key, F: F.index(grad, key))
+    derivative(_name, "grad_output", saves="sizes key", grad_output=lambda grad, sizes, key, F: F.index(grad, key))
 for _name in ("IndexPutBackward0", "IndexPutImplBackward0"):  # index_put_, and _index_put_impl_ (index's gradient)
     derivative(_name, "self values", saves="indices accumulate",
                self=lambda grad, indices, accumulate, F: grad if accumulate else F.where(F.mask_at(grad, indices), 0,
