@@ -378,7 +378,7 @@ class ArrayMath:
     def sign(x):
         """torch's sign: -1, 0 or 1, and 0 for NaN, where NumPy's gives NaN."""
         out = np.sign(x)
-        return np.nan_to_num(out, copy=False, nan=0.0) if out.dtype.kind == "f" else out
+        return np.nan_to_num(out, nan=0.0) if out.dtype.kind == "f" else out
 
     @staticmethod
     def pow(x, exponent):
