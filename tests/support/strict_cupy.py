@@ -103,22 +103,12 @@ _METHODS = ("sum", "mean", "var", "std", "prod", "max", "min", "argmax", "argmin
             "diagonal", "trace", "all", "any", "flatten")
 
 
-class _Interface:
-    def __init__(self, interface: dict, base) -> None:
-        self.__array_interface__ = interface
-        self.base = base
-
-
 def _writeable(array: np.ndarray) -> np.ndarray:
     """A writeable alias of a read-only NumPy view (``broadcast_to``) whose memory is writeable."""
-    owner = array
-    while isinstance(owner.base, np.ndarray):
-        owner = owner.base
-    if not owner.flags.writeable:
-        return array
-    interface = dict(array.__array_interface__)
-    interface["data"] = (interface["data"][0], False)
-    return np.asarray(_Interface(interface, array))
+    from myautograd._backend import writeable_alias
+
+    alias = writeable_alias(array, repeats_ok=True)
+    return array if alias is None else alias
 
 
 class ndarray:  # noqa: N801 - CuPy's name
