@@ -83,6 +83,26 @@ def saved_tensor_zeroed(torch, rec):
     z.sum().backward()
 
 
+@case("The version error names the op by its node's name less 'Backward0', or less 'Backward' when the "
+      "node is a second overload (ClampBackward1: 'Clamp1'); CopySlices keeps its full name (found by the fuzzer)",
+      doc=docs.INPLACE_CHECKS, tags=("error", "hard"), features=("non-scalar", "in-place", "version-counter"))
+def version_error_names_the_overload(torch, rec):
+    for label, modify in (("clamp_(-1, 1)", lambda a: a.clamp_(-1, 1)), ("pow_(2)", lambda a: a.pow_(2)),
+                          ("a[0] = 0.5", lambda a: a.__setitem__(0, 0.5)),
+                          ("detach().add_(1) after clamp(-1, 1)", None)):
+        x = torch.tensor([0.5, -0.25], requires_grad=True, device=rec.device)
+        a = x * 1
+        if modify is None:
+            a = a.clamp(-1, 1)
+        else:
+            modify(a)
+        rec(f"a.grad_fn after {label}", a.grad_fn)
+        z = a * a
+        a.detach().add_(1)
+        with rec.attempt(f"backward after {label}"):
+            z.sum().backward()
+
+
 @case("A saved leaf modified under no_grad: the version error leaves out the 'which is output' part",
       doc=docs.INPLACE_CHECKS, tags=("error", "hard"),
       features=("non-scalar", "grad-mode", "in-place", "version-counter"))

@@ -48,10 +48,13 @@ NO_EDGE = (None, 0)
 
 
 def forward_name(node_name: str) -> str:
-    """``ExpBackward0`` -> ``Exp``: how torch names an operation in version-counter errors."""
-    base = node_name.rsplit("::", 1)[-1]
-    head, sep, _ = base.rpartition("Backward")
-    return head if sep else base
+    """How torch names an operation in version-counter and view errors: ``ExpBackward0`` -> ``Exp``,
+    ``ClampBackward1`` -> ``Clamp1``, ``SqBackward`` (a custom Function) -> ``Sq``; a node named
+    otherwise (``torch::autograd::CopySlices``) keeps its name."""
+    head, sep, overload = node_name.rpartition("Backward")
+    if not sep:
+        return node_name
+    return head if overload in ("", "0") else head + overload
 
 
 class NodeExtras:
