@@ -1,6 +1,6 @@
 """A fuzzing campaign: draw programs, run both sides, judge, shrink the first difference, write it.
 
-Programs are drawn with hypothesis (``program.Generator``) in chunks of ``CHUNK`` examples, each
+Programs are drawn with hypothesis (``generator.Generator``) in chunks of ``CHUNK`` examples, each
 chunk seeded from ``--seed`` (chunk ``k`` uses seed ``seed + k``), until the time budget is spent
 (it is checked between chunks: a campaign may run over by one chunk).
 Each program runs as one item through the same pool, isolation, recorder and judge as the
@@ -29,7 +29,8 @@ from ..levels import DEFAULT_LEVEL
 from ..reports.common import diff_text
 from ..session import Session
 from .ops import elementwise_ops, table_ops
-from .program import Generator, Program
+from .generator import Generator
+from .program import Program
 
 CHUNK = 10
 DOC = Doc("https://pytorch.org/docs/stable/notes/autograd.html", "Autograd mechanics (a fuzzed program)")

@@ -153,6 +153,20 @@ OPERATORS = [
            S("x.std(0)", "a non-leading reduction of a transposed input", x=R(3, 4, layout="transposed")),
            S("x.std()", "constant input: std 0, gradient 0", x=V([1.5, 1.5, 1.5]), gradgrad=False),
        ]),
+    op("var_mean", "torch.var_mean", COMPOSITE,
+       default=[
+           S("torch.var_mean(x)", "all elements: one node, two outputs", x=R(3, 4), outputs="list(out)"),
+           S("torch.var_mean(x, 1, keepdim=True)", "one dim, keepdim", x=R(3, 4), outputs="list(out)"),
+           S("torch.var_mean(x, 0)", "one element with correction 1: NaN and a warning naming var_mean",
+             x=R(1, 3), outputs="list(out)", gradgrad=False),
+       ]),
+    op("std_mean", "torch.std_mean", COMPOSITE,
+       default=[
+           S("torch.std_mean(x, dim=-1, correction=0)", "a negative dim, correction 0", x=R(2, 3),
+             outputs="list(out)"),
+           S("torch.std_mean(x)", "one element: NaN and a warning naming std_mean", x=R(1), outputs="list(out)",
+             gradgrad=False),
+       ]),
     op("norm", "torch.norm", COMPOSITE,
        default=[
            S("x.norm()", "the 2-norm of all elements", x=R(3, 4)),

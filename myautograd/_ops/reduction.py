@@ -227,9 +227,8 @@ def _var_like(name: str, node: str, finish, with_mean: bool = False):
         axes = _dims_arg(dim, data.ndim)
         ddof = _correction(unbiased, correction)
         count = data.size if axes is None else _reduced_size(data.shape, axes)
-        stem = name.split("_")[0]
         if count - ddof <= 0:
-            warnings.warn(f"{stem}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
                           "factor (input numel divided by output numel).", UserWarning, stacklevel=2)
         keep = keepdim if axes is not None else False
         with warnings.catch_warnings():
