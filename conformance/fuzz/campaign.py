@@ -28,8 +28,8 @@ from ..judge import REFERENCE_FAILED
 from ..levels import DEFAULT_LEVEL
 from ..reports.common import diff_text
 from ..session import Session
-from .ops import elementwise_ops, table_ops
 from .generator import Generator
+from .ops import elementwise_ops, table_ops
 from .program import Program
 
 CHUNK = 10

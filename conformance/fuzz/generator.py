@@ -44,8 +44,20 @@ from typing import Any
 from .bookkeeping import SET_GRAD_ENABLED_CALL, BookkeepingSteps
 from .ops import ElementwiseOp, TableOp
 from .program import (
-    GRAD_MODES, RECORDING_MODES, SHAPES, Program, Var, broadcast, coarse_grid, grid, known, lambda_of, literal,
-    numel, shape_of, weights,
+    GRAD_MODES,
+    RECORDING_MODES,
+    SHAPES,
+    Program,
+    Var,
+    broadcast,
+    coarse_grid,
+    grid,
+    known,
+    lambda_of,
+    literal,
+    numel,
+    shape_of,
+    weights,
 )
 
 Draw = Callable[[Any], Any]
