@@ -51,6 +51,20 @@ def backward_create_graph_warns_once(torch, rec):
     rec("x.grad after second backward(create_graph=True)", x.grad)
 
 
+@case("backward(create_graph=True) warns when the backward returns: after the hooks ran, and also when it "
+      "raised (found by the fuzzer)", doc=docs.AUTOGRAD_BACKWARD, tags=("warning", "hard", "error"),
+      features=("non-scalar", "higher-order", "hooks", "in-place"))
+def create_graph_warning_comes_after_the_backward(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    z = y * y
+    z.register_hook(lambda g: rec("the hook of z runs", g))
+    y.add_(1)
+    with rec.attempt("backward(create_graph=True) through a modified saved tensor"):
+        z.sum().backward(create_graph=True)
+    rec("x.grad", x.grad)
+
+
 @case("torch.autograd.grad(create_graph=True) gives a gradient with a graph and does not warn",
       doc=docs.AUTOGRAD_BACKWARD, tags=("warning", "hard"),
       features=("non-scalar", "autograd.grad", "higher-order", "detach"))

@@ -131,10 +131,12 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             if not tensor.requires_grad:
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     roots, root_grads = _roots(tensors, made, create_graph)
-    if create_graph:  # after the roots are checked: torch does not warn before "does not require grad"
-        warn_once(REFERENCE_CYCLE_WARNING)
-    run_backward(roots, root_grads, keep_graph=retain_graph, create_graph=create_graph, inputs=inputs,
-                 accumulate=True)
+    try:
+        run_backward(roots, root_grads, keep_graph=retain_graph, create_graph=create_graph, inputs=inputs,
+                     accumulate=True)
+    finally:  # torch warns when its engine returns, after hooks and Functions ran, and also when it raised
+        if create_graph:
+            warn_once(REFERENCE_CYCLE_WARNING)
 
 
 def _inputs_tuple(inputs):
