@@ -246,3 +246,26 @@ def autograd_grad_checks_outputs_first(torch, rec):
         torch.autograd.grad(a.sum(), [b])
     with rec.attempt("grad((b * 2).sum(), [a])"):
         torch.autograd.grad((b * 2).sum(), [a])
+
+
+@case("A gradient that torch's backward formula makes as a view (the expand of a sum's gradient, the reshape "
+      "of a view's) is a view made in no_grad mode: writing it in place with an operand that requires grad "
+      "raises, in a hook too; a slice's gradient is a new tensor and can be written (found by the fuzzer)",
+      doc=docs.INPLACE, tags=("error", "hard"),
+      features=("non-scalar", "autograd.grad", "in-place", "views", "hooks"))
+def gradient_made_as_a_view(torch, rec):
+    x = torch.tensor([-0.5, 1.5], requires_grad=True, device=rec.device)
+    w = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    for label, output in (("x.sum()", lambda: x.sum()), ("(x.view(2, 1) * 2).sum()", lambda: (x.view(2, 1) * 2).sum()),
+                          ("x[:1].sum()", lambda: x[:1].sum())):
+        (g,) = torch.autograd.grad(output(), [x])
+        rec(f"gradient of {label} is a view", g._is_view())
+        with rec.attempt(f"the gradient of {label}, written in place with w"):
+            g.add_(w)
+            rec("g", g)
+    seen = []
+    y = x.view(2, 1)
+    y.register_hook(lambda g: seen.append(g._is_view()))
+    y.sum().backward()
+    rec("the hook's argument is a view", seen)
+

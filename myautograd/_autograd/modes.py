@@ -10,9 +10,9 @@ engine and the nodes reach everything that differs between the two through the m
 from __future__ import annotations
 
 from .._backend import device_of
-from .._tensor import make_tensor
 from .array_math import ArrayMath
 from .node import Node, SavedTensor, unpack_saved_tensor
+from .view_links import gradient_tensor
 
 
 class ArrayMode:
@@ -43,7 +43,7 @@ class ArrayMode:
 
     @staticmethod
     def as_tensor(grad):
-        return make_tensor(grad)
+        return gradient_tensor(grad)
 
     @staticmethod
     def from_tensor(tensor):

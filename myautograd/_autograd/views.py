@@ -16,24 +16,15 @@ from __future__ import annotations
 import numpy as np
 
 from .._grad_mode import STATE
-from .._tensor import Tensor, install, make_tensor, meta_of, version_counter
+from .._tensor import Tensor, install, make_tensor
 from .engine import validate_outputs
 from .formulas import NODES
 from .node import NO_EDGE, Node, forward_name, gradient_edge, init_node, split_edges
 from .record import record
+from .view_links import track_view
 
 OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor refers to a single "
                    "memory location. Please clone() the tensor before performing the operation.")
-
-
-def mark_view(view: Tensor, base: Tensor, creation: str | None = None) -> Tensor:
-    """Record that ``view`` looks into the storage of ``base`` (its root base)."""
-    root = base._meta.base if base._meta is not None and base._meta.base is not None else base
-    meta = meta_of(view)
-    meta.base = root
-    meta.creation = creation
-    view._vc = version_counter(root)
-    return view
 
 
 # -- geometry ----------------------------------------------------------------------------------------
@@ -90,12 +81,6 @@ def view_creation(base: Tensor) -> str | None:
     if made is None or previous == "inference":
         return previous
     return made
-
-
-def track_view(view: Tensor, base: Tensor, creation: str | None) -> Tensor:
-    mark_view(view, base, creation)
-    view._meta.view = view._vc[0]  # the version at which the view's grad_fn was set
-    return view
 
 
 def make_views(base: Tensor, datas: list, node_name: str, attrs: dict) -> tuple:

@@ -14,6 +14,7 @@ import numpy as np
 
 from .._autograd.engine import run_backward
 from .._autograd.node import gradient_edge
+from .._autograd.view_links import gradient_tensor
 from .._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .._ops.shape import stack
 from .._tensor import Tensor, make_tensor, warn_once
@@ -197,7 +198,7 @@ def _grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused) -> t
                                    "graph. Set allow_unused=True if this is the desired behavior.")
             result.append(None)
         else:
-            result.append(value if create_graph else make_tensor(value))
+            result.append(value if create_graph else gradient_tensor(value))
     return tuple(result)
 
 

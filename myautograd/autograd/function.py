@@ -26,7 +26,7 @@ from .._autograd.node import (
     split_edges,
     unpack_saved_tensor,
 )
-from .._autograd.views import track_view
+from .._autograd.view_links import track_view
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
 
