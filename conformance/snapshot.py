@@ -216,7 +216,7 @@ class Snapshotter:
         snap["dtype"] = self.read(t, "dtype", lambda v: safe_repr(v, 400))
         snap["shape"] = self.read(t, "shape", lambda v: [encode_int(n) for n in list(v)[:DEPTH_LIMIT]])
         snap["device"] = self.read(t, "device", lambda v: safe_str(v, 400))
-        snap["values"] = self.read(t, "tolist", lambda method: bounded_values(method()))
+        snap["values"] = self.read(_materialized(t), "tolist", lambda method: bounded_values(method()))
         snap["requires_grad"] = self.read(t, "requires_grad", bool)
         snap["is_leaf"] = self.read(t, "is_leaf", bool)
         snap["grad_fn"] = self.read(t, "grad_fn", lambda v: None if v is None else node_name(v))
@@ -299,6 +299,18 @@ def _has(value: Any, name: str) -> bool:
         return hasattr(value, name)
     except BaseException:  # noqa: BLE001
         return False
+
+
+def _materialized(t: Any) -> Any:
+    """``t``, or a clone of it when it is one of torch's efficient zero tensors (``_is_zerotensor()``):
+    what some of torch's backward formulas return for a derivative that is zero (sgn's, so the second
+    derivative of abs). It has no storage and refuses ``tolist()``; its values are zeros, and how an
+    engine stores a zero gradient is no behaviour to compare."""
+    check = getattr(t, "_is_zerotensor", None)
+    try:
+        return t.clone() if callable(check) and check() is True else t
+    except Exception:  # an engine's odd method: read the tensor itself
+        return t
 
 
 def _deeper_frames(exc: BaseException) -> list[str]:

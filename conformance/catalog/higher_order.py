@@ -65,6 +65,18 @@ def create_graph_warning_comes_after_the_backward(torch, rec):
     rec("x.grad", x.grad)
 
 
+@case("The second derivative of abs is zero everywhere (torch hands it back as a zero tensor without storage; "
+      "its values are read as zeros) (found by the fuzzer)", doc=docs.AUTOGRAD_GRAD, tags=("hard",),
+      features=("non-scalar", "autograd.grad", "higher-order"))
+def second_derivative_of_abs_is_zero(torch, rec):
+    x = torch.tensor([1.0, -2.0, 0.0], requires_grad=True, device=rec.device)
+    (g,) = torch.autograd.grad(abs(x).sum(), [x], create_graph=True)
+    rec("d abs(x) / dx", g)
+    (h,) = torch.autograd.grad(g, [x], grad_outputs=torch.tensor([0.5, 2.0, 1.0], device=rec.device))
+    rec("d2 abs(x) / dx2", h)
+    rec("h + 1", h + 1)
+
+
 @case("torch.autograd.grad(create_graph=True) gives a gradient with a graph and does not warn",
       doc=docs.AUTOGRAD_BACKWARD, tags=("warning", "hard"),
       features=("non-scalar", "autograd.grad", "higher-order", "detach"))
