@@ -281,3 +281,28 @@ def inplace_on_inference_tensor_outside_the_mode(torch, rec):
     x = torch.ones(2, requires_grad=True, device=rec.device)
     with rec.attempt("x * v saves the view for backward"):
         rec("x * v", x * v)
+
+
+@case("A custom Function that saves an inference tensor for backward raises as a built-in op does; one that "
+      "saves normal tensors runs (found by the fuzzer)", doc=docs.INFERENCE_MODE, tags=("error",),
+      features=("non-scalar", "grad-mode", "inference-mode", "custom-function"))
+def custom_function_cannot_save_an_inference_tensor(torch, rec):
+    class Product(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return a * b
+
+        @staticmethod
+        def backward(ctx, grad):
+            a, b = ctx.saved_tensors
+            return grad * b, grad * a
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    with torch.inference_mode():
+        frozen = torch.tensor([3.0, 4.0], device=rec.device)
+    with rec.attempt("Product.apply(x, an inference tensor)"):
+        rec("result", Product.apply(x, frozen))
+    y = Product.apply(x, frozen.clone())
+    y.sum().backward()
+    rec("x.grad", x.grad)

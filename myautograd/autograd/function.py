@@ -22,10 +22,10 @@ from .._autograd.node import (
     SavedTensor,
     gradient_edge,
     init_node,
-    save,
     split_edges,
     unpack_saved_tensor,
 )
+from .._autograd.record import save_for_backward
 from .._autograd.view_links import track_view
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
@@ -240,21 +240,33 @@ def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs, executable: bool
             result._output_nr = index
             result._requires_grad = True
         wrapped.append(result)
-    saved = []
-    outputs_by_id = {id(original): (index, new) for index, (original, new) in enumerate(zip(results, wrapped))}
-    for tensor in ctx.to_save:
-        if tensor is None:
-            saved.append(None)
-        elif not executable:
-            saved.append(tensor)
-        elif id(tensor) in outputs_by_id and id(tensor) not in inputs:
-            index, new = outputs_by_id[id(tensor)]
-            saved.append(save(new, index))
-        else:
-            saved.append(save(tensor))
-    ctx._saved_tensors = tuple(saved)
+    ctx._saved_tensors = _save(ctx.to_save, executable, inputs, results, wrapped)
     ctx._released = False  # a custom Function is released after each backward without retain_graph
     return wrapped[0] if single else tuple(wrapped)
+
+
+def _save(to_save: tuple, executable: bool, inputs: dict, results: tuple, wrapped: list) -> tuple:
+    """What ``ctx.save_for_backward`` named, saved as a built-in op saves (refused for an inference
+    tensor, packed by saved-tensor hooks, with grad mode off as torch packs them); an output is saved
+    as the node's output."""
+    saved = []
+    outputs_by_id = {id(original): (index, new) for index, (original, new) in enumerate(zip(results, wrapped))}
+    previous = STATE.grad_enabled
+    STATE.grad_enabled = False
+    try:
+        for tensor in to_save:
+            if tensor is None:
+                saved.append(None)
+            elif not executable:
+                saved.append(tensor)
+            elif id(tensor) in outputs_by_id and id(tensor) not in inputs:
+                index, new = outputs_by_id[id(tensor)]
+                saved.append(save_for_backward(new, index))
+            else:
+                saved.append(save_for_backward(tensor))
+    finally:
+        STATE.grad_enabled = previous
+    return tuple(saved)
 
 
 class DelayedError(Node):
