@@ -103,6 +103,31 @@ def version_error_names_the_overload(torch, rec):
             z.sum().backward()
 
 
+@case("A backward node checks every tensor it saved before computing any gradient: an operand modified in place "
+      "fails even a gradient that does not read it; with several modified, the error names the first in the "
+      "node's own order (atan2 and maximum: other first; mv: the matrix; dot: self) (found by the fuzzer)",
+      doc=docs.INPLACE_CHECKS, tags=("error", "hard"), features=("non-scalar", "in-place", "autograd.grad"))
+def node_checks_all_it_saved_in_its_order(torch, rec):
+    a0 = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    b0 = torch.tensor([3.0, 4.0], requires_grad=True, device=rec.device)
+    a, b = a0 * 1, b0 * 1
+    z = a * b
+    a.add_(1)
+    with rec.attempt("d z / d a0 (its formula reads b; a was modified)"):
+        rec("d z / d a0", torch.autograd.grad(z.sum(), [a0]))
+    for label, op, shapes in (("atan2", lambda s, o: torch.atan2(s, o), ((2, 1), (3,))),
+                              ("maximum", lambda s, o: torch.maximum(s, o), ((2, 1), (3,))),
+                              ("mv", lambda s, o: torch.mv(s, o), ((2, 3), (3,))),
+                              ("dot", lambda s, o: torch.dot(s, o), ((3,), (3,)))):
+        leaves = [torch.full(shape, 0.5, requires_grad=True, device=rec.device) for shape in shapes]
+        first, second = (leaf * 1 for leaf in leaves)
+        out = op(first, second)
+        first.add_(1)
+        second.mul_(2)
+        with rec.attempt(f"backward through {label} with both operands modified"):
+            out.sum().backward()
+
+
 @case("A saved leaf modified under no_grad: the version error leaves out the 'which is output' part",
       doc=docs.INPLACE_CHECKS, tags=("error", "hard"),
       features=("non-scalar", "grad-mode", "in-place", "version-counter"))

@@ -46,7 +46,7 @@ from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, meta_of
 from . import engine, formulas, record
 from .engine import evaluate, heap_key, validate_outputs
-from .formulas import NODES, Formula, is_result_name
+from .formulas import NODES, Formula, check_saved, is_result_name
 from .node import AccumulateGrad, SavedTensor, gradient_edge, init_node, save
 from .record import _SAVED_HOOKS, _host_scalars_as_numbers, as_array, input_meta, save_for_backward
 
@@ -116,6 +116,8 @@ def apply(node, grads, mode):
     if grad is None:
         return {nones}
     stash = node._stash
+    if stash:
+        check_saved(node, stash)
     visited = mode.visited
 {body}
 """
@@ -132,7 +134,7 @@ def _generated_apply(cls):
     """``FormulaNode.apply`` written out for a class of one or two inputs: no loop, and each
     formula called with its arguments fetched in place."""
     count = len(cls._inputs)
-    namespace = {"Saved": SavedTensor}
+    namespace = {"Saved": SavedTensor, "check_saved": check_saved}
     body = []
     for index, formula in enumerate(cls._formulas):
         if formula is None:

@@ -90,6 +90,7 @@ class FormulaNode(Node):
     _formulas: tuple[Formula | None, ...] = ()
     _each: Formula | None = None
     _multi_output = False
+    _unpack_order: tuple[str, ...] = ()   # torch's order, where it is not the saving order (_ops/unpack_order.py)
 
     @classmethod
     def formula_for(cls, index: int) -> Formula | None:
@@ -122,6 +123,9 @@ class FormulaNode(Node):
                     stash[name] = FREED_NUMBER
 
     def apply(self, grads: list, mode) -> list:
+        stash = self._stash
+        if stash:
+            check_saved(self, stash)
         if self._multi_output:
             if all(g is None for g in grads):
                 return [None] * len(self._children)
@@ -139,6 +143,17 @@ class FormulaNode(Node):
             else:
                 results.append(formula.call(grad, grads, self._stash, mode, self, index))
         return results
+
+
+def check_saved(node: FormulaNode, stash: dict) -> None:
+    """Check every tensor ``node`` saved, as torch unpacks them all before any formula runs: one
+    modified in place since fails the backward even if the gradient reading it is not wanted; the
+    first in torch's order (``_unpack_order``, then the saving order) is the one named."""
+    order = node._unpack_order
+    for name in (*order, *stash) if order else stash:
+        value = stash.get(name)
+        if value.__class__ is SavedTensor and value.counter[0] != value.version:
+            value.check(node)
 
 
 def _saved_property(name: str) -> property:

@@ -28,6 +28,7 @@ from . import (  # noqa: F401 - imported for their registrations
     special,
     tensor_math,
     ternary,
+    unpack_order,
     views,
 )
 from .registry import FUNCTIONS, METHODS
