@@ -84,6 +84,10 @@ OPERATORS = [
            S("F.nll_loss(x, t)", "every target ignored: NaN", x=R(2, 3), t=I([-100, -100])),
            E("F.nll_loss(x, t)", "a class out of range", x=R(2, 3), t=I([0, 3])),
            E("F.nll_loss(x, t)", "float targets", x=R(2, 3), t=V([0.0, 1.0])),
+           E("F.nll_loss(x, t, weight=w)", "class weights that require grad (not differentiable)", requires_grad=True,
+             x=R(3, 4), t=I([0, 3, 3]), w=R(4, low=0.2, high=2.0)),
+           E("F.nll_loss(x, t, weight=w)", "class weights that require grad, a spatial dim (nll_loss2d)",
+             requires_grad=True, x=R(2, 3, 2), t=I([[0, 2], [1, 1]]), w=R(3, low=0.2, high=2.0)),
        ]),
     op("binary_cross_entropy", "torch.nn.functional.binary_cross_entropy", COMPOSITE,
        default=[
@@ -99,6 +103,8 @@ OPERATORS = [
              p=V([0.0, 1.0, 0.0, 1.0]), t=V([0.0, 1.0, 1.0, 0.0]), gradgrad=False),
            E("F.binary_cross_entropy(p, t)", "an input above 1", p=V([0.5, 1.5]), t=V([0.0, 1.0])),
            E("F.binary_cross_entropy(p, t)", "sizes that differ", p=R(3, **PROBABILITY), t=R(2, low=0.0, high=1.0)),
+           E("F.binary_cross_entropy(p, t, weight=w)", "weights that require grad (not differentiable)",
+             requires_grad=True, p=R(4, **PROBABILITY), t=R(4, low=0.0, high=1.0), w=R(4, low=0.2, high=2.0)),
        ]),
     op("binary_cross_entropy_with_logits", "torch.nn.functional.binary_cross_entropy_with_logits", COMPOSITE,
        default=[
@@ -113,6 +119,10 @@ OPERATORS = [
            S("F.binary_cross_entropy_with_logits(x, t)", "large logits stay finite",
              x=V([100.0, -100.0, 30.0]), t=V([0.0, 1.0, 1.0])),
            E("F.binary_cross_entropy_with_logits(x, t)", "sizes that differ", x=R(3), t=R(2, low=0.0, high=1.0)),
+           E("F.binary_cross_entropy_with_logits(x, t, weight=w)", "weights that require grad (not differentiable)",
+             requires_grad=True, x=R(4), t=R(4, low=0.0, high=1.0), w=R(4, low=0.2, high=2.0)),
+           E("F.binary_cross_entropy_with_logits(x, t, pos_weight=pw)", "a pos_weight that requires grad",
+             requires_grad=True, x=R(3, 4), t=R(3, 4, low=0.0, high=1.0), pw=R(4, low=0.5, high=3.0)),
        ]),
     op("kl_div", "torch.nn.functional.kl_div", COMPOSITE,
        default=[

@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import _dtype
 from .._backend import device_of, host_value
+from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 
 PY_NUMBERS = (bool, int, float, complex)
@@ -93,3 +94,13 @@ def to_dtype(value) -> _dtype.dtype | None:
 def default_float_for(array) -> np.dtype:
     """Integer and bool inputs of floating ops compute in the default dtype."""
     return array.dtype if array.dtype.kind in "fc" else _dtype.get_default_dtype().np
+
+
+def refuse_requires_grad(function: str, **arguments) -> None:
+    """torch's autograd refuses, with grad mode on and before its kernel runs, an argument it has no
+    derivative for that requires grad (a loss's ``weight``, batch norm's running statistics)."""
+    if STATE.grad_enabled:
+        for name, value in arguments.items():
+            if value is not None and value.requires_grad:
+                raise RuntimeError(f"The function '{function}' is not differentiable with respect to argument "
+                                   f"'{name}'. This input cannot have requires_grad True.")

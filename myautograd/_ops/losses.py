@@ -19,7 +19,7 @@ from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import recorded
 from .._tensor import Tensor, make_tensor
 from . import formula_helpers as H
-from .common import broadcast_shapes
+from .common import broadcast_shapes, refuse_requires_grad
 from .derivatives import NODES
 from .formula_helpers import nll_backward, nll_selection
 from .reduction import log_softmax
@@ -119,6 +119,7 @@ def check_class_targets(target: Tensor) -> None:
 
 
 def _nll_kernel(node: str, input: Tensor, target: Tensor, weight, ignore_index: int, code: int) -> Tensor:
+    refuse_requires_grad("nll_loss_forward" if node == "NllLossBackward0" else "nll_loss2d_forward", weight=weight)
     data = input._data
     key, safe, weights = nll_selection(data.shape, target._data, ignore_index,
                                        None if weight is None else weight._data)
@@ -231,6 +232,7 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     if input.shape != target.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) "
                          "is deprecated. Please ensure they have the same size.")
+    refuse_requires_grad("binary_cross_entropy", weight=weight)
     x, y = input._data, target._data
     if x.size and not bool(((x >= 0) & (x <= 1)).all()):
         raise RuntimeError("all elements of input should be between 0 and 1")
@@ -262,6 +264,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean
     code = reduction_code(reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    refuse_requires_grad("binary_cross_entropy_with_logits", weight=weight, pos_weight=pos_weight)
     x, y = input._data, target._data
     log_sigmoid = log_sigmoid_values(x)
     if pos_weight is not None:

@@ -13,9 +13,9 @@ import numpy as np
 from .. import _backend
 from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import recorded
-from .._grad_mode import STATE
 from .._tensor import Tensor
 from . import norm_math as N
+from .common import refuse_requires_grad
 from .derivatives import NODES
 from .inplace import set_values_without_grad
 
@@ -47,11 +47,7 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
                momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     data = input._data
     channels = data.shape[1] if data.ndim > 1 else 1
-    if STATE.grad_enabled:  # torch's autograd refuses running statistics that require grad, before its kernel runs
-        for name, stat in (("running_mean", running_mean), ("running_var", running_var)):
-            if stat is not None and stat.requires_grad:
-                raise RuntimeError(f"The function 'native_batch_norm' is not differentiable with respect to argument "
-                                   f"'{name}'. This input cannot have requires_grad True.")
+    refuse_requires_grad("native_batch_norm", running_mean=running_mean, running_var=running_var)
     if training and (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither be None")
     if not training:
