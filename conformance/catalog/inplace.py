@@ -128,6 +128,20 @@ def node_checks_all_it_saved_in_its_order(torch, rec):
             out.sum().backward()
 
 
+@case("Item assignment of a number records the base's CopySlices with an edge for the number (a 0-dim tensor that "
+      "does not require grad); after a backward without retain_graph the CopySlices is freed and a second "
+      "backward through it raises (found by the fuzzer)", doc=docs.INPLACE, tags=("error", "hard"),
+      features=("non-scalar", "in-place", "views", "retain-graph", "graph-introspection"))
+def copy_slices_is_freed_with_the_graph(torch, rec):
+    a = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    t = a + 1
+    t[0] = 0.5
+    rec("t.grad_fn.next_functions", t.grad_fn.next_functions)
+    rec("d t.sum() / d a", torch.autograd.grad(t.sum(), [a]))
+    with rec.attempt("a second autograd.grad through the freed CopySlices"):
+        torch.autograd.grad(t.sum(), [a])
+
+
 @case("A saved leaf modified under no_grad: the version error leaves out the 'which is output' part",
       doc=docs.INPLACE_CHECKS, tags=("error", "hard"),
       features=("non-scalar", "grad-mode", "in-place", "version-counter"))

@@ -19,7 +19,7 @@ from .._grad_mode import STATE
 from .._tensor import Tensor, install, make_tensor
 from .engine import validate_outputs
 from .formulas import NODES
-from .node import NO_EDGE, Node, forward_name, gradient_edge, init_node, split_edges
+from .node import FREED_MESSAGE, NO_EDGE, Node, forward_name, gradient_edge, init_node, split_edges
 from .record import record
 from .view_links import track_view
 
@@ -166,6 +166,8 @@ class CopySlices(Node):
         grad = grads[0]
         if grad is None:
             return [None] * len(self._children)
+        if self.fn is None:  # released: torch drops the in-place op's node with the graph
+            raise RuntimeError(FREED_MESSAGE)
         F = mode.F
         flat = F.reshape(grad, (-1,))
         region = F.reshape(F.index(flat, self.positions), self.view_shape)
@@ -190,7 +192,9 @@ class CopySlices(Node):
         return [base_grad, *inner[1:]]
 
     def release(self) -> None:
-        self.fn.release()
+        if self.fn is not None:
+            self.fn.release()
+            self.fn = None
         super().release()
 
 

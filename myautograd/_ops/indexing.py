@@ -156,8 +156,9 @@ def setitem(self, key, value) -> None:
     view = getitem(self, tuple(items))
     if isinstance(value, Tensor):
         view.copy_(value)
-    else:  # torch fills with the number as a 0-dim tensor: an expanded region is refused
-        view.fill_(value, _checked=True)
+    else:  # torch fills with the number as a 0-dim tensor: an expanded region is refused, and the node
+        # (FillBackward3 in the base's CopySlices) has an edge for that tensor, which never requires grad
+        view.fill_(make_tensor(np.asarray(value).astype(view._data.dtype)))
 
 
 @method

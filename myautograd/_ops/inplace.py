@@ -321,16 +321,16 @@ def zero_(self):
 
 
 @method
-def fill_(self, value, *, _checked: bool = False):
-    """``_checked``: refuse an expanded tensor as torch's fill with a 0-dim tensor does (item
-    assignment of a number)."""
+def fill_(self, value):
+    """A number fills even an expanded tensor; a 0-dim tensor (what item assignment of a number
+    uses) is refused there, as torch refuses it."""
     if isinstance(value, Tensor):
         if value.dim() != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} "
                                "dimensions.")
         values = np.broadcast_to(_backend.to_device(value._data, self.device), self._data.shape)
         return apply_inplace(self, values.astype(self._data.dtype), "FillBackward3", (self, value))
-    return apply_inplace(self, np.full_like(self._data, value), "FillBackward2", (self,), fills=not _checked)
+    return apply_inplace(self, np.full_like(self._data, value), "FillBackward2", (self,), fills=True)
 
 
 @method
