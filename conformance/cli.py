@@ -116,8 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="seed of the first chunk of programs (default: 0); the same seed replays a campaign")
     fuzz.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
                       help=f"the level at which a program must pass (default: {DEFAULT_LEVEL})")
-    fuzz.add_argument("--max-steps", type=number(int, 1, 200, "whole number"), default=12,
-                      help="steps a program may have at most (default: 12)")
+    fuzz.add_argument("--max-steps", type=number(int, 1, 200, "whole number"), default=20,
+                      help="steps a program may have at most (default: 20)")
     fuzz.add_argument("--report-dir", type=Path, default=Path("reports/fuzz"),
                       help="where a shrunk difference is written (default: reports/fuzz/)")
     fuzz.add_argument("--startup-timeout", type=number(float, 1, 3600, "number of seconds"), default=120.0)

@@ -418,3 +418,24 @@ def post_accumulate_hook_of_a_leaf_detached_later(torch, rec):
     rec("seen", seen)
     rec("x.grad", x.grad)
     rec("x.requires_grad", x.requires_grad)
+
+
+@case("Gradient accumulators that are ready together run in the order of torch's ready queue, a binary heap in "
+      "which they all tie: (a + b) reaches a first, the leaves of a stack of five run as 0, 2, 4, 1, 3, and each "
+      "post-accumulate hook fires in that order (found by the fuzzer)", doc=docs.TENSOR_POST_ACCUMULATE_HOOK,
+      tags=("hard",), features=("non-scalar", "hooks"))
+def accumulators_run_in_the_ready_queue_order(torch, rec):
+    def leaves(count):
+        made = [torch.tensor([float(i)], requires_grad=True, device=rec.device) for i in range(count)]
+        for i, leaf in enumerate(made):
+            leaf.register_post_accumulate_grad_hook(lambda p, i=i: order.append(i))
+        return made
+
+    for label, count, output in (("a + b", 2, lambda xs: xs[0] + xs[1]),
+                                 ("torch.stack of 5 leaves", 5, lambda xs: torch.stack(xs)),
+                                 ("torch.stack of 8 leaves", 8, lambda xs: torch.stack(xs)),
+                                 ("a sum of 4 leaves", 4, lambda xs: xs[0] + xs[1] + xs[2] + xs[3])):
+        order = []
+        output(leaves(count)).sum().backward()
+        rec(f"post-accumulate hooks of {label}", order)
+

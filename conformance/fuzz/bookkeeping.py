@@ -23,6 +23,7 @@ class BookkeepingSteps:
         var = self.pick(program, lambda v: True)
         if var is not None:
             program.attempt(f"{var.name}.retain_grad()", [f"{var.name}.retain_grad()"])
+            var.retains = var.retains or (var.requires_grad and not var.leaf)
 
     def hook(self, program: Program) -> None:
         """A tensor hook (two in a row do not commute: ``g + 1`` and ``g * 2``), a post-accumulate-grad
@@ -30,11 +31,14 @@ class BookkeepingSteps:
         var = self.pick(program, lambda v: True)
         if var is None:
             return
-        form = self.draw(self.st.sampled_from(("tensor", "tensor", "post_accumulate", "node")))
+        form = self.draw(self.st.sampled_from(("tensor", "tensor", "two tensor hooks", "post_accumulate", "node")))
         change = self.draw(self.st.sampled_from(HOOK_FORMS))
         if form == "tensor":
             statement = f"{var.name}.register_hook(lambda g: {change})"
             program.attempt(statement, [statement])
+        elif form == "two tensor hooks":  # they run in the order they were registered
+            first, second = (f"{var.name}.register_hook(lambda g: {c})" for c in ("g + 1", change))
+            program.attempt(f"{first}; {second}", [first, second])
         elif form == "post_accumulate":  # returns None: it changes .grad in place
             hook = f"change_{var.name}_grad"
             statement = f"{var.name}.register_post_accumulate_grad_hook({hook})"

@@ -49,7 +49,7 @@ class FuzzConfig:
     seed: int = 0
     level: str = DEFAULT_LEVEL
     report_dir: Path = Path("reports/fuzz")
-    max_steps: int = 12
+    max_steps: int = 20
     startup_timeout: float = 120.0
     shrink: bool = True                 # False: the first difference as drawn
 

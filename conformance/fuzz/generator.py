@@ -62,7 +62,7 @@ from .program import (
 
 Draw = Callable[[Any], Any]
 FINAL_GRADIENTS = 6
-KINDS = ("op", "op", "op", "op", "leaf", "view", "in_place", "detach", "retain_grad", "hook", "mode", "backward",
+KINDS = ("op", "op", "op", "op", "op", "op", "leaf", "view", "in_place", "detach", "retain_grad", "hook", "mode", "backward",
          "backward", "grad", "reset_grad", "to_python", "optimize", "function", "batched_grad")
 
 
@@ -334,10 +334,8 @@ class Generator(BookkeepingSteps):
             self._backward_call(program, var, options)
 
     def _backward_call(self, program: Program, var: Var, options: list[str], summed: bool = True) -> None:
-        leaves = [v for v in program.vars if v.leaf and v.requires_grad]
         target = f"{var.name}{'.sum()' if summed else ''}.backward({', '.join(options)})"
-        records = [f"rec({(v.name + '.grad')!r}, {v.name}.grad)" for v in leaves]
-        program.attempt(target, [target, *records])
+        program.attempt(target, [target, *program.grad_records()])
 
     def grad(self, program: Program) -> None:
         var = self.pick(program, lambda v: v.requires_grad) or self.pick(program, lambda v: True)

@@ -29,6 +29,7 @@ class Var:
     leaf: bool
     requires_grad: bool
     from_inference: bool = False       # made in inference mode, or computed from a tensor that was
+    retains: bool = False              # retain_grad() was called on it: its .grad is recorded with the leaves'
 
 
 @dataclass
@@ -70,6 +71,11 @@ class Program:
         """The leaves that require grad, in the order they were made."""
         return [v for v in self.vars if v.leaf and v.requires_grad]
 
+    def grad_records(self) -> list[str]:
+        """``rec`` of the ``.grad`` of every leaf that requires grad and every tensor that retains it."""
+        return [f"rec({(v.name + '.grad')!r}, {v.name}.grad)" for v in self.vars
+                if (v.leaf and v.requires_grad) or v.retains]
+
     # -- rendering ------------------------------------------------------------------------
     def source(self, function: str = "scenario") -> str:
         header = [f"def {function}(torch, rec):"]
@@ -79,7 +85,7 @@ class Program:
         if self.uses_functional:
             body.append("F = torch.nn.functional")
         body += self.lines
-        body += [f"rec({(v.name + '.grad')!r}, {v.name}.grad)" for v in self.leaves()]
+        body += self.grad_records()
         return "\n".join(header + [f"    {line}" for line in body or ["pass"]]) + "\n"
 
     def digest(self) -> str:

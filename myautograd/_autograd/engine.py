@@ -2,9 +2,10 @@
 
 Scheduling follows torch's engine. A first pass counts, for every node reachable from the
 outputs, how many edges lead to it; a node is ready when all of them have delivered their
-gradient. Ready nodes run from a heap: gradient accumulators first, then the most recently
-created node, which is what decides the order hooks fire in. No recursion, so chains of any
-length work.
+gradient. Ready nodes run from a queue that orders them as torch's does (``ready_queue``):
+gradient accumulators first, in the order torch's heap gives accumulators that tie, then the
+most recently created node; that is what decides the order hooks fire in. No recursion, so
+chains of any length work.
 
 Two modes. A plain backward (``create_graph=False``) passes NumPy arrays between nodes and
 evaluates the formulas on arrays, with grad mode off. Under ``create_graph=True`` the gradients
@@ -20,7 +21,6 @@ same loop with the common cases inlined) runs instead, outside anomaly mode.
 
 from __future__ import annotations
 
-import heapq
 import warnings
 import weakref
 from typing import Any
@@ -34,6 +34,7 @@ from .accumulate import Ownership, accumulate, store_retained
 from .anomaly import STATE as ANOMALY
 from .modes import ArrayMode, TensorMode
 from .node import AccumulateGrad, Node, gradient_edge
+from .ready_queue import ReadyQueue
 
 
 # -- graph traversal ---------------------------------------------------------------------------
@@ -209,12 +210,11 @@ def run_backward(roots: list[tuple[Node, int]], root_grads: list, *, keep_graph:
 
 def run_graph(task: GraphTask, buffers: dict, ready: list[Node]) -> None:
     """The engine's loop: run the first ready node, deliver what it returns, repeat."""
-    heap = [(heap_key(node), node) for node in ready]
-    heapq.heapify(heap)
+    queue = ReadyQueue(ready)
     dependencies = task.dependencies
     active = task.active
-    while heap:
-        node = heapq.heappop(heap)[1]
+    while queue:
+        node = queue.pop()
         grads = buffers.pop(node, None) or [None]
         outputs = evaluate(node, grads, task)
         if outputs is None:
@@ -228,13 +228,7 @@ def run_graph(task: GraphTask, buffers: dict, ready: list[Node]) -> None:
                 task.deliver(buffers, child, nr, grad)
             dependencies[child] -= 1
             if dependencies[child] == 0:
-                heapq.heappush(heap, (heap_key(child), child))
-
-
-def heap_key(node: Node) -> int:
-    """Ready nodes run in this order: gradient accumulators first, then the most recently
-    created node (torch's order, which decides when hooks fire)."""
-    return -node._seq - (1 << 62 if node.__class__ is AccumulateGrad else 0)
+                queue.push(child)
 
 
 def evaluate(node: Node, grads: list, task: GraphTask) -> list | None:

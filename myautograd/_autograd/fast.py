@@ -21,8 +21,9 @@ values) and compute the same gradients:
    ``_recorded`` checks for an input that requires grad without a generator.
 5. **The engine's loop.** ``run_graph`` runs a node with no hooks or captures inline, passes a
    gradient straight on to a node it alone feeds, and runs the node that just became ready next
-   without going through the heap when the heap would give it anyway: a chain never touches the
-   heap. (Anomaly mode always takes the reference loop.)
+   without going through the ready queue when the queue is empty (a push and a pop would give
+   it back and leave the queue as it was): a chain never touches the queue. (Anomaly mode always
+   takes the reference loop.)
 
 Every node is still set up by ``node.init_node``. The fast paths are on unless the environment
 has ``MYAUTOGRAD_FAST_PATHS=0`` when myautograd is imported; ``set_enabled`` (or ``with
@@ -37,7 +38,6 @@ classes of one or two inputs have their generated ``apply``.
 
 from __future__ import annotations
 
-import heapq
 import os
 
 import numpy as np
@@ -45,9 +45,10 @@ import numpy as np
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, meta_of
 from . import engine, formulas, record
-from .engine import evaluate, heap_key, validate_outputs
+from .engine import evaluate, validate_outputs
 from .formulas import NODES, Formula, check_saved, is_result_name
 from .node import AccumulateGrad, SavedTensor, gradient_edge, init_node, save
+from .ready_queue import ReadyQueue
 from .record import _SAVED_HOOKS, _host_scalars_as_numbers, as_array, input_meta, save_for_backward
 
 ENABLED = False
@@ -350,7 +351,7 @@ def _record_one(cls, data, x: Tensor, attrs: dict | None, numbers: tuple, elemen
 # -- 5. the engine's loop -----------------------------------------------------------------------------
 def run_graph(task, buffers: dict, ready: list) -> None:
     """``engine.run_graph``: a node without hooks or captures runs inline; a node it alone feeds
-    gets its gradient without a buffer and, when the heap would give it next anyway, runs next."""
+    gets its gradient without a buffer and, when the ready queue is empty, runs next."""
     dependencies = task.dependencies
     mode = task.mode
     keep_graph = task.keep_graph
@@ -358,9 +359,8 @@ def run_graph(task, buffers: dict, ready: list) -> None:
     running = mode.running
     special = set(task.captures) | set(task.retain_targets)  # nodes that go through evaluate
     note_repeats = None if task.create_graph else task.ownership.note_repeats
-    heap = [(heap_key(n), n) for n in ready]
-    heapq.heapify(heap)
-    node = heapq.heappop(heap)[1] if heap else None
+    queue = ReadyQueue(ready)
+    node = queue.pop() if queue else None
     grads = buffers.pop(node, None) or [None]
     while node is not None:
         if (node._extras is None and node.__class__ is not AccumulateGrad and (running is None or node in running)
@@ -391,16 +391,16 @@ def run_graph(task, buffers: dict, ready: list) -> None:
                         continue
                     child_grads = buffers.pop(child, None) or [None]
                 if following is not None:
-                    heapq.heappush(heap, (heap_key(following), following))
+                    queue.push(following)
                     buffers[following] = following_grads
                 following, following_grads = child, child_grads
-        if following is not None and (not heap or heap_key(following) < heap[0][0]):
+        if following is not None and not queue:  # a push and a pop would give it back at once
             node, grads = following, following_grads
         else:
             if following is not None:
-                heapq.heappush(heap, (heap_key(following), following))
+                queue.push(following)
                 buffers[following] = following_grads
-            node = heapq.heappop(heap)[1] if heap else None
+            node = queue.pop() if queue else None
             grads = buffers.pop(node, None) or [None]
 
 
