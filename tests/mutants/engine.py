@@ -4,7 +4,7 @@ version counters and views, custom Functions."""
 from __future__ import annotations
 
 from myautograd import _grad_mode
-from myautograd._autograd import engine, formulas, node, views
+from myautograd._autograd import engine, formulas, node, view_links
 from myautograd._ops import formula_helpers as H
 from myautograd._ops import inplace, pointwise
 from myautograd._tensor import Tensor, make_tensor
@@ -193,7 +193,7 @@ def view_counter_not_shared():
             return out
         return broken
 
-    replace(views, "mark_view", make)
+    replace(view_links, "mark_view", make)
 
 
 @mutant("versions and views", "detach() gives a tensor with a version counter of its own")
