@@ -304,3 +304,27 @@ def variable_grad_starts_none(torch, rec):
     print(w2.grad)
     rec("w1", w1)
     rec("type(w1)", type(w1))
+
+
+@case("retain_grad() follows the tensor through in-place ops: after y.mul_(3), y.grad is the gradient of y's new "
+      "value; a view that retains its grad follows its base's in-place op (found by the fuzzer)",
+      doc=docs.TENSOR_RETAIN_GRAD, tags=("hard",), features=("non-scalar", "in-place", "views"))
+def retained_grad_follows_in_place_ops(torch, rec):
+    x = torch.tensor([1.0, -0.5, 2.0], requires_grad=True, device=rec.device)
+    y = x * 2
+    y.retain_grad()
+    z = y * 1
+    y.mul_(3)
+    (y * 5 + z).sum().backward()
+    rec("y.grad after y.mul_(3)", y.grad)
+    b = x * 2
+    v = b[:2]
+    v.retain_grad()
+    b.sin_()
+    (v * 5).sum().backward()
+    rec("v.grad after its base's sin_()", v.grad)
+    u = x * 2
+    u.retain_grad()
+    u[0] = 1.0
+    (u * 7).sum().backward()
+    rec("u.grad after u[0] = 1.0", u.grad)

@@ -186,6 +186,20 @@ def split_edges(edges) -> tuple[tuple, tuple]:
     return tuple(edge[0] for edge in edges), tuple(edge[1] for edge in edges)
 
 
+def set_history(t: Tensor, node: Node) -> None:
+    """Give ``t`` a new grad_fn, output 0 (an in-place op's node, a view's regenerated one). As torch
+    moves a tensor's ``retain_grad()`` to its new grad_fn, ``.grad`` keeps following its current value."""
+    old, old_nr = t._grad_fn, t._output_nr
+    t._grad_fn = node
+    t._output_nr = 0
+    t._requires_grad = True
+    meta = t._meta
+    if meta is not None and meta.retains_grad:
+        if old is not None and old._extras is not None:
+            old._extras.retain_grad.pop(old_nr, None)
+        node.extras.retain_grad[0] = weakref.ref(t)
+
+
 def gradient_edge(t: Tensor) -> tuple:
     """The (node, input number) that the gradient of ``t`` flows into; ``NO_EDGE`` when none."""
     fn = t.grad_fn if t._meta is not None else t._grad_fn  # a view's may have to be regenerated

@@ -20,7 +20,7 @@ from .. import _backend
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
 from .formulas import is_result_name
-from .node import NO_EDGE, SavedTensor, gradient_edge, init_node, save, split_edges
+from .node import NO_EDGE, SavedTensor, gradient_edge, init_node, save, set_history, split_edges
 
 _SAVED_HOOKS: list[tuple] = []  # (pack, unpack) pairs of torch.autograd.graph.saved_tensors_hooks
 # While the fast paths are on, their versions of record and record_one (installed by fast.py).
@@ -155,9 +155,7 @@ def record_inplace(cls, target: Tensor, inputs, attrs: dict | None, original, wr
         saved["self"] = save_for_backward(original)
     init_node(node, *split_edges(edges), saved, tuple(metas))
     if rebase:
-        target._grad_fn = node
-        target._output_nr = 0
-        target._requires_grad = True
+        set_history(target, node)
     if "result" in names:
         saved["result"] = save_for_backward(target, 0)
     return node

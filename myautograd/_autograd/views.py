@@ -19,7 +19,7 @@ from .._grad_mode import STATE
 from .._tensor import Tensor, install, make_tensor
 from .engine import validate_outputs
 from .formulas import NODES
-from .node import FREED_MESSAGE, NO_EDGE, Node, forward_name, gradient_edge, init_node, split_edges
+from .node import FREED_MESSAGE, NO_EDGE, Node, forward_name, gradient_edge, init_node, set_history, split_edges
 from .record import record
 from .view_links import track_view
 
@@ -145,9 +145,7 @@ def regenerate(view: Tensor, base: Tensor) -> None:
     node = _new_node(NODES["AsStridedBackward0"])
     init_node(node, *split_edges((gradient_edge(base),)), {"positions": positions, "self_sym_sizes": base._data.shape},
               ((base._data.shape, base._data.dtype),))
-    view._grad_fn = node
-    view._output_nr = 0
-    view._requires_grad = True
+    set_history(view, node)
     view._meta.view = view._vc[0]
 
 
@@ -208,9 +206,7 @@ def copy_slices(view: Tensor, base: Tensor, fn: Node) -> None:
     node.positions = view_positions(view._data, base._data)
     node.view_shape = view._data.shape
     node.repeats = bool(np.unique(node.positions).size < node.positions.size)
-    base._grad_fn = node
-    base._output_nr = 0
-    base._requires_grad = True
+    set_history(base, node)
     regenerate(view, base)
 
 
