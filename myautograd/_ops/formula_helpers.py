@@ -217,6 +217,10 @@ def var_backward(F, grad, self, dim, correction, keepdim):
         grad = F.unsqueeze_dims(grad, dims, self.ndim)
     mean = F.sum(self, dims, True) / count
     degrees = count - correction
+    if degrees <= 0 and (dim is None or self.ndim == 0):
+        # torch's closed form for a whole-tensor reduction with no degree of freedom: 2 / 0 times
+        # (self - mean) is NaN where self equals the mean (inf * 0) and inf elsewhere, NaN included
+        return grad * F.where(self == mean, F.constant(math.nan, self), F.constant(math.inf, self))
     scale = 2.0 / degrees if degrees else math.copysign(math.inf, degrees)  # as C++ divides: 2 / 0 is inf
     return scale * grad * (self - mean)
 
