@@ -381,10 +381,13 @@ derivative("GatherBackward0", "self", saves="dim index self_sym_sizes",
            F.index_put_zeros(self_sym_sizes, grad, H.along_dim_key(F.array(index), dim), grad, True))
 derivative("RollBackward0", "self", saves="shifts dims",
            self=lambda grad, shifts, dims, F: F.roll(grad, tuple(-s for s in reversed(shifts)), tuple(reversed(dims))))
-derivative("TraceBackward0", "self", saves="self_sym_sizes",
-           self=lambda grad, self_sym_sizes, F:
-           F.index_put_zeros(self_sym_sizes, grad, H.diagonal_key(self_sym_sizes, 0, 0, 1), F.expand(grad, (
-               min(self_sym_sizes),)), False))
+derivative("TraceBackward0", "self", saves="self_sym_sizes",  # torch: zeros(n m).index_fill_(0, diagonal, grad).view
+           self=lambda grad, self_sym_sizes, F: F.reshape(F.index_put_zeros(
+               (self_sym_sizes[0] * self_sym_sizes[1],), grad, H.trace_key(self_sym_sizes), grad, False,
+               node="IndexFillBackward1"), self_sym_sizes))
+derivative("IndexFillBackward1", "self value", saves="indices",
+           self=lambda grad, indices, F: F.where(F.mask_at(grad, indices), 0, grad),
+           value=lambda grad, indices, F: F.sum(F.index(grad, indices), None, False))
 derivative("DiagEmbedBackward0", "self", saves="offset dim1 dim2",
            self=lambda grad, offset, dim1, dim2, F: F.diagonal(grad, offset, dim1, dim2))
 derivative("DiagonalBackward0_copy", "self", saves="offset dim1 dim2 self_sym_sizes",

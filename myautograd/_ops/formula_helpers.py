@@ -87,6 +87,12 @@ def diagonal_key(sizes, offset, dim1, dim2) -> tuple:
     return tuple(key)
 
 
+def trace_key(sizes) -> tuple:
+    """The flat positions of a matrix's diagonal (every ``columns + 1``-th element), as an index key."""
+    rows, columns = sizes
+    return (np.arange(0, min(rows, columns) * (columns + 1), columns + 1),)
+
+
 def diagonal_backward(F, grad, sizes, offset, dim1, dim2):
     """A diagonal's gradient (the diagonal in its last dim) put back in zeros of ``sizes``. Indexed by
     ``diagonal_key``, the diagonal sits where the first of its dims is when the two are adjacent,
