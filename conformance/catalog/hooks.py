@@ -439,3 +439,28 @@ def accumulators_run_in_the_ready_queue_order(torch, rec):
         output(leaves(count)).sum().backward()
         rec(f"post-accumulate hooks of {label}", order)
 
+
+
+@case("autograd.grad of one output with respect to an input it does not depend on (allow_unused): the output's "
+      "hooks and retain_grad() still see the gradient it was given, deeper ones do not; with two outputs "
+      "neither does (found by the fuzzer)", doc=docs.TENSOR_REGISTER_HOOK, tags=("hard",),
+      features=("non-scalar", "hooks", "autograd.grad"))
+def lone_output_hooks_run_without_a_path_to_the_inputs(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    unrelated = torch.tensor([3.0], requires_grad=True, device=rec.device)
+    seen = []
+    y = x * 2
+    y.retain_grad()
+    y.register_hook(lambda g: seen.append(("y", g.tolist())))
+    z = y * 3
+    z.retain_grad()
+    z.register_hook(lambda g: seen.append(("z", g.tolist())))
+    ones = torch.ones(2, device=rec.device)
+    rec("grad of z", torch.autograd.grad(z, [unrelated], grad_outputs=ones, allow_unused=True))
+    rec("hooks that ran", seen)
+    rec("y.grad", y.grad)
+    rec("z.grad", z.grad)
+    w = x * 4
+    w.retain_grad()
+    rec("grad of z and w", torch.autograd.grad([z, w], [unrelated], grad_outputs=[ones, ones], allow_unused=True))
+    rec("w.grad", w.grad)

@@ -194,10 +194,15 @@ def run_backward(roots: list[tuple[Node, int]], root_grads: list, *, keep_graph:
     for node, _ in roots:
         if node not in ready and task.dependencies.get(node, 0) == 0 and (task.active is None or node in task.active):
             ready.append(node)
+    # torch starts from a lone root's node even when no input is behind it: the node does not execute,
+    # but the hooks and retain_grad() of the output still see the gradient it was given
+    lone_root = roots[0][0] if len(roots) == 1 and not ready and roots[0][0] in buffers else None
     previous_mode = GRAD_MODE.grad_enabled
     GRAD_MODE.grad_enabled = create_graph
     _TASKS.append(task)
     try:
+        if lone_root is not None:
+            run_tensor_pre_hooks(lone_root, buffers[lone_root], task)
         if fast_run_graph is not None and not ANOMALY.enabled:
             fast_run_graph(task, buffers, ready)
         else:
@@ -231,24 +236,31 @@ def run_graph(task: GraphTask, buffers: dict, ready: list[Node]) -> None:
                 queue.push(child)
 
 
-def evaluate(node: Node, grads: list, task: GraphTask) -> list | None:
-    """Hooks, captures and the node itself; returns the gradients for its next edges, or None
-    when the node does not run."""
-    mode = task.mode
-    extras = node._extras
-    is_accumulator = node.__class__ is AccumulateGrad
-    if is_accumulator:
+def run_tensor_pre_hooks(node: Node, grads: list, task: GraphTask) -> None:
+    """The hooks of the tensors whose gradients ``node`` receives, then their retained ``.grad``."""
+    if node.__class__ is AccumulateGrad:
         meta = node.variable._meta
         if meta is not None and meta.hooks:
             grads[0] = _run_tensor_hooks(meta.hooks, grads[0], task)
-    elif extras is not None:
+        return
+    extras = node._extras
+    if extras is not None:
         for nr, hooks in extras.tensor_pre_hooks.items():
             if hooks and nr < len(grads) and grads[nr] is not None:
                 grads[nr] = _run_tensor_hooks(hooks, grads[nr], task)
         for nr, target in extras.retain_grad.items():
             tensor = target()
             if tensor is not None and nr < len(grads) and grads[nr] is not None:
-                store_retained(tensor, grads[nr], mode)
+                store_retained(tensor, grads[nr], task.mode)
+
+
+def evaluate(node: Node, grads: list, task: GraphTask) -> list | None:
+    """Hooks, captures and the node itself; returns the gradients for its next edges, or None
+    when the node does not run."""
+    mode = task.mode
+    extras = node._extras
+    is_accumulator = node.__class__ is AccumulateGrad
+    run_tensor_pre_hooks(node, grads, task)
     for nr, tensor in task.retain_targets.get(node, ()):
         if nr < len(grads) and grads[nr] is not None:
             meta_of(tensor).retains_grad = True
