@@ -142,6 +142,29 @@ def copy_slices_is_freed_with_the_graph(torch, rec):
         torch.autograd.grad(t.sum(), [a])
 
 
+@case("autograd.grad through a base whose view was modified in place: the written region's gradient goes through "
+      "the in-place op's derivative, as with backward() (found by the fuzzer)", doc=docs.INPLACE,
+      features=("non-scalar", "in-place", "views", "autograd.grad", "custom-function"))
+def autograd_grad_through_an_in_place_op_on_a_view(torch, rec):
+    class Double(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    a = torch.tensor([0.5, 1.8, -1.5], requires_grad=True, device=rec.device)
+    ones = torch.ones(3, device=rec.device)
+    for label, write in (("mul_(1.5)", lambda v: v.mul_(1.5)), ("add_(1)", lambda v: v.add_(1)),
+                         ("sin_()", lambda v: v.sin_())):
+        for made, make in (("a * 2", lambda: a * 2), ("a custom Function", lambda: Double.apply(a))):
+            t = make()
+            write(t[1:])
+            rec(f"d t / d a, t = {made}, t[1:].{label}", torch.autograd.grad(t, [a], grad_outputs=ones))
+
+
 @case("A saved leaf modified under no_grad: the version error leaves out the 'which is output' part",
       doc=docs.INPLACE_CHECKS, tags=("error", "hard"),
       features=("non-scalar", "grad-mode", "in-place", "version-counter"))

@@ -13,6 +13,8 @@ except on the view's region, where the in-place op's own derivative applies.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from .._grad_mode import STATE
@@ -169,7 +171,7 @@ class CopySlices(Node):
         F = mode.F
         flat = F.reshape(grad, (-1,))
         region = F.reshape(F.index(flat, self.positions), self.view_shape)
-        inner = self.fn.apply([region], mode)
+        inner = self.fn.apply([region], _with_view_input(mode, self.fn))
         inner = validate_outputs(self.fn, inner, mode)
         shape = mode.shape(grad)
         mask = np.zeros(int(np.prod(shape)), dtype=bool)
@@ -194,6 +196,20 @@ class CopySlices(Node):
             self.fn.release()
             self.fn = None
         super().release()
+
+
+def _with_view_input(mode, fn: Node):
+    """``mode`` for evaluating ``fn`` inside CopySlices: with ``inputs``, only the nodes on a path to
+    them have their formulas evaluated, and ``fn``'s first input (the view's history before the
+    write) is not in the graph CopySlices is part of; its formula is needed all the same, for the
+    gradient of the written region."""
+    visited = mode.visited
+    first = fn._children[0] if fn._children else None
+    if visited is None or first is None or first in visited:
+        return mode
+    widened = copy.copy(mode)
+    widened.visited = visited | {first}
+    return widened
 
 
 def copy_slices(view: Tensor, base: Tensor, fn: Node) -> None:
