@@ -61,7 +61,7 @@ class TensorMeta:
     """The rarely used autograd state of a tensor."""
 
     __slots__ = ("accumulator", "hooks", "post_accumulate_hooks", "retains_grad", "base", "view",
-                 "creation", "inference", "grad_dtype")
+                 "creation", "inference", "grad_dtype", "plain_views")
 
     def __init__(self) -> None:
         self.accumulator = None          # weakref to the leaf's AccumulateGrad node
@@ -73,9 +73,21 @@ class TensorMeta:
         self.creation = None             # for views: "multi_output", "no_grad", "inference" or None
         self.inference = False
         self.grad_dtype = None
+        self.plain_views = None          # for a base that did not require grad: the views taken of it since
 
 
 _new = object.__new__
+
+
+def views_follow_requires_grad(base: Tensor) -> None:
+    """A view requires grad when its base does (torch asks the base): the views of ``base`` taken
+    while it did not require grad take its flag now that it changed (``requires_grad_()``, or an
+    in-place op with an operand that requires grad)."""
+    meta = base._meta
+    if meta is not None and meta.plain_views:
+        for view in list(meta.plain_views):
+            if view._grad_fn is None:
+                view._requires_grad = base._requires_grad
 
 
 def make_tensor(data, requires_grad: bool = False, grad_fn=None, output_nr: int = 0, cls=None) -> Tensor:
@@ -238,6 +250,7 @@ class Tensor:
         if value and self.is_inference() and not STATE.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._requires_grad = value
+        views_follow_requires_grad(self)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         if self._grad_fn is not None:
@@ -249,6 +262,7 @@ class Tensor:
         if requires_grad and self.is_inference() and not STATE.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._requires_grad = requires_grad
+        views_follow_requires_grad(self)
         return self
 
     @property

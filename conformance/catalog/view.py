@@ -224,3 +224,29 @@ def backward_through_a_view_made_without_grad_mode(torch, rec):
         rec(f"{mode}: out.grad_fn", out.grad_fn)
         out.backward()
         rec(f"{mode}: x.grad, v.grad", [x.grad, v.grad])
+
+
+@case("A view requires grad when its base does, even when the base came to require grad after the view was "
+      "taken: through an in-place op with an operand that requires grad the view gets a grad_fn and gradients "
+      "flow; through requires_grad_() it has none and its gradient goes nowhere (found by the fuzzer)",
+      doc=TENSOR_VIEWS, tags=("hard",), features=("non-scalar", "views", "in-place"))
+def view_requires_grad_through_its_base(torch, rec):
+    base = torch.tensor([[0.5], [0.25]], device=rec.device)
+    view = base.t()
+    w = torch.tensor(2.0, requires_grad=True, device=rec.device)
+    base.add_(w * 1)
+    rec("view after base.add_(w * 1)", view)
+    out = torch.ones(3, 1, requires_grad=True, device=rec.device) @ view
+    rec("out.grad_fn.next_functions", out.grad_fn.next_functions)
+    out.sum().backward()
+    rec("w.grad", w.grad)
+    x = torch.tensor([1.0, 2.0, 3.0], device=rec.device)
+    v = x[:2]
+    x.requires_grad_()
+    rec("v after x.requires_grad_()", v)
+    y = v * 2
+    rec("y", y)
+    y.sum().backward()
+    rec("x.grad", x.grad)
+    x.requires_grad_(False)
+    rec("v.requires_grad after x.requires_grad_(False)", v.requires_grad)

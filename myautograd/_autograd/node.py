@@ -23,7 +23,7 @@ from typing import Any
 from .._backend import device_of
 from .._dtype import from_numpy
 from .._hooks import RemovableHandle, add_hook
-from .._tensor import Tensor, make_tensor, meta_of
+from .._tensor import Tensor, make_tensor, meta_of, views_follow_requires_grad
 from .anomaly import STATE as ANOMALY
 
 # Creation order: among ready nodes, the engine runs later-created ones first.
@@ -193,6 +193,7 @@ def set_history(t: Tensor, node: Node) -> None:
     t._grad_fn = node
     t._output_nr = 0
     t._requires_grad = True
+    views_follow_requires_grad(t)
     meta = t._meta
     if meta is not None and meta.retains_grad:
         if old is not None and old._extras is not None:

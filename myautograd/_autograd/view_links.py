@@ -8,6 +8,8 @@ version counter. This module only links; ``views`` decides what a link means for
 
 from __future__ import annotations
 
+import weakref
+
 from .._tensor import Tensor, make_tensor, meta_of, version_counter
 
 
@@ -18,6 +20,11 @@ def mark_view(view: Tensor, base: Tensor, creation: str | None = None) -> Tensor
     meta.base = root
     meta.creation = creation
     view._vc = version_counter(root)
+    if not root._requires_grad:  # it may come to require grad, and its views with it
+        root_meta = meta_of(root)
+        if root_meta.plain_views is None:
+            root_meta.plain_views = weakref.WeakSet()
+        root_meta.plain_views.add(view)
     return view
 
 
