@@ -198,3 +198,32 @@ def manual_update_through_data(torch, rec):
     w1.data.sub_(learning_rate * w1.grad.data)
     print(w1)
     rec("w1", w1, version=True)
+
+
+@case("detach_() on a tensor a node saved: a built-in op's backward refuses it, a custom Function's backward "
+      "unpacks it as it is now, without history (found by the fuzzer)", doc=docs.docstring("torch.Tensor.detach_"),
+      tags=("error", "hard"), features=("detach", "custom-function"))
+def detach_in_place_of_a_saved_tensor(torch, rec):
+    class Cube(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return a * a * a
+
+        @staticmethod
+        def backward(ctx, grad):
+            (a,) = ctx.saved_tensors
+            rec("the saved input, unpacked", a)
+            return grad * 3 * a * a
+
+    x = torch.tensor(0.7, requires_grad=True, device=rec.device)
+    y = x.sum()
+    out = Cube.apply(y)
+    y.detach_()
+    out.backward()
+    rec("x.grad", x.grad)
+    y = x.sum()
+    z = y * y
+    y.detach_()
+    with rec.attempt("backward through y * y after y.detach_()"):
+        z.backward()

@@ -263,7 +263,9 @@ def _save(to_save: tuple, executable: bool, inputs: dict, results: tuple, wrappe
                 index, new = outputs_by_id[id(tensor)]
                 saved.append(save_for_backward(new, index))
             else:
-                saved.append(save_for_backward(tensor))
+                kept = save_for_backward(tensor)
+                kept.nonleaf = False  # torch unpacks a Function's input even after detach_(): as it is now
+                saved.append(kept)
     finally:
         STATE.grad_enabled = previous
     return tuple(saved)
