@@ -328,3 +328,20 @@ def retained_grad_follows_in_place_ops(torch, rec):
     u[0] = 1.0
     (u * 7).sum().backward()
     rec("u.grad after u[0] = 1.0", u.grad)
+
+
+@case("Under create_graph a retained .grad is a recorded clone of the gradient (CloneBackward0) when the gradient "
+      "has a graph, and later gradients are added to it out of place (AddBackward0); a plain backward adds "
+      "without history (found by the fuzzer)", doc=docs.TENSOR_RETAIN_GRAD, tags=("hard", "warning"),
+      features=("non-scalar", "higher-order"))
+def retained_grad_under_create_graph(torch, rec):
+    x = torch.tensor([1.5, 2.0], requires_grad=True, device=rec.device)
+    for label, op in (("acosh", torch.acosh), ("y * 3", lambda t: t * 3)):
+        y = x * 2
+        y.retain_grad()
+        op(y).sum().backward(create_graph=True)
+        rec(f"y.grad after {label}", y.grad)
+        op(y).sum().backward(create_graph=True)
+        rec(f"y.grad after a second backward through {label}", y.grad)
+        op(y).sum().backward(retain_graph=True)
+        rec(f"y.grad after a plain backward through {label}", y.grad)

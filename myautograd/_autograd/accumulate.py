@@ -71,12 +71,15 @@ class Ownership:
 
 
 def store_retained(tensor: Tensor, grad, mode) -> None:
-    """retain_grad: a detached copy, accumulated (out of place) across backward calls."""
-    data = grad._data if mode.create_graph else grad
-    if tensor._grad is None:
-        tensor._grad = make_tensor(data.copy())
+    """retain_grad: a copy of the gradient, accumulated (out of place) across backward calls. Under
+    create_graph the copy is a recorded clone (``CloneBackward0``) and the sum a recorded add, as
+    torch's hook computes them with grad mode on: the retained gradient can be differentiated."""
+    if mode.create_graph:
+        tensor._grad = grad.clone() if tensor._grad is None else tensor._grad + grad
+    elif tensor._grad is None:
+        tensor._grad = make_tensor(grad.copy())
     else:
-        tensor._grad = make_tensor(tensor._grad._data + data)
+        tensor._grad = make_tensor(tensor._grad._data + grad)
 
 
 def accumulate(node: AccumulateGrad, grad, mode, owned: bool) -> None:
