@@ -15,7 +15,7 @@ import re
 import pytest
 
 from conformance.case import REGISTRY
-from conformance.fuzz.campaign import Campaign, FuzzConfig
+from conformance.fuzz.campaign import Campaign, FuzzConfig, reference_broke
 from conformance.fuzz.ops import elementwise_ops
 
 BUDGET = 30.0
@@ -26,6 +26,23 @@ def test_the_fuzzer_draws_its_operators_from_the_operator_table():
     names = {op.name for op in ops}
     assert len(names) >= 50 and {"sin", "atan2", "relu", "div", "pow", "gelu"} <= names
     assert all(1 <= op.arity <= 2 and op.call(*["a", "b"][:op.arity]) for op in ops)
+
+
+def test_a_program_the_reference_cannot_run_is_no_difference_of_the_implementation():
+    def record(outcome, status="ok", message=None):
+        steps = [{"label": "s1", "value": {"t": "ok"}}]
+        if message is not None:
+            steps.append({"label": "s2", "error": {"type": "RuntimeError", "message": message}})
+        return {"outcome": outcome, "reference": {"status": status, "steps": steps}}
+
+    torch_assert = ('out != nullptr INTERNAL ASSERT FAILED at "torch/csrc/autograd/variable.cpp":207, please report '
+                    "a bug to PyTorch.")
+    assert reference_broke(record("error", status="crash"))
+    assert reference_broke(record("error", status="timeout"))
+    assert reference_broke(record("fail", message=torch_assert))
+    assert not reference_broke(record("fail", message="one of the variables needed for gradient computation has "
+                                                      "been modified by an inplace operation"))
+    assert not reference_broke(record("fail"))
 
 
 def test_the_same_seed_draws_the_same_programs(tmp_path):

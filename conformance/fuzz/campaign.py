@@ -5,8 +5,8 @@ chunk seeded from ``--seed`` (chunk ``k`` uses seed ``seed + k``), until the tim
 (it is checked between chunks: a campaign may run over by one chunk).
 Each program runs as one item through the same pool, isolation, recorder and judge as the
 catalog's cases (``session.Session``), at the level given. A program that the reference itself cannot run to the
-end (torch crashes or hangs on it) is no difference of the implementation: it is written out as
-``reference-<hash>.py`` and the campaign goes on. The first program that does not pass
+end (torch crashes or hangs on it) or on which one of torch's internal assertions fails is no difference of the
+implementation: it is written out as ``reference-<hash>.py`` and the campaign goes on. The first program that does not pass
 is shrunk by hypothesis to a minimal one and written to the report directory as
 ``<hash>.py`` (a catalog-style scenario, ready to promote), ``<hash>.diff.txt`` (its
 differences) and ``<hash>.json`` (how to replay it: implementation, versions, seed, chunk,
@@ -35,6 +35,21 @@ from .program import Program
 CHUNK = 10
 DOC = Doc("https://pytorch.org/docs/stable/notes/autograd.html", "Autograd mechanics (a fuzzed program)")
 PROGRAM_TIMEOUT = 30.0
+
+
+# torch's own consistency checks failing: "... INTERNAL ASSERT FAILED at ..., please report a bug to PyTorch."
+INTERNAL_ASSERT = "INTERNAL ASSERT FAILED"
+
+
+def reference_broke(record: dict) -> bool:
+    """Whether the reference could not run the program: it crashed, hung or ran out of memory, or
+    one of its steps failed one of torch's internal assertions (a bug of torch's, which no
+    implementation is asked to reproduce)."""
+    reference = record.get("reference") or {}
+    if record["outcome"] == "error" and reference.get("status") in REFERENCE_FAILED:
+        return True
+    return any(INTERNAL_ASSERT in str((step.get("error") or {}).get("message", ""))
+               for step in reference.get("steps") or ())
 
 
 class FoundDifference(AssertionError):
@@ -116,7 +131,7 @@ class Campaign:
             dtype = data.draw(st.sampled_from(("float32", "float64")))
             program = Generator(data.draw, self.ops, st, self.table).program(dtype, self.config.max_steps)
             record = self.judge(program)
-            if record["outcome"] == "error" and record["reference"]["status"] in REFERENCE_FAILED:
+            if record["outcome"] != "pass" and reference_broke(record):
                 self.set_aside(program, record)
                 return
             if record["outcome"] != "pass":
