@@ -121,6 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--report-dir", type=Path, default=Path("reports/fuzz"),
                       help="where a shrunk difference is written (default: reports/fuzz/)")
     fuzz.add_argument("--startup-timeout", type=number(float, 1, 3600, "number of seconds"), default=120.0)
+    fuzz.add_argument("--baseline", metavar="IMPL",
+                      help="an implementation whose own differences from torch are not findings: a program on "
+                           "which it differs too is passed over (to find what a change to it broke)")
     fuzz.add_argument("--no-shrink", action="store_true",
                       help="write the first difference as drawn, without shrinking it (quicker; for measuring "
                            "how soon differences are found)")
@@ -319,7 +322,8 @@ def command_fuzz(args: argparse.Namespace) -> int:
     check_report_dir(args.report_dir, ())
     campaign = Campaign(FuzzConfig(impl=args.impl, device=args.device, budget=args.budget, seed=args.seed,
                                    level=args.level, report_dir=args.report_dir, max_steps=args.max_steps,
-                                   startup_timeout=args.startup_timeout, shrink=not args.no_shrink))
+                                   startup_timeout=args.startup_timeout, shrink=not args.no_shrink,
+                                   baseline=args.baseline))
     try:
         reason = campaign.session.device_reason(args.device)
         if reason is not None:

@@ -101,3 +101,10 @@ def test_the_command_line_fuzzer_without_shrinking_writes_the_program_as_drawn(r
     assert "program (not shrunk): " in done.stdout
     written = sorted(tmp_path.glob("*.py"))
     assert len(written) == 1 and "@case(" in written[0].read_text()
+
+
+def test_with_a_baseline_only_differences_the_baseline_does_not_share_are_findings(tmp_path):
+    campaign = Campaign(FuzzConfig(impl="tests.broken.no_accumulation", baseline="tests.broken.no_accumulation",
+                                   budget=20, seed=1, report_dir=tmp_path, shrink=False))
+    assert campaign.run() is None  # the same bug on both: nothing of the implementation's own
+    assert campaign.baseline_differences >= 1 and not list(tmp_path.glob("*.py"))

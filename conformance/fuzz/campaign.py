@@ -67,6 +67,7 @@ class FuzzConfig:
     max_steps: int = 20
     startup_timeout: float = 120.0
     shrink: bool = True                 # False: the first difference as drawn
+    baseline: str | None = None         # an implementation whose own differences are not findings
 
 
 @dataclass
@@ -84,6 +85,9 @@ class Campaign:
         self.programs = 0
         self.session = Session(config.impl, devices=(config.device,), level=config.level,
                                startup_timeout=config.startup_timeout)
+        self.baseline = None if config.baseline is None else Session(
+            config.baseline, devices=(config.device,), level=config.level, startup_timeout=config.startup_timeout)
+        self.baseline_differences = 0   # programs on which the baseline differs too: not findings
         self.ops = elementwise_ops()
         self.table = table_ops()
         self.started = time.monotonic()
@@ -104,10 +108,24 @@ class Campaign:
         self.show()
         return record.as_dict()
 
+    def baseline_differs(self, program: Program) -> bool:
+        """With a baseline: whether it differs from the reference on ``program`` too (then the
+        difference is not the implementation's own: a patched copy of the baseline, say)."""
+        if self.baseline is None:
+            return False
+        case = self.case_of(program)
+        record = self.baseline.run(Item(case, self.config.device, program.dtype), PROGRAM_TIMEOUT, case.source)
+        if record.outcome == "pass":
+            return False
+        self.baseline_differences += 1
+        return True
+
     # -- the campaign ---------------------------------------------------------------------
     def run(self) -> Finding | None:
         """Fuzz until the budget is spent or a difference is found (and shrunk)."""
         self.session.start()
+        if self.baseline is not None:
+            self.baseline.start()
         try:
             chunk = 0
             while time.monotonic() - self.started < self.config.budget:
@@ -119,6 +137,8 @@ class Campaign:
                 chunk += 1
         finally:
             self.session.close()
+            if self.baseline is not None:
+                self.baseline.close()
             self.show(final=True)
         return self.finding
 
@@ -134,7 +154,7 @@ class Campaign:
             if record["outcome"] != "pass" and reference_broke(record):
                 self.set_aside(program, record)
                 return
-            if record["outcome"] != "pass":
+            if record["outcome"] != "pass" and not self.baseline_differs(program):
                 if self._failing is None or len(program.source()) <= len(self._failing[0].source()):
                     self._failing = (program, record)
                 raise FoundDifference(record["detail"])
@@ -159,6 +179,8 @@ class Campaign:
         found = 0 if self._failing is None else 1
         text = (f"fuzz {self.config.impl} on {self.config.device}: {self.programs} programs, {found} difference(s), "
                 f"{now - self.started:.0f} s of {self.config.budget:g}")
+        if self.baseline is not None:
+            text += f" ({self.baseline_differences} where {self.config.baseline} differs too)"
         try:
             self.stream.write(("\r" + text.ljust(90) if live and not final else text) + ("\n" if final or not live
                                                                                           else ""))
