@@ -202,7 +202,7 @@ def manual_update_through_data(torch, rec):
 
 @case("detach_() on a tensor a node saved: a built-in op's backward refuses it, a custom Function's backward "
       "unpacks it as it is now, without history (found by the fuzzer)", doc=docs.docstring("torch.Tensor.detach_"),
-      tags=("error", "hard"), features=("detach", "custom-function"))
+      tags=("error", "hard"), features=("detach", "custom-function", "in-place"))
 def detach_in_place_of_a_saved_tensor(torch, rec):
     class Cube(torch.autograd.Function):
         @staticmethod

@@ -239,7 +239,7 @@ def gradient_of_a_view_under_create_graph(torch, rec):
 @case("Under create_graph the gradient of trace is recorded as torch computes it: a flat tensor of zeros whose "
       "diagonal positions are filled with the incoming gradient (IndexFillBackward1), viewed as a matrix "
       "(ViewBackward0) (found by the fuzzer)", doc=docs.AUTOGRAD_GRAD, tags=("hard",),
-      features=("non-scalar", "autograd.grad", "higher-order", "graph-introspection"))
+      features=("non-scalar", "autograd.grad", "higher-order", "graph-introspection", "views"))
 def gradient_of_trace_is_a_filled_view(torch, rec):
     x = torch.tensor([[0.5, 0.2, 0.1], [0.3, 0.4, 0.6]], requires_grad=True, device=rec.device)
     (g,) = torch.autograd.grad(torch.asinh(x.trace()) ** 2, [x], create_graph=True)

@@ -444,7 +444,7 @@ def accumulators_run_in_the_ready_queue_order(torch, rec):
 @case("autograd.grad of one output with respect to an input it does not depend on (allow_unused): the output's "
       "hooks and retain_grad() still see the gradient it was given, deeper ones do not; with two outputs "
       "neither does (found by the fuzzer)", doc=docs.TENSOR_REGISTER_HOOK, tags=("hard",),
-      features=("non-scalar", "hooks", "autograd.grad"))
+      features=("non-scalar", "hooks", "autograd.grad", "retain-grad"))
 def lone_output_hooks_run_without_a_path_to_the_inputs(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     unrelated = torch.tensor([3.0], requires_grad=True, device=rec.device)

@@ -85,7 +85,7 @@ def saved_tensor_zeroed(torch, rec):
 
 @case("The version error names the op by its node's name less 'Backward0', or less 'Backward' when the "
       "node is a second overload (ClampBackward1: 'Clamp1'); CopySlices keeps its full name (found by the fuzzer)",
-      doc=docs.INPLACE_CHECKS, tags=("error", "hard"), features=("non-scalar", "in-place", "version-counter"))
+      doc=docs.INPLACE_CHECKS, tags=("error", "hard"), features=("non-scalar", "in-place", "version-counter", "detach"))
 def version_error_names_the_overload(torch, rec):
     for label, modify in (("clamp_(-1, 1)", lambda a: a.clamp_(-1, 1)), ("pow_(2)", lambda a: a.pow_(2)),
                           ("a[0] = 0.5", lambda a: a.__setitem__(0, 0.5)),
@@ -131,7 +131,7 @@ def node_checks_all_it_saved_in_its_order(torch, rec):
 @case("Item assignment of a number records the base's CopySlices with an edge for the number (a 0-dim tensor that "
       "does not require grad); after a backward without retain_graph the CopySlices is freed and a second "
       "backward through it raises (found by the fuzzer)", doc=docs.INPLACE, tags=("error", "hard"),
-      features=("non-scalar", "in-place", "views", "retain-graph", "graph-introspection"))
+      features=("non-scalar", "in-place", "views", "retain-graph", "graph-introspection", "autograd.grad"))
 def copy_slices_is_freed_with_the_graph(torch, rec):
     a = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     t = a + 1

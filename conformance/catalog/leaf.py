@@ -308,7 +308,7 @@ def variable_grad_starts_none(torch, rec):
 
 @case("retain_grad() follows the tensor through in-place ops: after y.mul_(3), y.grad is the gradient of y's new "
       "value; a view that retains its grad follows its base's in-place op (found by the fuzzer)",
-      doc=docs.TENSOR_RETAIN_GRAD, tags=("hard",), features=("non-scalar", "in-place", "views"))
+      doc=docs.TENSOR_RETAIN_GRAD, tags=("hard",), features=("non-scalar", "in-place", "views", "retain-grad"))
 def retained_grad_follows_in_place_ops(torch, rec):
     x = torch.tensor([1.0, -0.5, 2.0], requires_grad=True, device=rec.device)
     y = x * 2
@@ -333,7 +333,7 @@ def retained_grad_follows_in_place_ops(torch, rec):
 @case("Under create_graph a retained .grad is a recorded clone of the gradient (CloneBackward0) when the gradient "
       "has a graph, and later gradients are added to it out of place (AddBackward0); a plain backward adds "
       "without history (found by the fuzzer)", doc=docs.TENSOR_RETAIN_GRAD, tags=("hard", "warning"),
-      features=("non-scalar", "higher-order"))
+      features=("non-scalar", "higher-order", "retain-grad", "retain-graph"))
 def retained_grad_under_create_graph(torch, rec):
     x = torch.tensor([1.5, 2.0], requires_grad=True, device=rec.device)
     for label, op in (("acosh", torch.acosh), ("y * 3", lambda t: t * 3)):

@@ -229,7 +229,7 @@ def backward_through_a_view_made_without_grad_mode(torch, rec):
 @case("A view requires grad when its base does, even when the base came to require grad after the view was "
       "taken: through an in-place op with an operand that requires grad the view gets a grad_fn and gradients "
       "flow; through requires_grad_() it has none and its gradient goes nowhere (found by the fuzzer)",
-      doc=TENSOR_VIEWS, tags=("hard",), features=("non-scalar", "views", "in-place"))
+      doc=TENSOR_VIEWS, tags=("hard",), features=("non-scalar", "views", "in-place", "graph-introspection"))
 def view_requires_grad_through_its_base(torch, rec):
     base = torch.tensor([[0.5], [0.25]], device=rec.device)
     view = base.t()
