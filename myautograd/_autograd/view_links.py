@@ -47,8 +47,11 @@ def gradient_tensor(grad) -> Tensor:
     root = getattr(grad, "base", None)
     if root is None:
         return tensor
-    while getattr(root, "base", None) is not None:
-        root = root.base
+    for _ in range(64):  # a chain of views is short; an array type whose .base wraps anew never ends
+        parent = getattr(root, "base", None)
+        if parent is None:
+            break
+        root = parent
     if type(root) is not type(grad):
         return tensor
     return track_view(tensor, make_tensor(root), "no_grad")

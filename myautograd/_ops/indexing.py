@@ -208,8 +208,9 @@ def index_put_into_zeros(shape: tuple, like: Tensor, key, values: Tensor, accumu
     else:
         out[key] = values._data
     if STATE.grad_enabled and values._requires_grad:
-        return record(NODES[node], out, (make_tensor(zeros), values),
-                      {"indices": key, "accumulate": accumulate})
+        cls = NODES[node]  # index_put's node saves accumulate; index_fill's (trace's gradient) does not
+        attrs = {"indices": key, "accumulate": accumulate}
+        return record(cls, out, (make_tensor(zeros), values), {k: v for k, v in attrs.items() if k in cls._saves})
     return make_tensor(out)
 
 
