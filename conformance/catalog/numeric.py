@@ -200,3 +200,31 @@ def batch_norm_running_stats_updated_before_the_affine_step(torch, rec):
     shared = torch.tensor([0.5, -1.5, 2.0], dtype=dtype, device=rec.device)
     rec("every argument one tensor", F.batch_norm(x, shared, shared, shared, shared, training=True, momentum=0.3))
     rec("that tensor after", shared)
+
+
+@case("group_norm's node saves its input, the weight, and the mean and rstd it computed as outputs of its own: "
+      "under create_graph the weight's gradient reads them, so it requires grad even when neither the input nor "
+      "the output's gradient does, and its derivative flows back into the same node; modifying the input in place "
+      "breaks the backward even when only the bias requires grad (found by the fuzzer)",
+      doc=docs.docstring("torch.nn.functional.group_norm"), dtypes=BOTH, tolerances=COMPOSITE.per_dtype(),
+      tags=("hard",),
+      features=("non-scalar", "nn", "autograd.grad", "higher-order", "in-place", "version-counter", "views"))
+def group_norm_saves_its_statistics_as_outputs(torch, rec):
+    dtype = getattr(torch, rec.dtype)
+    F = torch.nn.functional
+    x = torch.tensor([[1.0, 2.0, 4.0, 0.5], [3.0, -1.0, 2.5, 2.0]], dtype=dtype, device=rec.device).reshape(2, 4, 1)
+    w = torch.tensor([1.0, 2.0, 3.0, 0.5], dtype=dtype, device=rec.device, requires_grad=True)
+    b = torch.tensor([0.5, -1.0, 0.0, 2.0], dtype=dtype, device=rec.device, requires_grad=True)
+    (dw,) = torch.autograd.grad(F.group_norm(x, 2, w, b).sum(), w, create_graph=True)
+    rec("d sum / d w, and whether it requires grad", [dw, dw.requires_grad, type(dw.grad_fn).__name__])
+    (dw * torch.tensor([1.0, -2.0, 3.0, 0.5], dtype=dtype, device=rec.device)).sum().backward()
+    rec("w.grad and b.grad after backward through the mean and rstd alone", [w.grad, b.grad])
+    xr = x.clone().requires_grad_()
+    y = F.group_norm(xr, 2, w, b)
+    (dw,) = torch.autograd.grad((y * torch.arange(8.0, dtype=dtype, device=rec.device).view(2, 4, 1)).sum(), w,
+                                create_graph=True)
+    rec("the second derivative in the input, through the weight's gradient",
+        torch.autograd.grad((dw * torch.tensor([1.0, -2.0, 3.0, 0.5], dtype=dtype, device=rec.device)).sum(), xr))
+    only_bias = F.group_norm(x, 2, None, b)
+    x.add_(1)
+    only_bias.sum().backward()

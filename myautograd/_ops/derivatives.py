@@ -590,11 +590,10 @@ derivative("NativeBatchNormBackwardBackward0", "grad_output input weight",
            each=lambda grad, grad_output, input, weight, which, running_mean, running_var, training, eps, input_index, F:
            N.batch_norm_double_backward(F, grad, grad_output, input, weight, running_mean, running_var, training, eps,
                                         which, input_index))
-derivative("NativeGroupNormBackward0", "input weight bias", saves="groups eps",
-           input=lambda grad, input, weight, groups, eps, F: N.group_norm_grads(F, grad, input, weight, groups, eps, 0),
-           weight=lambda grad, input, groups, eps, F: N.group_norm_grads(F, grad, input, None, groups, eps, 1),
-           # torch's group norm backward under create_graph is a composite: the bias gradient, a sum of grad alone
-           bias=lambda grad, groups, F: N.group_norm_channel_sum(F, grad, groups))
+# One formula for the three inputs, as torch's: every saved tensor is saved whichever input needs a gradient.
+derivative("NativeGroupNormBackward0", "input weight bias", saves="groups", multi_output=True,
+           each=lambda grads, input, weight, result1, result2, groups, input_index, F:
+           N.group_norm_backward(F, grads, input, weight, result1, result2, groups, input_index))
 derivative("EmbeddingBackward0", "weight", saves="indices weight_sym_size_0 padding_idx scale_grad_by_freq",
            weight=lambda grad, indices, weight_sym_size_0, padding_idx, scale_grad_by_freq, F:
            H.embedding_backward(F, grad, indices, weight_sym_size_0, padding_idx, scale_grad_by_freq))

@@ -11,7 +11,9 @@ recorded under ``create_graph`` as torch's ``NativeLayerNormBackwardBackward0`` 
 ``NativeBatchNormBackwardBackward0`` on (grad_output, input, weight), ``which`` saying which
 gradient (0 input, 1 weight, 2 bias). Their derivatives, ``*_norm_double_backward``, are those of
 the composite gradients, worked out by hand: the second derivatives that differentiating the
-composite gives. Group norm's gradients stay composites, as torch's are under ``create_graph``.
+composite gives. Group norm's gradients stay composites, as torch's are under ``create_graph``: they
+read the mean and rstd the forward returned as its second and third outputs (saved outputs, so that
+the derivatives through them come back to the same node, whose input gradient takes their gradients).
 """
 
 from __future__ import annotations
@@ -199,10 +201,15 @@ def _grouped(F, x, groups: int):
 
 
 def group_norm(F, x, weight, bias, groups: int, eps: float):
-    xhat, _ = normalized(F, _grouped(F, x, groups), (2,), eps)
+    """The output, and the mean and reciprocal standard deviation of each group, shaped (N, groups):
+    the three outputs of torch's ``native_group_norm``."""
+    grouped = _grouped(F, x, groups)
+    xhat, rstd = normalized(F, grouped, (2,), eps)
+    mean = F.sum(grouped, (2,)) / _count(tuple(grouped.shape), (2,))
     out = F.reshape(xhat, tuple(x.shape))
     out = out * _channel_view(F, weight, x.ndim) if weight is not None else out
-    return out + _channel_view(F, bias, x.ndim) if bias is not None else out
+    out = out + _channel_view(F, bias, x.ndim) if bias is not None else out
+    return out, mean, F.reshape(rstd, tuple(mean.shape))
 
 
 def group_norm_channel_sum(F, t, groups: int):
@@ -213,10 +220,28 @@ def group_norm_channel_sum(F, t, groups: int):
     return F.reshape(F.sum(F.reshape(t, layout), (0, 3)), (shape[1],))
 
 
-def group_norm_grads(F, grad, x, weight, groups: int, eps: float, which: int):
-    """The input's gradient (``which`` 0) or the weight's (1)."""
-    xhat, rstd = normalized(F, _grouped(F, x, groups), (2,), eps)
+def group_norm_backward(F, grads, x, weight, mean, rstd, groups: int, which: int):
+    """Gradient ``which`` (0 input, 1 weight, 2 bias) of group norm, from the gradients of its three
+    outputs (``grads``: the output's, the mean's, rstd's; None where one got none), reading the mean and
+    rstd it saved, as torch does. The mean's and rstd's gradients reach only the input; a weight or bias
+    gradient without the output's is None, as torch's."""
+    grad, grad_mean, grad_rstd = (tuple(grads) + (None, None))[:3]
+    if which == 2:
+        return None if grad is None else group_norm_channel_sum(F, grad, groups)
+    grouped = _grouped(F, x, groups)
+    mean_k, rstd_k = F.unsqueeze(mean, 2), F.unsqueeze(rstd, 2)
+    xhat = (grouped - mean_k) * rstd_k
     if which == 1:
-        return group_norm_channel_sum(F, grad * F.reshape(xhat, tuple(x.shape)), groups)
-    g = grad * _channel_view(F, weight, x.ndim) if weight is not None else grad
-    return F.reshape(_input_grad(F, _grouped(F, g, groups), xhat, rstd, (2,)), tuple(x.shape))
+        return None if grad is None else group_norm_channel_sum(F, grad * F.reshape(xhat, tuple(x.shape)), groups)
+    count = _count(tuple(grouped.shape), (2,))
+    total = None
+    if grad is not None:
+        g = grad * _channel_view(F, weight, x.ndim) if weight is not None else grad
+        total = _input_grad(F, _grouped(F, g, groups), xhat, rstd_k, (2,))
+    if grad_mean is not None:  # d mean / dx = 1 / count
+        part = F.expand(F.unsqueeze(grad_mean, 2), tuple(grouped.shape)) / count
+        total = part if total is None else total + part
+    if grad_rstd is not None:  # d rstd / dx = -rstd^3 (x - mean) / count
+        part = F.unsqueeze(grad_rstd, 2) * (rstd_k * rstd_k * rstd_k) * (grouped - mean_k) * (-1.0 / count)
+        total = part if total is None else total + part
+    return None if total is None else F.reshape(total, tuple(x.shape))

@@ -12,8 +12,8 @@ import numpy as np
 
 from .. import _backend
 from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath
-from .._autograd.record import recorded
-from .._tensor import Tensor
+from .._autograd.record import any_requires_grad, record, recorded
+from .._tensor import Tensor, make_tensor
 from . import norm_math as N
 from .common import refuse_requires_grad
 from .derivatives import NODES
@@ -88,7 +88,10 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
     if data.ndim < 2 or data.shape[1] % num_groups:
         raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got input of "
                            f"shape {list(data.shape)} and num_groups={num_groups}")
-    out = N.group_norm(ArrayMath, data, None if weight is None else weight._data,
-                       None if bias is None else bias._data, num_groups, eps)
-    return recorded(NODES["NativeGroupNormBackward0"], out.astype(data.dtype, copy=False), (input, weight, bias),
-                    {"groups": num_groups, "eps": eps})
+    out, mean, rstd = N.group_norm(ArrayMath, data, None if weight is None else weight._data,
+                                   None if bias is None else bias._data, num_groups, eps)
+    outputs = tuple(a.astype(data.dtype, copy=False) for a in (out, mean, rstd))
+    if any_requires_grad((input, weight, bias)):  # mean and rstd: outputs the node saves, not returned
+        return record(NODES["NativeGroupNormBackward0"], outputs, (input, weight, bias), {"groups": num_groups},
+                      outputs=3)[0]
+    return make_tensor(outputs[0])
