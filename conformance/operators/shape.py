@@ -129,6 +129,8 @@ OPERATORS = [
            S("torch.cat((a, b, c), dim=1)", "three tensors along dim 1", a=R(2, 1), b=R(2, 3), c=R(2, 2)),
            S("torch.cat([a, b], -1)", "a negative dim, transposed", a=R(2, 3, layout="transposed"), b=R(2, 1)),
            S("torch.cat([a, b])", "with an empty tensor", a=R(0, 3), b=R(2, 3)),
+           S("torch.cat([a, b, c, a], dim=-1)", "1-dim empty tensors skipped whatever the dim (found by the fuzzer)",
+             a=R(0), b=R(2, 3), c=R(2, 1)),
            S("torch.concat([a, b])", "the alias concat", a=R(2), b=R(3)),
            E("torch.cat([a, b], dim=1)", "sizes that differ outside the dim", a=R(2, 3), b=R(3, 3)),
            E("torch.cat([])", "an empty list"),

@@ -359,7 +359,7 @@ derivative("SplitWithSizesBackward0", "self", saves="dim result_shapes", multi_o
            self=lambda grads, dim, result_shapes, F: F.cat(H.fill_zeros(F, grads, result_shapes), dim))
 derivative("CatBackward0", "tensors", saves="dim tensors_args_sizes",
            each=lambda grad, input_index, dim, tensors_args_sizes, F:
-           F.narrow(grad, dim, H.cat_offset(tensors_args_sizes, dim, input_index), tensors_args_sizes[input_index][dim]))
+           H.cat_input_grad(F, grad, dim, tensors_args_sizes, input_index))
 derivative("StackBackward0", "tensors", saves="dim", each=lambda grad, input_index, dim, F: F.select(grad, dim, input_index))
 derivative("CloneBackward0", "self", self=lambda grad: grad)
 derivative("AliasBackward0", "self", self=lambda grad: grad)

@@ -54,8 +54,18 @@ def reduced_count(sizes, dim) -> int:
     return count
 
 
-def cat_offset(sizes, dim, index) -> int:
-    return sum(size[dim] for size in sizes[:index])
+def _skipped_by_cat(size) -> bool:
+    """A 1-dim empty tensor, which cat skips whatever the other inputs' shapes (a legacy rule)."""
+    return len(size) == 1 and size[0] == 0
+
+
+def cat_input_grad(F, grad, dim, sizes, index):
+    """Input ``index``'s part of cat's gradient: its slice along ``dim``, after the inputs before it
+    (those cat skipped take no room); a skipped input's is a fresh empty tensor, as torch's."""
+    if _skipped_by_cat(sizes[index]):
+        return F.zeros((0,), grad)
+    offset = sum(size[dim] for size in sizes[:index] if not _skipped_by_cat(size))
+    return F.narrow(grad, dim, offset, sizes[index][dim])
 
 
 def inverse_permutation(dims):
