@@ -260,12 +260,13 @@ def var_mean_backward(F, grad_var, grad_mean, self, dim, correction, keepdim):
 
 
 def norm_backward(F, grad, self, result, ord, dim, keepdim):
-    """torch's gradient of a vector norm, case by case of ``ord``."""
+    """torch's gradient of a vector norm, case by case of ``ord``; none at all for the count of
+    nonzero elements (``ord`` 0), as torch's."""
+    if ord == 0:
+        return None
     if dim is not None and not keepdim:
         grad = F.unsqueeze_dims(grad, dim, self.ndim)
         result = F.unsqueeze_dims(result, dim, self.ndim)
-    if ord == 0:
-        return F.zeros_like(self)
     if ord == 1:
         return F.sgn(self) * grad
     if ord == 2:
