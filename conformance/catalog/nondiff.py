@@ -160,3 +160,17 @@ def float_conversion_warns_once(torch, rec):
     rec("first float(x)", float(x))
     rec("second float(x)", float(x))
     rec("float(x * 2)", float(x * 2))
+
+
+@case("The 0-norm counts the non-zero elements and has no gradient at all, not a zero one: backward leaves "
+      "x.grad None, and autograd.grad finds x unused (found by the fuzzer)",
+      doc=docs.docstring("torch.linalg.vector_norm"), tags=("hard",),
+      features=("non-scalar", "autograd.grad", "retain-graph"))
+def zero_norm_has_no_gradient(torch, rec):
+    x = torch.tensor([0.0, 1.5, -2.0], requires_grad=True, device=rec.device)
+    count = x.norm(p=0)
+    rec("count and its grad_fn", [count, count.grad_fn])
+    rec("autograd.grad(allow_unused=True)", torch.autograd.grad(count, x, retain_graph=True, allow_unused=True))
+    (count * 2).backward(retain_graph=True)
+    rec("x.grad after backward", x.grad)
+    torch.autograd.grad(x.norm(p=0, dim=0), x)
