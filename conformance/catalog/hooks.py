@@ -183,6 +183,22 @@ def hook_fires_for_autograd_grad_input(torch, rec):
     rec("dz/dy", gy)
 
 
+@case("autograd.grad returns a non-leaf input's gradient after its tensor hooks when the backward stops there, "
+      "but as it arrived, before them, when the backward must go on through it to reach another input "
+      "(found by the fuzzer)",
+      doc=docs.BACKWARD_HOOKS, tags=("hard",),
+      features=("non-scalar", "autograd.grad", "hooks", "retain-graph"))
+def autograd_grad_captures_before_the_hooks_of_a_node_that_runs(torch, rec):
+    x = torch.tensor([1.0, -2.0], requires_grad=True, device=rec.device)
+    y = x * 3
+    z = y * y
+    z.register_hook(lambda g: g * 10)
+    out = (z * torch.tensor([1.0, 2.0], device=rec.device)).sum()
+    rec("d out / d z alone", torch.autograd.grad(out, [z], retain_graph=True))
+    rec("d out / d z and d out / d y", torch.autograd.grad(out, [z, y], retain_graph=True))
+    rec("d out / d y and d out / d x", torch.autograd.grad(out, [y, x]))
+
+
 @case("A hook registered before an in-place op stays with the old grad_fn and gets the gradient "
       "of the value before the in-place op",
       doc=docs.HOOKS_INPLACE, tags=("hard",),

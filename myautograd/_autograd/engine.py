@@ -260,6 +260,9 @@ def evaluate(node: Node, grads: list, task: GraphTask) -> list | None:
     mode = task.mode
     extras = node._extras
     is_accumulator = node.__class__ is AccumulateGrad
+    runs = mode.runs(node)
+    if runs:  # torch captures what arrived, then runs the tensor hooks as the node runs
+        _capture(node, grads, task)
     run_tensor_pre_hooks(node, grads, task)
     for nr, tensor in task.retain_targets.get(node, ()):
         if nr < len(grads) and grads[nr] is not None:
@@ -267,13 +270,8 @@ def evaluate(node: Node, grads: list, task: GraphTask) -> list | None:
             if nr not in node.extras.retain_grad:
                 node.extras.retain_grad[nr] = weakref.ref(tensor)
             store_retained(tensor, grads[nr], mode)
-    for nr, index in task.captures.get(node, ()):
-        if nr < len(grads):
-            grad = grads[nr]
-            if grad is not None:
-                previous = task.captured[index]
-                task.captured[index] = grad if previous is None else previous + grad
-    if not mode.runs(node):
+    if not runs:  # a node that does not run has its tensor hooks run first, then the capture sees their result
+        _capture(node, grads, task)
         return None
     if is_accumulator:
         if task.accumulate and grads[0] is not None:
@@ -296,6 +294,16 @@ def evaluate(node: Node, grads: list, task: GraphTask) -> list | None:
     if not task.keep_graph:
         node.release()
     return outputs
+
+
+def _capture(node: Node, grads: list, task: GraphTask) -> None:
+    """Keep the gradients arriving at ``node`` that ``autograd.grad`` returns."""
+    for nr, index in task.captures.get(node, ()):
+        if nr < len(grads):
+            grad = grads[nr]
+            if grad is not None:
+                previous = task.captured[index]
+                task.captured[index] = grad if previous is None else previous + grad
 
 
 def call_node(node: Node, grads: tuple) -> tuple:
