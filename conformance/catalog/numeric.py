@@ -230,12 +230,12 @@ def group_norm_saves_its_statistics_as_outputs(torch, rec):
     only_bias.sum().backward()
 
 
-@case("On the CPU, trace adds a float32 matrix's diagonal up in float64 and rounds once: a diagonal that "
+@case("On the CPU, trace adds a float32 matrix's diagonal up in double precision and rounds once: a diagonal that "
       "cancels in float32 leaves a tiny positive trace, whose abs() has gradient +1 there, not 0 "
       "(found by the fuzzer)",
       doc=docs.docstring("torch.trace"), devices=("cpu",), tags=("hard",),
       features=("non-scalar", "autograd.grad"))
-def trace_of_float32_adds_up_in_float64_on_cpu(torch, rec):
+def trace_of_float32_adds_up_in_double_on_cpu(torch, rec):
     x = torch.tensor([[-0.1, 0.6, -0.4], [1.0, -1.6, -0.5], [-1.75, -1.75, 1.7]], requires_grad=True)
     t = x.trace()
     rec("x.trace()", t)
