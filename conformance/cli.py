@@ -124,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--baseline", metavar="IMPL",
                       help="an implementation whose own differences from torch are not findings: a program on "
                            "which it differs too is passed over (to find what a change to it broke)")
+    fuzz.add_argument("--expectations", type=Path, default=None,
+                      help="a file whose [[fuzz]] entries explain known differences (default: the built-in one "
+                           "for the implementation, if any)")
     fuzz.add_argument("--no-shrink", action="store_true",
                       help="write the first difference as drawn, without shrinking it (quicker; for measuring "
                            "how soon differences are found)")
@@ -320,10 +323,11 @@ def command_fuzz(args: argparse.Namespace) -> int:
         raise UsageError("the fuzzer needs hypothesis: pip install 'autograd-conformance[fuzz]'") from None
 
     check_report_dir(args.report_dir, ())
+    known = load_implementation_file(args).fuzz
     campaign = Campaign(FuzzConfig(impl=args.impl, device=args.device, budget=args.budget, seed=args.seed,
                                    level=args.level, report_dir=args.report_dir, max_steps=args.max_steps,
                                    startup_timeout=args.startup_timeout, shrink=not args.no_shrink,
-                                   baseline=args.baseline))
+                                   baseline=args.baseline, known=known))
     try:
         reason = campaign.session.device_reason(args.device)
         if reason is not None:
@@ -331,8 +335,11 @@ def command_fuzz(args: argparse.Namespace) -> int:
         finding = campaign.run()
     except StartupError as exc:
         raise UsageError(for_console(str(exc), 400)) from exc
+    for reason, count in campaign.explained.items():
+        print(for_console(f"explained by a [[fuzz]] entry in {count} program(s): {reason}", 400))
     if finding is None:
-        print(f"no difference in {campaign.programs} programs ({args.budget:g} s, seed {args.seed})")
+        print(f"no {'unexplained ' if campaign.explained else ''}difference in {campaign.programs} programs "
+              f"({args.budget:g} s, seed {args.seed})")
         return 0
     print(for_console(f"difference: {finding.record.get('outcome')}: {finding.record.get('detail', '')}", 400))
     label = "shrunk program: " if campaign.config.shrink else "program (not shrunk): "

@@ -14,6 +14,19 @@ An implementation's file is TOML with an optional profile and any number of expe
     outcome = "fail"                   # fail, unsupported, error, timeout or crash
     reason = "post-accumulate hooks are not implemented yet (issue #12)"
 
+Differences the fuzzer (``python -m conformance fuzz``) may meet and the file explains::
+
+    [[fuzz]]
+    aspect = "node-name"               # optional: the difference's aspect (conformance/levels.py)
+    where = "grad_fn"                  # optional: a regular expression searched in where it was seen
+    torch = "AddBackward1"             # optional: ... in what torch showed
+    implementation = "AddBackward0"    # optional: ... in what the implementation showed
+    reason = "scalar overloads inside create_graph formulas"
+
+An entry needs a reason and at least one of the four matching keys. A fuzzed program whose every
+difference that counts at the campaign's level is explained by an entry is no finding: the
+campaign counts it under the entry's reason and goes on.
+
 Items whose case needs a feature the profile lacks are ``n/a``: listed, not run, left out of the
 scores. ``reference`` takes comma-separated comparisons with release numbers (``>=2.10, <2.13``);
 the reference's local suffix (``+cpu``, ``+cu130``) is ignored. Use it for messages that changed
@@ -42,12 +55,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .features import FEATURES
+from .levels import ASPECTS, counts_at
 
 EXPECTABLE = ("fail", "unsupported", "error", "timeout", "crash")
 BUILTIN_DIR = Path(__file__).with_name("expectations")
 ENTRY_KEYS = {"case": str, "outcome": str, "reason": str, "device": str, "dtype": str, "reference": str}
 REQUIRED = ("case", "outcome", "reason")
 PROFILE_KEYS = {"lacks": list, "note": str}
+FUZZ_KEYS = {"aspect": str, "where": str, "torch": str, "implementation": str, "reason": str}
+FUZZ_PATTERNS = ("where", "torch", "implementation")  # regular expressions, searched in the diff's fields
 
 
 class ExpectationError(Exception):
@@ -105,6 +121,26 @@ class Expectation:
 
 
 @dataclass(frozen=True)
+class FuzzExpectation:
+    """A known difference the fuzzer may meet, and why it is there."""
+
+    reason: str
+    aspect: str | None = None
+    where: str | None = None
+    torch: str | None = None
+    implementation: str | None = None
+
+    def explains(self, diff: dict) -> bool:
+        """Whether ``diff`` (one difference of a judged record) is this known one."""
+        if self.aspect is not None and diff.get("aspect") != self.aspect:
+            return False
+        fields = {"where": diff.get("where"), "torch": diff.get("reference"),
+                  "implementation": diff.get("implementation")}
+        return all(re.search(pattern, str(fields[key] or "")) for key in FUZZ_PATTERNS
+                   if (pattern := getattr(self, key)) is not None)
+
+
+@dataclass(frozen=True)
 class Profile:
     lacks: tuple[str, ...] = ()
     note: str = ""
@@ -121,6 +157,7 @@ class ImplementationFile:
     profile: Profile = field(default_factory=Profile)
     entries: tuple[Expectation, ...] = ()
     path: str | None = None
+    fuzz: tuple[FuzzExpectation, ...] = ()
 
 
 def builtin_path(implementation: str) -> Path | None:
@@ -135,11 +172,12 @@ def load_file(path: Path | None) -> ImplementationFile:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ExpectationError(f"cannot read expectations file {path}: {exc}") from exc
-    unknown = sorted(set(data) - {"profile", "expected"})
+    unknown = sorted(set(data) - {"profile", "expected", "fuzz"})
     if unknown:
-        raise ExpectationError(f"{path}: unknown table or key {unknown[0]!r}; expected [profile] and [[expected]]")
+        raise ExpectationError(f"{path}: unknown table or key {unknown[0]!r}; expected [profile], [[expected]] "
+                               "and [[fuzz]]")
     return ImplementationFile(_profile(data.get("profile", {}), path), _entries(data.get("expected", []), path),
-                              str(path))
+                              str(path), _fuzz_entries(data.get("fuzz", []), path))
 
 
 def load(path: Path | None) -> list[Expectation]:
@@ -182,6 +220,46 @@ def _entries(raw: object, path: Path) -> tuple[Expectation, ...]:
         entries.append(Expectation(entry["case"], entry["outcome"], entry["reason"], entry.get("device"), reference,
                                    entry.get("dtype")))
     return tuple(entries)
+
+
+def _fuzz_entries(raw: object, path: Path) -> tuple[FuzzExpectation, ...]:
+    if not isinstance(raw, list):
+        raise ExpectationError(f"{path}: 'fuzz' must be an array of tables ([[fuzz]])")
+    entries = []
+    for number, entry in enumerate(raw, start=1):
+        where = f"{path}: fuzz entry {number}"
+        if not isinstance(entry, dict):
+            raise ExpectationError(f"{where} is not a table")
+        _check_keys(entry, FUZZ_KEYS, where)
+        if not entry.get("reason"):
+            raise ExpectationError(f"{where} lacks reason")
+        if not any(entry.get(key) for key in ("aspect", *FUZZ_PATTERNS)):
+            raise ExpectationError(f"{where} matches every difference; give aspect, where, torch or implementation")
+        if entry.get("aspect") is not None and entry["aspect"] not in ASPECTS:
+            raise ExpectationError(f"{where} has aspect {entry['aspect']!r}; known: {', '.join(ASPECTS)}")
+        for key in FUZZ_PATTERNS:
+            try:
+                re.compile(entry.get(key) or "")
+            except re.error as exc:
+                raise ExpectationError(f"{where}: {key} is not a regular expression: {exc}") from None
+        entries.append(FuzzExpectation(entry["reason"], entry.get("aspect"), entry.get("where"), entry.get("torch"),
+                                       entry.get("implementation")))
+    return tuple(entries)
+
+
+def explained(diffs: Iterable[dict], entries: Iterable[FuzzExpectation], level: str) -> FuzzExpectation | None:
+    """The entry explaining the first of ``diffs`` that counts at ``level``, when an entry explains
+    every one that counts; None when one is unexplained (or none counts)."""
+    entries = tuple(entries)
+    first = None
+    for diff in diffs:
+        if not counts_at(diff["aspect"], level):
+            continue
+        entry = next((e for e in entries if e.explains(diff)), None)
+        if entry is None:
+            return None
+        first = first or entry
+    return first
 
 
 def _check_keys(table: dict, schema: dict[str, type], where: str) -> None:

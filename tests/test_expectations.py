@@ -48,3 +48,40 @@ def test_an_entry_without_a_reference_range_applies_to_every_release(tmp_path):
     record = {"id": "hooks.tensor_hook", "device": "cuda", "outcome": "unsupported"}
     for version in ("1.13.1", "2.13.0+cpu", "3.0"):
         assert expectations.apply(dict(record), [entry], version)["outcome"] == "xfail"
+
+
+def fuzz_entries(text: str, tmp_path) -> tuple:
+    path = tmp_path / "expectations.toml"
+    path.write_text(text)
+    return expectations.load_file(path).fuzz
+
+
+NODE_DIFF = {"where": "step 3: t4.grad_fn", "aspect": "node-name", "reference": "AddBackward1",
+             "implementation": "AddBackward0"}
+VALUE_DIFF = {"where": "step 5: t6", "aspect": "value", "reference": "[1.0]", "implementation": "[2.0]"}
+
+
+def test_a_fuzz_entry_explains_a_program_only_when_it_explains_every_difference_that_counts(tmp_path):
+    [entry] = fuzz_entries('[[fuzz]]\naspect = "node-name"\ntorch = "Backward1$"\nimplementation = "Backward0$"\n'
+                           'reason = "scalar overloads"\n', tmp_path)
+    assert entry.explains(NODE_DIFF) and not entry.explains(VALUE_DIFF)
+    assert not entry.explains({**NODE_DIFF, "implementation": "MulBackward1"})
+    assert expectations.explained([NODE_DIFF, NODE_DIFF], [entry], "drop-in") is entry
+    assert expectations.explained([NODE_DIFF, VALUE_DIFF], [entry], "drop-in") is None
+    assert expectations.explained([VALUE_DIFF], [entry], "drop-in") is None
+    # a node name does not count at semantics: nothing left to explain there, so no entry is the reason
+    assert expectations.explained([NODE_DIFF], [entry], "semantics") is None
+    assert expectations.explained([], [entry], "drop-in") is None
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[[fuzz]]\naspect = "node-name"\n', "lacks reason"),
+    ('[[fuzz]]\nreason = "anything"\n', "matches every difference"),
+    ('[[fuzz]]\naspect = "colour"\nreason = "r"\n', "has aspect 'colour'"),
+    ('[[fuzz]]\nwhere = "t[0"\nreason = "r"\n', "where is not a regular expression"),
+    ('[[fuzz]]\ncase = "x.*"\nreason = "r"\n', "unknown key 'case'"),
+    ('fuzz = "x"\n', "must be an array of tables"),
+])
+def test_malformed_fuzz_entries_are_refused_with_one_line(tmp_path, text, message):
+    with pytest.raises(expectations.ExpectationError, match=message):
+        fuzz_entries(text, tmp_path)

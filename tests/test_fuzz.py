@@ -1,5 +1,6 @@
 """The fuzzer: deterministic programs, nothing found when torch runs against itself or against
-myautograd, and a planted bug found and shrunk to a short program that reads as a catalog case.
+myautograd, a planted bug found and shrunk to a short program that reads as a catalog case, and
+known differences (``[[fuzz]]`` entries of an expectations file) counted instead of found.
 
 The budgets are short (30 s each against torch and against myautograd: the CI run of the issue);
 ``tox -e fuzz`` runs longer ones.
@@ -15,6 +16,7 @@ import re
 import pytest
 
 from conformance.case import REGISTRY
+from conformance.expectations import FuzzExpectation, explained
 from conformance.fuzz.campaign import Campaign, FuzzConfig, reference_broke
 from conformance.fuzz.ops import elementwise_ops
 
@@ -108,3 +110,23 @@ def test_with_a_baseline_only_differences_the_baseline_does_not_share_are_findin
                                    budget=20, seed=1, report_dir=tmp_path, shrink=False))
     assert campaign.run() is None  # the same bug on both: nothing of the implementation's own
     assert campaign.baseline_differences >= 1 and not list(tmp_path.glob("*.py"))
+
+
+def test_programs_whose_every_difference_a_fuzz_entry_explains_are_counted_not_found(tmp_path):
+    known = (FuzzExpectation("backward overwrites .grad", aspect="gradient"),
+             FuzzExpectation("values computed from an overwritten .grad", aspect="value"))
+    campaign = Campaign(FuzzConfig(impl="tests.broken.no_accumulation", budget=20, seed=1, report_dir=tmp_path,
+                                   shrink=False, known=known))
+    finding = campaign.run()
+    assert campaign.explained.get("backward overwrites .grad", 0) >= 1
+    if finding is not None:  # what stopped the campaign is a difference no entry explains
+        assert explained(finding.record["diff"], known, "drop-in") is None
+
+
+def test_the_command_line_fuzzer_refuses_a_malformed_fuzz_entry_in_one_line(run_cli, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[fuzz]]\nwhere = "t[0"\nreason = "r"\n')
+    done = run_cli("fuzz", "--impl", "torch", "--budget", "5", "--expectations", str(bad),
+                   "--report-dir", str(tmp_path / "out"))
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert "where is not a regular expression" in done.stderr

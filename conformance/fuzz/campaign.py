@@ -4,11 +4,14 @@ Programs are drawn with hypothesis (``generator.Generator``) in chunks of ``CHUN
 chunk seeded from ``--seed`` (chunk ``k`` uses seed ``seed + k``), until the time budget is spent
 (it is checked between chunks: a campaign may run over by one chunk).
 Each program runs as one item through the same pool, isolation, recorder and judge as the
-catalog's cases (``session.Session``), at the level given. A program that the reference itself cannot run to the
-end (torch crashes or hangs on it) or on which one of torch's internal assertions fails is no difference of the
-implementation: it is written out as ``reference-<hash>.py`` and the campaign goes on. The first program that does not pass
-is shrunk by hypothesis to a minimal one and written to the report directory as
-``<hash>.py`` (a catalog-style scenario, ready to promote), ``<hash>.diff.txt`` (its
+catalog's cases (``session.Session``), at the level given. A program that the reference itself
+cannot run to the end (torch crashes or hangs on it) or on which one of torch's internal
+assertions fails is no difference of the implementation: it is written out as
+``reference-<hash>.py`` and the campaign goes on. Nor is a program whose every difference a
+``[[fuzz]]`` entry of the implementation's expectations file explains
+(``conformance/expectations.py``): it is counted under the entry's reason. The first program
+that does not pass otherwise is shrunk by hypothesis to a minimal one and written to the report
+directory as ``<hash>.py`` (a catalog-style scenario, ready to promote), ``<hash>.diff.txt`` (its
 differences) and ``<hash>.json`` (how to replay it: implementation, versions, seed, chunk,
 dtype, device, level).
 """
@@ -23,6 +26,7 @@ from pathlib import Path
 
 from ..bounds import for_console
 from ..case import Doc, case_from_source
+from ..expectations import explained
 from ..item import Item
 from ..judge import REFERENCE_FAILED
 from ..levels import DEFAULT_LEVEL
@@ -68,6 +72,7 @@ class FuzzConfig:
     startup_timeout: float = 120.0
     shrink: bool = True                 # False: the first difference as drawn
     baseline: str | None = None         # an implementation whose own differences are not findings
+    known: tuple = ()                   # FuzzExpectation entries: differences explained, not findings
 
 
 @dataclass
@@ -88,6 +93,7 @@ class Campaign:
         self.baseline = None if config.baseline is None else Session(
             config.baseline, devices=(config.device,), level=config.level, startup_timeout=config.startup_timeout)
         self.baseline_differences = 0   # programs on which the baseline differs too: not findings
+        self.explained: dict[str, int] = {}  # reason of a [[fuzz]] entry -> programs it explained
         self.ops = elementwise_ops()
         self.table = table_ops()
         self.started = time.monotonic()
@@ -118,6 +124,15 @@ class Campaign:
         if record.outcome == "pass":
             return False
         self.baseline_differences += 1
+        return True
+
+    def is_explained(self, record: dict) -> bool:
+        """Whether a [[fuzz]] entry of the implementation's expectations explains every difference
+        of ``record`` that counts at the campaign's level (then it is counted, not a finding)."""
+        entry = explained(record.get("diff") or (), self.config.known, self.config.level)
+        if entry is None:
+            return False
+        self.explained[entry.reason] = self.explained.get(entry.reason, 0) + 1
         return True
 
     # -- the campaign ---------------------------------------------------------------------
@@ -154,6 +169,8 @@ class Campaign:
             if record["outcome"] != "pass" and reference_broke(record):
                 self.set_aside(program, record)
                 return
+            if record["outcome"] == "fail" and self.is_explained(record):
+                return
             if record["outcome"] != "pass" and not self.baseline_differs(program):
                 if self._failing is None or len(program.source()) <= len(self._failing[0].source()):
                     self._failing = (program, record)
@@ -181,6 +198,8 @@ class Campaign:
                 f"{now - self.started:.0f} s of {self.config.budget:g}")
         if self.baseline is not None:
             text += f" ({self.baseline_differences} where {self.config.baseline} differs too)"
+        if self.explained:
+            text += f" ({sum(self.explained.values())} explained by known differences)"
         try:
             self.stream.write(("\r" + text.ljust(90) if live and not final else text) + ("\n" if final or not live
                                                                                           else ""))
