@@ -174,3 +174,17 @@ def zero_norm_has_no_gradient(torch, rec):
     (count * 2).backward(retain_graph=True)
     rec("x.grad after backward", x.grad)
     torch.autograd.grad(x.norm(p=0, dim=0), x)
+
+
+@case("div with a rounding_mode has zero gradients, made as fresh zeros: zero even where the incoming gradient "
+      "is infinite (a division by zero), and under create_graph they do not require grad (found by the fuzzer)",
+      doc=docs.docstring("torch.div"), tags=("hard",),
+      features=("non-scalar", "autograd.grad", "higher-order"))
+def rounded_division_gradients_are_fresh_zeros(torch, rec):
+    a = torch.tensor([-2.7, 1.0], requires_grad=True, device=rec.device)
+    b = torch.tensor([0.0, 2.0], requires_grad=True, device=rec.device)
+    q = torch.div(a, b, rounding_mode="floor")
+    rec("q", q)
+    ga, gb = torch.autograd.grad((q ** 2).sum(), [a, b], create_graph=True)
+    rec("the gradients of q ** 2, and whether they require grad", [ga, gb, ga.requires_grad, gb.requires_grad])
+    rec("trunc", torch.autograd.grad(torch.div(a, b, rounding_mode="trunc").sum(), [a, b]))

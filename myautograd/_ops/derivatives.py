@@ -182,9 +182,10 @@ derivative("DivBackward0", "self other",
            other=lambda grad, self, other, F: -grad * F.conj((self / other) / other))
 derivative("DivBackward1", "self", saves="other", self=lambda grad, other: grad / other)
 derivative("MulBackward1", "self", saves="other", self=lambda grad, other, F: F.mul_number(grad, other))
+# A rounded quotient has zero gradients: fresh zeros, as torch's new_zeros (not grad * 0, NaN where grad is inf)
 derivative("DivBackward2", "self other", saves="rounding_mode",
-           self=lambda grad, other, rounding_mode: grad * 0,
-           other=lambda grad, self, other, rounding_mode: grad * 0)
+           self=lambda grad, other, rounding_mode, F: F.zeros_like(grad),
+           other=lambda grad, self, other, rounding_mode, F: F.zeros_like(grad))
 derivative("RemainderBackward0", "self", self=lambda grad: grad)
 derivative("RemainderBackward1", "self other",
            self=lambda grad: grad,
