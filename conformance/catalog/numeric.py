@@ -186,9 +186,10 @@ def float64_gradients(torch, rec):
 
 
 @case("batch_norm in training updates running_mean, then running_var, and only then reads weight and bias: "
-      "a tensor passed as several of them is read updated (found by the fuzzer)",
+      "a tensor passed as several of them is read updated; the kernel writes them behind autograd, so their "
+      "_version does not change (found by the fuzzer)",
       doc=docs.docstring("torch.nn.functional.batch_norm"), dtypes=BOTH, tolerances=COMPOSITE.per_dtype(),
-      features=("non-scalar", "nn"))
+      features=("non-scalar", "nn", "version-counter"))
 def batch_norm_running_stats_updated_before_the_affine_step(torch, rec):
     dtype = getattr(torch, rec.dtype)
     F = torch.nn.functional
@@ -200,6 +201,7 @@ def batch_norm_running_stats_updated_before_the_affine_step(torch, rec):
     shared = torch.tensor([0.5, -1.5, 2.0], dtype=dtype, device=rec.device)
     rec("every argument one tensor", F.batch_norm(x, shared, shared, shared, shared, training=True, momentum=0.3))
     rec("that tensor after", shared)
+    rec("the versions of the two tensors written", [stats._version, shared._version])
 
 
 @case("group_norm's node saves its input, the weight, and the mean and rstd it computed as outputs of its own: "

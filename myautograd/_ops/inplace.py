@@ -410,6 +410,12 @@ def set_values_without_grad(self: Tensor, values) -> Tensor:
     return apply_inplace(self, values, None, (self,))
 
 
+def write_behind_autograd(self: Tensor, values) -> None:
+    """Write ``values`` into ``self``'s memory (its views see them) without bumping its version or
+    touching its history: what torch's batch norm kernel does to the running statistics."""
+    self._data[...] = values
+
+
 def copy_into_new(grad, empty_array):
     """A fresh tensor holding ``grad``'s values, recorded as ``CopyBackwards`` when grad is tracked
     (how the first gradient is stored under ``create_graph=True``)."""

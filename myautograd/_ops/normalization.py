@@ -17,7 +17,7 @@ from .._tensor import Tensor, make_tensor
 from . import norm_math as N
 from .common import refuse_requires_grad
 from .derivatives import NODES
-from .inplace import set_values_without_grad
+from .inplace import write_behind_autograd
 
 BACKWARD_KERNELS["NativeLayerNormBackwardBackward0"] = (
     lambda grad, x, weight, which, normalized_count, eps:
@@ -69,7 +69,8 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
 
 
 def _update_running(data, running_mean: Tensor, running_var: Tensor, momentum: float) -> None:
-    """running = (1 - momentum) running + momentum batch statistic, the variance unbiased."""
+    """running = (1 - momentum) running + momentum batch statistic, the variance unbiased; written as
+    torch's kernel does, behind autograd (their versions do not change)."""
     dims = N.batch_dims(data.ndim)
     count = N._count(data.shape, dims)
     wide = data.astype(np.float64)
@@ -78,9 +79,9 @@ def _update_running(data, running_mean: Tensor, running_var: Tensor, momentum: f
     if count == 1:
         var = var * np.nan
     new_mean = momentum * mean + (1 - momentum) * running_mean._data.astype(np.float64)
-    set_values_without_grad(running_mean, _backend.as_array(new_mean).astype(running_mean._data.dtype))
+    write_behind_autograd(running_mean, _backend.as_array(new_mean).astype(running_mean._data.dtype))
     new_var = momentum * var + (1 - momentum) * running_var._data.astype(np.float64)  # after: they may be one tensor
-    set_values_without_grad(running_var, _backend.as_array(new_var).astype(running_var._data.dtype))
+    write_behind_autograd(running_var, _backend.as_array(new_var).astype(running_var._data.dtype))
 
 
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
