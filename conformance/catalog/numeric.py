@@ -243,3 +243,19 @@ def trace_of_float32_adds_up_in_double_on_cpu(torch, rec):
     rec("x.trace()", t)
     rec("the diagonal summed in float32", x.diagonal().sum())
     rec("d |trace| / d x", torch.autograd.grad(t.abs(), x))
+
+
+@case("batch_norm's node saves running_mean and running_var in training mode too, though its gradients there "
+      "read only the batch's statistics: modifying one in place after the forward fails the backward "
+      "(found by the fuzzer)",
+      doc=docs.docstring("torch.nn.functional.batch_norm"), tags=("hard", "error"),
+      features=("non-scalar", "nn", "in-place", "version-counter"))
+def batch_norm_saves_the_running_statistics_in_training(torch, rec):
+    F = torch.nn.functional
+    x = torch.tensor([[-0.3, -1.5, 0.75], [-1.5, -1.2, 1.25], [-0.1, -1.4, -0.3]], requires_grad=True,
+                     device=rec.device)
+    mean, var = torch.zeros(3, device=rec.device), torch.ones(3, device=rec.device)
+    y = F.batch_norm(x, mean, var, training=True, momentum=0.5)
+    mean.add_(1)
+    rec("running_mean's version", mean._version)
+    y.sum().backward()

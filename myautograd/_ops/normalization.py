@@ -62,8 +62,8 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     out = N.batch_norm(ArrayMath, data, None if weight is None else weight._data, None if bias is None else bias._data,
                        None if running_mean is None else running_mean._data,
                        None if running_var is None else running_var._data, use_batch, eps)
-    attrs = {"running_mean": None if use_batch else running_mean, "running_var": None if use_batch else running_var,
-             "training": use_batch, "eps": eps}
+    # saved in training too (torch's node saves them whatever the mode): modifying them in place fails the backward
+    attrs = {"running_mean": running_mean, "running_var": running_var, "training": use_batch, "eps": eps}
     return recorded(NODES["NativeBatchNormBackward0"], out.astype(data.dtype, copy=False), (input, weight, bias),
                     attrs)
 
