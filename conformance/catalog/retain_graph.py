@@ -39,6 +39,23 @@ def graph_without_saved_tensors_backward_twice(torch, rec):
     rec("x.grad", x.grad)
 
 
+@case("Advanced indexing and index_put_ save their index tensors, so a second backward through them raises "
+      "though the gradients need no values (found by the fuzzer)",
+      doc=docs.SAVED_TENSORS, tags=("error", "hard"),
+      features=("non-scalar", "retain-graph", "in-place"))
+def indexing_saves_its_indices(torch, rec):
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True, device=rec.device)
+    index = torch.tensor([0, 1, 1], device=rec.device)
+    picked = x[index, [1, 2, 2]]
+    picked.sum().backward()
+    rec("x.grad", x.grad)
+    with rec.attempt("x[index, [1, 2, 2]] backpropagated again"):
+        picked.sum().backward()
+    put = x.clone().index_put_((index,), torch.tensor(9.0, device=rec.device))
+    put.sum().backward()
+    put.sum().backward()
+
+
 @case("Reading a saved tensor of a node after backward freed it raises the same error",
       doc=docs.SAVED_TENSORS, tags=("error",),
       features=("non-scalar", "retain-graph", "graph-introspection"))

@@ -91,6 +91,7 @@ class FormulaNode(Node):
     _each: Formula | None = None
     _multi_output = False
     _unpack_order: tuple[str, ...] = ()   # torch's order, where it is not the saving order (_ops/unpack_order.py)
+    _frees: tuple[str, ...] = ()          # saved non-tensor values that stand for tensors torch saves
 
     @classmethod
     def formula_for(cls, index: int) -> Formula | None:
@@ -112,14 +113,15 @@ class FormulaNode(Node):
     def release(self) -> None:
         """Free the saved values. A Python number saved for an input (``other`` of ``x * 2``)
         stands for the 0-dim tensor torch wraps it in, which torch saves and frees like any
-        saved tensor: after a backward without retain_graph it reads as freed too."""
+        saved tensor: after a backward without retain_graph it reads as freed too; so does a
+        value declared in ``frees`` (an index key, which torch saves as tensors)."""
         stash = self._stash
         if stash:
-            inputs = self._inputs
+            inputs, frees = self._inputs, self._frees
             for name, value in stash.items():
                 if value.__class__ is SavedTensor:
                     value.free()
-                elif name in inputs:
+                elif name in inputs or name in frees:
                     stash[name] = FREED_NUMBER
 
     def apply(self, grads: list, mode) -> list:
@@ -234,19 +236,23 @@ def _check_reads(name: str, inputs: tuple, saves: tuple, formulas: dict[str, For
 
 def derivative(name: str, inputs: tuple[str, ...] | str, *, saves: tuple[str, ...] | str = (),
                multi_output: bool = False, each: Callable | None = None, cpp_name: bool = False,
-               **formulas: Callable | None) -> type:
+               frees: tuple[str, ...] | str = (), **formulas: Callable | None) -> type:
     """Define the backward node class ``name`` from one formula per input (see module docstring).
 
     ``saves``: the non-tensor arguments the forward passes to ``record`` for the formulas.
     ``multi_output``: the op has several outputs (formulas read ``grads``). ``each``: one formula
     for every input (reads ``input_index``). ``cpp_name``: torch's hand-written nodes report
     ``name()`` with their C++ namespace, ``torch::autograd::CopyBackwards``; generated ones just
-    ``MulBackward0``.
+    ``MulBackward0``. ``frees``: names in ``saves`` whose values stand for tensors torch saves (an
+    index key): freed with the graph, as saved tensors are.
     """
     if name in NODES:
         raise ValueError(f"derivative {name} defined twice")
     inputs = tuple(inputs.split()) if isinstance(inputs, str) else tuple(inputs)
     saves = tuple(saves.split()) if isinstance(saves, str) else tuple(saves)
+    frees = tuple(frees.split()) if isinstance(frees, str) else tuple(frees)
+    if not set(frees) <= set(saves):
+        raise ValueError(f"{name}: frees {sorted(set(frees) - set(saves))}, which it does not save")
     unknown = set(formulas) - set(inputs)
     if unknown:
         raise ValueError(f"{name}: formulas for unknown inputs {sorted(unknown)}")
@@ -261,6 +267,7 @@ def derivative(name: str, inputs: tuple[str, ...] | str, *, saves: tuple[str, ..
         "_formulas": tuple(given.get(i) for i in inputs),
         "_each": each_formula,
         "_multi_output": multi_output,
+        "_frees": frees,
     }
     cls = type(name, (FormulaNode,), namespace)
     every = [f for f in (*cls._formulas, cls._each) if f is not None]

@@ -338,11 +338,12 @@ derivative("SliceBackward0", "self", saves="dim start end step self_sym_sizes",
 for _name in ("SelectBackwardBackward0", "SliceBackwardBackward0", "DiagonalBackwardBackward0"):
     derivative(_name, "grad_output", saves="sizes key", grad_output=lambda grad, sizes, key, F: F.index(grad, key))
 for _name in ("IndexPutBackward0", "IndexPutImplBackward0"):  # index_put_, and _index_put_impl_ (index's gradient)
-    derivative(_name, "self values", saves="indices accumulate",
+    derivative(_name, "self values", saves="indices accumulate", frees="indices",
                self=lambda grad, indices, accumulate, F: grad if accumulate else F.where(F.mask_at(grad, indices), 0,
                                                                                           grad),
                values=lambda grad, indices, F: F.index(grad, indices))
-derivative("IndexBackward0", "self", saves="indices self_sym_sizes",
+# An index key stands for the index tensors torch saves: it is freed with the graph (frees=)
+derivative("IndexBackward0", "self", saves="indices self_sym_sizes", frees="indices",
            self=lambda grad, indices, self_sym_sizes, F: F.index_put_zeros(self_sym_sizes, grad, indices, grad, True,
                                                                             node="IndexPutImplBackward0"))
 derivative("DiagonalBackward0", "self", saves="offset dim1 dim2 self_sym_sizes",
@@ -386,7 +387,7 @@ derivative("TraceBackward0", "self", saves="self_sym_sizes",  # torch: zeros(n m
            self=lambda grad, self_sym_sizes, F: F.reshape(F.index_put_zeros(
                (self_sym_sizes[0] * self_sym_sizes[1],), grad, H.trace_key(self_sym_sizes), grad, False,
                node="IndexFillBackward1"), self_sym_sizes))
-derivative("IndexFillBackward1", "self value", saves="indices",
+derivative("IndexFillBackward1", "self value", saves="indices", frees="indices",
            self=lambda grad, indices, F: F.where(F.mask_at(grad, indices), 0, grad),
            value=lambda grad, indices, F: F.sum(F.index(grad, indices), None, False))
 derivative("DiagEmbedBackward0", "self", saves="offset dim1 dim2",
