@@ -143,6 +143,8 @@ OPERATORS = [
            S("torch.var(x, dim=(0, 1), correction=2)", "correction 2 over several dims", x=R(2, 3, 2)),
            S("x.var(unbiased=False)", "unbiased=False", x=R(5)),
            S("x.var(0)", "one element with correction 1: NaN and a warning", x=R(1, 3), gradgrad=False),
+           S("x.var(0)", "an empty result: its reduction counts 0 elements, and warns (found by the fuzzer)",
+             x=R(2, 0), gradgrad=False),
            S("x.var()", "a 0-dim input: no degree of freedom, the gradient is NaN (the value equals the mean)",
              x=R(), gradgrad=False),
            S("x.var()", "one NaN element: the gradient is inf (NaN differs from the mean)", x=V([NAN]),
