@@ -1,7 +1,7 @@
 # ---
 # title: Forecasting a sine wave with a stacked LSTM, teacher-forced, then rolled out on its own predictions
 # style: the classic "time sequence prediction" example and course notebooks on LSTMs for time series
-# drift: ^(epoch|forecast|first)\b|^\s+[-\d]
+# drift: ^(epoch|forecast|first)\b|^\s+[-\d[]
 # ---
 """Learn to continue noisy sine waves one step at a time; then let the model feed itself."""
 
