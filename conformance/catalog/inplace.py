@@ -491,3 +491,21 @@ def writing_an_expanded_tensor(torch, rec):
         with rec.attempt(f"backward after {label} on an expanded view that requires grad"):
             t.sum().backward()
             rec("x.grad", x.grad)
+
+
+@case("A node saves its output whenever its formulas read it, even when only an input whose formula does not "
+      "read it needs a gradient (pow's result, read for the exponent's gradient); an input read by one other "
+      "input's formula alone is saved only when that input needs it (found by the fuzzer)",
+      doc=docs.INPLACE, tags=("error", "hard"),
+      features=("non-scalar", "in-place", "version-counter"))
+def outputs_are_saved_whatever_the_inputs_need(torch, rec):
+    a = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    x = a * 1
+    z = x * torch.tensor([3.0, 4.0], device=rec.device)
+    x.add_(1)  # saved only for the other operand's gradient, which nothing needs
+    z.sum().backward()
+    rec("a.grad through x * y after x changed in place", a.grad)
+    base = torch.tensor([1.7, 1.8], requires_grad=True, device=rec.device)
+    powered = torch.pow(base, torch.tensor([1.4, 0.6], device=rec.device))
+    powered.add_(1)
+    powered.sum().backward()

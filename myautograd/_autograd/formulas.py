@@ -11,7 +11,8 @@ reads:
 * any other name: a non-tensor argument the forward saves, declared in ``saves``.
 
 Registration refuses a formula that reads a name its forward does not save. A node saves what
-the formulas of the inputs that need a gradient read, as torch's generated code does; saved
+the formulas of the inputs that need a gradient read, and what torch's generated code saves for
+any node (``FormulaNode.always_saved``: the outputs a formula reads, what several read); saved
 values are readable as ``_saved_<name>`` (a freed saved tensor raises). A formula computes new
 arrays: it never returns a saved value unchanged (the engine may adopt what it returns as a
 leaf's ``.grad``).
@@ -92,6 +93,7 @@ class FormulaNode(Node):
     _multi_output = False
     _unpack_order: tuple[str, ...] = ()   # torch's order, where it is not the saving order (_ops/unpack_order.py)
     _frees: tuple[str, ...] = ()          # saved non-tensor values that stand for tensors torch saves
+    _always_saved: tuple[str, ...] | None = None  # worked out by always_saved()
 
     @classmethod
     def formula_for(cls, index: int) -> Formula | None:
@@ -100,7 +102,8 @@ class FormulaNode(Node):
     @classmethod
     def saved_names(cls, needs: tuple[bool, ...]) -> tuple[str, ...]:
         """The names to save when ``needs`` says which inputs need a gradient: what their
-        formulas read, apart from the gradients, ``F`` and ``input_index``."""
+        formulas read, apart from the gradients, ``F`` and ``input_index``; and, whatever the
+        inputs need, what torch's generated code saves unconditionally (``always_saved``)."""
         wanted: dict[str, None] = {}
         for index, need in enumerate(needs):
             formula = cls.formula_for(index) if need else None
@@ -108,7 +111,26 @@ class FormulaNode(Node):
                 for param in formula.params:
                     if param not in SPECIAL:
                         wanted[param] = None
+        for name in cls.always_saved():
+            wanted[name] = None
         return tuple(wanted)
+
+    @classmethod
+    def always_saved(cls) -> tuple[str, ...]:
+        """What torch's generated code saves for any node it creates: the outputs a formula reads,
+        and what the formulas of more than one input read (it only leaves out a value that one
+        input's formula alone reads, when that input needs no gradient)."""
+        found = cls.__dict__.get("_always_saved")
+        if found is None:
+            uses: dict[str, int] = {}
+            for index in range(len(cls._inputs)):
+                formula = cls.formula_for(index)
+                for param in () if formula is None else formula.params:
+                    if param not in SPECIAL:
+                        uses[param] = uses.get(param, 0) + 1
+            found = tuple(name for name, count in uses.items() if count > 1 or is_result_name(name))
+            cls._always_saved = found
+        return found
 
     def release(self) -> None:
         """Free the saved values. A Python number saved for an input (``other`` of ``x * 2``)

@@ -4,7 +4,8 @@ An op computes its result array, then, when grad mode is on and an input require
 ``record`` with the node class from the derivative table, its inputs and the non-tensor
 arguments the formulas read (``attrs``, as the table entry declares in ``saves``). ``record``
 collects the edges to the inputs' nodes and the input metadata, saves what the formulas of the
-inputs that need a gradient read (as ``SavedTensor``), and returns the output tensor(s)
+inputs that need a gradient read and what torch always saves (``FormulaNode.saved_names``; tensors
+as ``SavedTensor``), and returns the output tensor(s)
 carrying the new node.
 
 This is the reference path, written to be read. With the fast paths on (``fast.py``, the
@@ -92,7 +93,8 @@ def input_meta(xd, out, single: bool = True) -> tuple | None:
 
 
 def saved_values(cls, needs: tuple, inputs, results: tuple, attrs: dict | None) -> dict | None:
-    """What the node saves: every name the formulas of the inputs that need a gradient read."""
+    """What the node saves: ``cls.saved_names(needs)``, each name's value taken from the inputs, the
+    outputs or ``attrs``."""
     attrs = attrs or {}
     undeclared = set(attrs) - set(cls._saves)
     if undeclared:

@@ -5,7 +5,8 @@ for the op and how to get each input's gradient. A formula is a lambda whose par
 what it reads (see ``myautograd/_autograd/formulas.py``): ``grad``/``grads``, ``result``, the op's
 inputs by name, saved non-tensor arguments, and ``F``, the math namespace that makes the same
 formula work on arrays (plain backward) and on tensors (``create_graph=True``). What a node
-saves is exactly what the formulas of the inputs needing a gradient read.
+saves is what the formulas of the inputs needing a gradient read, plus what torch always saves
+(the outputs a formula reads, what the formulas of several inputs read).
 
 Broadcasting and dtype casts need no formula: the engine sums each gradient down to its
 input's shape and casts it to its input's dtype, as torch's engine does.
