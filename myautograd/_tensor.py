@@ -109,7 +109,9 @@ def make_tensor(data, requires_grad: bool = False, grad_fn=None, output_nr: int 
 def _same_inference(alias: Tensor, source: Tensor) -> Tensor:
     """An alias (``detach()``, ``.data``) is an inference tensor exactly when its source is one,
     whatever the mode it is made in."""
-    if alias._meta is not None and alias._meta.inference and not source.is_inference():
+    if source.is_inference():
+        meta_of(alias).inference = True
+    elif alias._meta is not None and alias._meta.inference:
         alias._meta.inference = False
     return alias
 

@@ -306,3 +306,17 @@ def custom_function_cannot_save_an_inference_tensor(torch, rec):
     y = Product.apply(x, frozen.clone())
     y.sum().backward()
     rec("x.grad", x.grad)
+
+
+@case("detach() and .data of an inference tensor are inference tensors, even made outside inference mode: "
+      "an op that would save one for backward raises; one that saves nothing does not (found by the fuzzer)",
+      doc=docs.INFERENCE_MODE, tags=("error", "hard"),
+      features=("non-scalar", "inference-mode", "detach"))
+def detached_inference_tensor_is_one(torch, rec):
+    with torch.inference_mode():
+        made = torch.tensor([1.0, 2.0, 3.0], device=rec.device) * 2
+    detached, data = made.detach(), made.data
+    rec("detach() and .data are inference tensors", [detached.is_inference(), data.is_inference()])
+    w = torch.tensor([[1.5, -0.7, 1.2]], requires_grad=True, device=rec.device)
+    rec("w + detached", w + detached)
+    w * data
