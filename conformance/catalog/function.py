@@ -459,15 +459,18 @@ def once_differentiable_result_without_grad(torch, rec):
     torch.autograd.grad(g.sum(), x)
 
 
-@case("once_differentiable: when the incoming gradient requires grad, backward through the result raises",
+@case("once_differentiable: when the incoming gradient requires grad, the result's grad_fn is an Error node "
+      "whose edges lead to stand-in leaves, not to x: autograd.grad of it with respect to x finds x unused, "
+      "and a backward that runs every node raises (found by the fuzzer)",
       doc=docs.EXTENDING_AUTOGRAD, tags=("error", "hard"),
-      features=("autograd.grad", "higher-order", "custom-function"))
+      features=("autograd.grad", "higher-order", "custom-function", "graph-introspection", "retain-graph"))
 def once_differentiable_double_backward_raises(torch, rec):
     Square = once_differentiable_square(torch)
     x = torch.tensor([3.0], requires_grad=True, device=rec.device)
     y = Square.apply(x)
     (g,) = torch.autograd.grad((y * y).sum(), x, create_graph=True)
     rec("g", g)
+    rec("d g / d x (allow_unused)", torch.autograd.grad(g.sum(), x, retain_graph=True, allow_unused=True))
     g.sum().backward()
 
 

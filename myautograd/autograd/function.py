@@ -18,6 +18,7 @@ from .. import _backend
 from .._autograd.engine import current_task, shown_to_user
 from .._autograd.node import (
     FREED_MESSAGE,
+    NO_EDGE,
     Node,
     SavedTensor,
     gradient_edge,
@@ -271,8 +272,11 @@ def _save(to_save: tuple, executable: bool, inputs: dict, results: tuple, wrappe
     return tuple(saved)
 
 
-class DelayedError(Node):
-    """The node ``once_differentiable`` puts on gradients that require grad: it refuses to run."""
+class Error(Node):
+    """The node ``once_differentiable`` puts on gradients that require grad (torch's ``Error``, made
+    by its ``DelayedError``): it refuses to run. Its edges lead to fresh leaves, detached copies of
+    the gradients, as torch's: it lies on no path to the original inputs, so only a backward that
+    runs every node reaches it."""
 
     __slots__ = ()
     _node_name = "torch::autograd::Error"
@@ -297,11 +301,12 @@ def once_differentiable(fn):
             return outputs
         single = not isinstance(outputs, tuple)
         results = (outputs,) if single else outputs
-        error = DelayedError.__new__(DelayedError)
-        tracked = [g for g in grads if isinstance(g, Tensor) and g._requires_grad]
-        init_node(error, *split_edges([gradient_edge(g) for g in tracked]), None,
-                  tuple((g._data.shape, g._data.dtype) for g in tracked))
-        wrapped = tuple(make_tensor(r._data, True, error, 0) if isinstance(r, Tensor) else r for r in results)
+        error = Error.__new__(Error)
+        stand_ins = [make_tensor(r._data, True) if isinstance(r, Tensor) else None for r in results]
+        init_node(error, *split_edges([NO_EDGE if leaf is None else gradient_edge(leaf) for leaf in stand_ins]),
+                  None, tuple(None if leaf is None else (leaf._data.shape, leaf._data.dtype) for leaf in stand_ins))
+        wrapped = tuple(make_tensor(r._data, True, error, nr) if isinstance(r, Tensor) else r
+                        for nr, r in enumerate(results))
         return wrapped[0] if single else wrapped
 
     return wrapper
