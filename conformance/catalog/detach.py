@@ -227,3 +227,28 @@ def detach_in_place_of_a_saved_tensor(torch, rec):
     y.detach_()
     with rec.attempt("backward through y * y after y.detach_()"):
         z.backward()
+
+
+@case("A custom Function still unpacks a saved input that was detached in place (a built-in node refuses): "
+      "when that input was also modified in place, the version error names the Function, since the tensor "
+      "has no grad_fn left to name (found by the fuzzer)",
+      doc=docs.EXTENDING_AUTOGRAD, tags=("error", "hard"),
+      features=("non-scalar", "custom-function", "detach", "in-place", "version-counter", "autograd.grad"))
+def function_input_detached_in_place_names_the_function(torch, rec):
+    class Scale(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return a * b + a
+
+        @staticmethod
+        def backward(ctx, grad):
+            a, b = ctx.saved_tensors
+            return grad * (b + 1), grad * a
+
+    x = torch.tensor([[0.5, -1.0, -0.5]], requires_grad=True, device=rec.device)
+    a = x * 2
+    y = Scale.apply(a, x)
+    a.add_(1)
+    a.detach_()
+    torch.autograd.grad(y.sum(), [x])

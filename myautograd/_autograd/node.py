@@ -223,7 +223,8 @@ class SavedTensor:
     A saved input keeps the tensor itself (so double backward sees its graph). A saved output
     keeps only the data, since the output holds the node: unpacking gives a new tensor whose
     ``grad_fn`` is the node, as torch does. ``nonleaf``: a saved input that had a grad_fn; if
-    ``detach_()`` takes it away, unpacking raises, as torch's does. With saved-tensor hooks,
+    ``detach_()`` takes it away, unpacking raises, as torch's does (None: it had one, but a custom
+    Function unpacks it all the same, and a version error then names that Function). With saved-tensor hooks,
     ``packed`` holds what the pack hook returned and ``hooks`` the (pack, unpack) pair.
     """
 
@@ -256,6 +257,8 @@ class SavedTensor:
         elif self.tensor is not None and self.tensor.grad_fn is not None:  # a view's, regenerated if stale
             node = self.tensor.grad_fn
             producer = f", which is output {self.tensor._output_nr} of {forward_name(node.name())},"
+        elif self.nonleaf is None and self.tensor is not None:  # a Function's input since detached in place:
+            producer = f", which is output {self.tensor._output_nr} of {forward_name(owner.name())},"  # the Function
         hint = VERSION_HINT_ANOMALY if ANOMALY.enabled else VERSION_HINT
         return (
             "one of the variables needed for gradient computation has been modified by an inplace "

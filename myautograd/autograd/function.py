@@ -265,7 +265,8 @@ def _save(to_save: tuple, executable: bool, inputs: dict, results: tuple, wrappe
                 saved.append(save_for_backward(new, index))
             else:
                 kept = save_for_backward(tensor)
-                kept.nonleaf = False  # torch unpacks a Function's input even after detach_(): as it is now
+                # torch unpacks a Function's input even after detach_(), as it is now (None: it had a grad_fn)
+                kept.nonleaf = None if kept.nonleaf else False
                 saved.append(kept)
     finally:
         STATE.grad_enabled = previous
