@@ -209,3 +209,32 @@ def saved_scalar_survives_free(torch, rec):
     y.sum().backward()
     rec("y.grad_fn._saved_exponent", y.grad_fn._saved_exponent)
     rec("y.grad_fn._saved_self", y.grad_fn._saved_self)
+
+
+@case("matmul of a batch with a matrix or vector folds the batch into one mm/mv when the smaller operand "
+      "requires grad, or when the fold is a view; otherwise it runs a bmm (a vector squeezed back out): the "
+      "graph it records shows which (found by the fuzzer)",
+      doc=docs.docstring("torch.matmul"), tags=("hard",),
+      features=("non-scalar", "graph-introspection", "views"))
+def matmul_folds_by_which_operand_requires_grad(torch, rec):
+    def batch(transposed):
+        if transposed:
+            return torch.ones(3, 2, 4, device=rec.device).transpose(0, 1)
+        return torch.ones(2, 3, 4, device=rec.device)
+
+    cases = [("batch @ matrix, batch requires grad", batch(False), torch.ones(4, 2, device=rec.device), 0),
+             ("transposed batch @ matrix, batch requires grad", batch(True), torch.ones(4, 2, device=rec.device), 0),
+             ("batch @ matrix, matrix requires grad", batch(False), torch.ones(4, 2, device=rec.device), 1),
+             ("transposed batch @ vector, batch requires grad", batch(True), torch.ones(4, device=rec.device), 0),
+             ("matrix @ batch, matrix requires grad", torch.ones(3, 4, device=rec.device),
+              torch.ones(2, 4, 2, device=rec.device), 0),
+             ("matrix @ batch, batch requires grad", torch.ones(3, 4, device=rec.device),
+              torch.ones(2, 4, 2, device=rec.device), 1),
+             ("vector @ batch, vector requires grad", torch.ones(4, device=rec.device),
+              torch.ones(2, 4, 2, device=rec.device), 0),
+             ("vector @ batch, batch requires grad", torch.ones(4, device=rec.device),
+              torch.ones(2, 4, 2, device=rec.device), 1)]
+    for label, a, b, which in cases:
+        (a, b)[which].requires_grad_()
+        y = a @ b
+        rec(label, [y.shape, y.grad_fn, [node for node, _ in y.grad_fn.next_functions]])

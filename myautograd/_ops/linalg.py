@@ -112,13 +112,13 @@ def _strides(data) -> tuple:
 
 def _should_fold(a: Tensor, b: Tensor) -> bool:
     """torch's choice (``should_fold``) to fold the batch of the larger operand into the rows of one
-    mm or mv instead of a bmm: always when that operand requires grad (its gradient is then no
-    batch-sized temporary), else when the fold is a view."""
+    mm or mv instead of a bmm: always when the smaller operand requires grad (its gradient is then
+    no batch-sized temporary), else when the fold is a view."""
     larger = a if a._data.ndim >= b._data.ndim else b.mT
-    smaller_dim = b._data.ndim if a._data.ndim >= b._data.ndim else a._data.ndim
-    if not (larger._data.ndim >= 3 and smaller_dim <= 2):
+    smaller = b if a._data.ndim >= b._data.ndim else a
+    if not (larger._data.ndim >= 3 and smaller._data.ndim <= 2):
         return False
-    if larger._requires_grad:
+    if smaller._requires_grad:
         return True
     if a._data.ndim == 2:
         return False
@@ -162,11 +162,12 @@ def _batched_matmul(input: Tensor, other: Tensor) -> Tensor:
     left = a.expand(*batch, n, k).reshape(size, n, k)
     right = b.expand(*batch, k, m).reshape(size, k, m)
     shape = tuple(batch) + (n, m)
+    product = bmm(left, right)
     if input._data.ndim == 1:
         shape = tuple(batch) + (m,)
-    elif other._data.ndim == 1:
-        shape = tuple(batch) + (n,)
-    return _unsafe_view(bmm(left, right), shape)
+    elif other._data.ndim == 1:  # torch drops the vector's dim before viewing the batch back
+        shape, product = tuple(batch) + (n,), product.squeeze(-1)
+    return _unsafe_view(product, shape)
 
 
 @export
