@@ -30,6 +30,7 @@ from ..expectations import explained
 from ..item import Item
 from ..judge import REFERENCE_FAILED
 from ..levels import DEFAULT_LEVEL
+from ..operators.tolerances import COMPOSITE
 from ..reports.common import diff_text
 from ..session import Session
 from .generator import Generator
@@ -39,6 +40,10 @@ from .program import Program
 CHUNK = 10
 DOC = Doc("https://pytorch.org/docs/stable/notes/autograd.html", "Autograd mechanics (a fuzzed program)")
 PROGRAM_TIMEOUT = 30.0
+# A program chains up to 20 ops (matrix products of large values, reductions, optimizer steps): in
+# float32 the roundings of two correct engines compound as in the operator table's composite class;
+# float64 keeps the default tolerance, which is looser than that class.
+TOLERANCES = {"float32": COMPOSITE.per_dtype()["float32"]}
 
 
 # torch's own consistency checks failing: "... INTERNAL ASSERT FAILED at ..., please report a bug to PyTorch."
@@ -105,7 +110,7 @@ class Campaign:
     # -- running programs -------------------------------------------------------------------
     def case_of(self, program: Program):
         return case_from_source(program.source(), f"fuzz.p{program.digest()}", "A fuzzed autograd program", DOC,
-                                dtypes=(program.dtype,), tags=("fuzz",))
+                                dtypes=(program.dtype,), tags=("fuzz",), tolerances=TOLERANCES)
 
     def judge(self, program: Program) -> dict:
         case = self.case_of(program)
@@ -228,15 +233,18 @@ class Campaign:
         replay = (f"python -m conformance fuzz --impl {self.config.impl} --device {self.config.device} "
                   f"--seed {self.config.seed} --level {self.config.level} --max-steps {self.config.max_steps}")
         detail = for_console(finding.record.get("detail", ""), 300)
+        float32 = finding.program.dtype == "float32"  # compared at the campaign's float32 tolerance
+        tolerance = ", tolerances={'float32': COMPOSITE.per_dtype()['float32']}" if float32 else ""
+        tolerance_import = "from conformance.operators.tolerances import COMPOSITE\n" if float32 else ""
         scenario.write_text(
             f'"""Found by the fuzzer: {self.config.impl} differs from torch at level {self.config.level}\n'
             f"({finding.program.dtype}, {self.config.device}): {detail}\n\n"
             f"Replay: {replay} (the difference is in chunk {finding.chunk}).\n"
             f"To promote it, move the function into a topic module of conformance/catalog/ and give it a title,\n"
             f'the documentation it checks and its features."""\n\n'
-            f"from conformance import docs\nfrom conformance.case import case\n\n\n"
+            f"from conformance import docs\nfrom conformance.case import case\n{tolerance_import}\n\n"
             f'@case("A fuzzed program ({name})", doc=docs.HISTORY, dtypes=({finding.program.dtype!r},),'
-            f' tags=("hard",))\n'
+            f' tags=("hard",){tolerance})\n'
             + finding.program.source(f"fuzzed_{name}"), encoding="utf-8")
         diff = directory / f"{name}.diff.txt"
         diff.write_text(diff_text(finding.record) + "\n", encoding="utf-8")
