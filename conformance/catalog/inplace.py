@@ -509,3 +509,20 @@ def outputs_are_saved_whatever_the_inputs_need(torch, rec):
     powered = torch.pow(base, torch.tensor([1.4, 0.6], device=rec.device))
     powered.add_(1)
     powered.sum().backward()
+
+
+@case("cosine_similarity divides the second operand by its norm before the first, so the first operand's "
+      "division runs first in backward: with both operands modified in place, the version error is the "
+      "first operand's (found by the fuzzer)",
+      doc=docs.INPLACE, tags=("error", "hard"),
+      features=("non-scalar", "in-place", "version-counter", "nn", "grad-mode"))
+def cosine_similarity_checks_its_first_operand_first(torch, rec):
+    a = torch.tensor([0.5, 1.0, -1.0], requires_grad=True, device=rec.device)
+    b = torch.tensor([2.0, -0.4, 0.8], requires_grad=True, device=rec.device)
+    similarity = torch.nn.functional.cosine_similarity(a, b, dim=0)
+    with torch.no_grad():
+        a.mul_(2)
+        b.mul_(2)
+        b.mul_(2)
+    rec("versions", [a._version, b._version])
+    similarity.backward()

@@ -141,7 +141,8 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     with no_grad():
         norm1.clamp_min_(eps)
         norm2.clamp_min_(eps)
-    return ((x1 / norm1) * (x2 / norm2)).sum(dim)
+    second = x2 / norm2  # torch divides the second operand first: its node comes first in the graph's order
+    return ((x1 / norm1) * second).sum(dim)
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
