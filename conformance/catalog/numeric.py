@@ -259,3 +259,17 @@ def batch_norm_saves_the_running_statistics_in_training(torch, rec):
     mean.add_(1)
     rec("running_mean's version", mean._version)
     y.sum().backward()
+
+
+@case("On the CPU, a column times a row (mm with an inner size of 1, several rows and columns) is formed from "
+      "the products themselves, so 0 * -1.7 stays -0.0, which atan2 tells from +0.0; with one row or one "
+      "column the product is summed from +0.0 (found by the fuzzer)",
+      doc=docs.docstring("torch.mm"), devices=("cpu",), tags=("hard",),
+      features=("non-scalar",))
+def outer_product_by_mm_keeps_signed_zeros_on_cpu(torch, rec):
+    column = torch.tensor([[1.0], [-0.5], [0.0]], requires_grad=True)
+    row = torch.tensor([[-1.7, -0.6]])
+    minus_one = torch.tensor(-1.0)
+    rec("atan2(column @ row, -1)", torch.atan2(column @ row, minus_one))
+    rec("atan2(column[2:] @ row, -1)", torch.atan2(column[2:] @ row, minus_one))
+    rec("atan2(column @ row[:, :1], -1)", torch.atan2(column @ row[:, :1], minus_one))

@@ -63,7 +63,10 @@ def mm(input, mat2):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
                            f"{b.shape[0]}x{b.shape[1]})")
     _same_dtype(input, mat2, "mm")
-    return recorded(NODES["MmBackward0"], np.matmul(a, b), (input, mat2),
+    # torch's CPU kernel forms an outer product (k = 1, several rows and columns) from the products
+    # themselves, which keeps the sign of a zero (0 * -1.7 is -0.0); a BLAS call sums from +0.0
+    outer = isinstance(a, np.ndarray) and a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1
+    return recorded(NODES["MmBackward0"], a * b if outer else np.matmul(a, b), (input, mat2),
                     {"self_column_major": H.column_major(a), "mat2_column_major": H.column_major(b)})
 
 
