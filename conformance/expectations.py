@@ -197,15 +197,21 @@ def _profile(raw: object, path: Path) -> Profile:
     return Profile(tuple(lacks), raw.get("note", ""))
 
 
-def _entries(raw: object, path: Path) -> tuple[Expectation, ...]:
+def _tables(raw: object, path: Path, name: str, label: str, schema: dict[str, type]):
+    """(where, entry) for each table of the array ``[[name]]``, its keys checked against ``schema``."""
     if not isinstance(raw, list):
-        raise ExpectationError(f"{path}: 'expected' must be an array of tables ([[expected]])")
-    entries = []
+        raise ExpectationError(f"{path}: '{name}' must be an array of tables ([[{name}]])")
     for number, entry in enumerate(raw, start=1):
-        where = f"{path}: entry {number}"
+        where = f"{path}: {label} {number}"
         if not isinstance(entry, dict):
             raise ExpectationError(f"{where} is not a table")
-        _check_keys(entry, ENTRY_KEYS, where)
+        _check_keys(entry, schema, where)
+        yield where, entry
+
+
+def _entries(raw: object, path: Path) -> tuple[Expectation, ...]:
+    entries = []
+    for where, entry in _tables(raw, path, "expected", "entry", ENTRY_KEYS):
         missing = [key for key in REQUIRED if not entry.get(key)]
         if missing:
             raise ExpectationError(f"{where} lacks {', '.join(missing)}")
@@ -223,14 +229,8 @@ def _entries(raw: object, path: Path) -> tuple[Expectation, ...]:
 
 
 def _fuzz_entries(raw: object, path: Path) -> tuple[FuzzExpectation, ...]:
-    if not isinstance(raw, list):
-        raise ExpectationError(f"{path}: 'fuzz' must be an array of tables ([[fuzz]])")
     entries = []
-    for number, entry in enumerate(raw, start=1):
-        where = f"{path}: fuzz entry {number}"
-        if not isinstance(entry, dict):
-            raise ExpectationError(f"{where} is not a table")
-        _check_keys(entry, FUZZ_KEYS, where)
+    for where, entry in _tables(raw, path, "fuzz", "fuzz entry", FUZZ_KEYS):
         if not entry.get("reason"):
             raise ExpectationError(f"{where} lacks reason")
         if not any(entry.get(key) for key in ("aspect", *FUZZ_PATTERNS)):
