@@ -337,8 +337,12 @@ def command_fuzz(args: argparse.Namespace) -> int:
         raise UsageError(for_console(str(exc), 400)) from exc
     for reason, count in campaign.explained.items():
         print(for_console(f"explained by a [[fuzz]] entry in {count} program(s): {reason}", 400))
+    if campaign.ill_conditioned:
+        print(f"ill-conditioned (torch's own value moves as far when the leaves are scaled by a few ulps) in "
+              f"{campaign.ill_conditioned} program(s)")
     if finding is None:
-        print(f"no {'unexplained ' if campaign.explained else ''}difference in {campaign.programs} programs "
+        counted = campaign.explained or campaign.ill_conditioned
+        print(f"no {'unexplained ' if counted else ''}difference in {campaign.programs} programs "
               f"({args.budget:g} s, seed {args.seed})")
         return 0
     print(for_console(f"difference: {finding.record.get('outcome')}: {finding.record.get('detail', '')}", 400))

@@ -9,7 +9,10 @@ cannot run to the end (torch crashes or hangs on it) or on which one of torch's 
 assertions fails is no difference of the implementation: it is written out as
 ``reference-<hash>.py`` and the campaign goes on. Nor is a program whose every difference a
 ``[[fuzz]]`` entry of the implementation's expectations file explains
-(``conformance/expectations.py``): it is counted under the entry's reason. The first program
+(``conformance/expectations.py``): it is counted under the entry's reason. Nor is a program whose
+every difference is a value that rounding alone explains (``conditioning``: torch's own value
+moves that far when the program's literal tensors are scaled by a few ulps): it is counted as
+ill-conditioned. The first program
 that does not pass otherwise is shrunk by hypothesis to a minimal one and written to the report
 directory as ``<hash>.py`` (a catalog-style scenario, ready to promote), ``<hash>.diff.txt`` (its
 differences) and ``<hash>.json`` (how to replay it: implementation, versions, seed, chunk,
@@ -26,6 +29,7 @@ from pathlib import Path
 
 from ..bounds import for_console
 from ..case import Doc, case_from_source
+from ..compare import tolerances_for
 from ..expectations import explained
 from ..item import Item
 from ..judge import REFERENCE_FAILED
@@ -33,6 +37,7 @@ from ..levels import DEFAULT_LEVEL
 from ..operators.tolerances import COMPOSITE
 from ..reports.common import diff_text
 from ..session import Session
+from .conditioning import could_be_ill_conditioned, ill_conditioned, scaled_source, scales
 from .generator import Generator
 from .ops import elementwise_ops, table_ops
 from .program import Program
@@ -99,6 +104,7 @@ class Campaign:
             config.baseline, devices=(config.device,), level=config.level, startup_timeout=config.startup_timeout)
         self.baseline_differences = 0   # programs on which the baseline differs too: not findings
         self.explained: dict[str, int] = {}  # reason of a [[fuzz]] entry -> programs it explained
+        self.ill_conditioned = 0        # programs whose every difference is an ill-conditioned value
         self.ops = elementwise_ops()
         self.table = table_ops()
         self.started = time.monotonic()
@@ -108,9 +114,10 @@ class Campaign:
         self.finding: Finding | None = None
 
     # -- running programs -------------------------------------------------------------------
-    def case_of(self, program: Program):
-        return case_from_source(program.source(), f"fuzz.p{program.digest()}", "A fuzzed autograd program", DOC,
-                                dtypes=(program.dtype,), tags=("fuzz",), tolerances=TOLERANCES)
+    def case_of(self, program: Program, source: str | None = None, suffix: str = ""):
+        return case_from_source(source or program.source(), f"fuzz.p{program.digest()}{suffix}",
+                                "A fuzzed autograd program", DOC, dtypes=(program.dtype,), tags=("fuzz",),
+                                tolerances=TOLERANCES)
 
     def judge(self, program: Program) -> dict:
         case = self.case_of(program)
@@ -138,6 +145,25 @@ class Campaign:
         if entry is None:
             return False
         self.explained[entry.reason] = self.explained.get(entry.reason, 0) + 1
+        return True
+
+    def is_ill_conditioned(self, program: Program, record: dict) -> bool:
+        """Whether every difference of ``record`` is a value that rounding alone explains: the
+        reference runs the program again with its literal tensors scaled (``conditioning``)."""
+        if not could_be_ill_conditioned(record, self.config.level):
+            return False
+        scaled = {}
+        for number, (name, factor) in enumerate(scales(program.dtype).items()):
+            case = self.case_of(program, scaled_source(program.source(), factor), f".scaled{number}")
+            reference, _ = self.session.observe(Item(case, self.config.device, program.dtype), PROGRAM_TIMEOUT,
+                                                case.source)
+            if reference.get("status") != "completed":
+                return False
+            scaled[name] = reference["steps"]
+        tolerance = tolerances_for(TOLERANCES)[f"torch.{program.dtype}"]
+        if not ill_conditioned(record, scaled, self.config.level, tolerance):
+            return False
+        self.ill_conditioned += 1
         return True
 
     # -- the campaign ---------------------------------------------------------------------
@@ -174,7 +200,7 @@ class Campaign:
             if record["outcome"] != "pass" and reference_broke(record):
                 self.set_aside(program, record)
                 return
-            if record["outcome"] == "fail" and self.is_explained(record):
+            if record["outcome"] == "fail" and (self.is_explained(record) or self.is_ill_conditioned(program, record)):
                 return
             if record["outcome"] != "pass" and not self.baseline_differs(program):
                 if self._failing is None or len(program.source()) <= len(self._failing[0].source()):
@@ -205,6 +231,8 @@ class Campaign:
             text += f" ({self.baseline_differences} where {self.config.baseline} differs too)"
         if self.explained:
             text += f" ({sum(self.explained.values())} explained by known differences)"
+        if self.ill_conditioned:
+            text += f" ({self.ill_conditioned} ill-conditioned)"
         try:
             self.stream.write(("\r" + text.ljust(90) if live and not final else text) + ("\n" if final or not live
                                                                                           else ""))
