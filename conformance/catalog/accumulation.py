@@ -119,6 +119,45 @@ def backward_gradient_is_not_aliased(torch, rec):
     rec("x.grad after changing g", x.grad)
 
 
+@case("A gradient that reaches a leaf as a view of the caller's gradient is adopted: .grad shares its memory",
+      doc=docs.GRAD_LAYOUTS, tags=("hard",),
+      features=("non-scalar", "in-place"))
+def view_of_backward_gradient_is_adopted(torch, rec):
+    # torch adopts a gradient that no other tensor object holds and that has the leaf's layout;
+    # a view that reshape's backward makes of g is such an object, although its memory is g's
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True, device=rec.device)
+    g = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], device=rec.device)
+    x.reshape(6).backward(g)
+    x.grad.mul_(10)
+    rec("g after x.grad.mul_(10)", g)
+    y = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True, device=rec.device)
+    h = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], device=rec.device)
+    y.t().backward(h)  # a transposed view has not y's layout: copied
+    y.grad.mul_(10)
+    rec("h after y.grad.mul_(10)", h)
+
+
+@case("0-d leaves stacked and summed get views of one element as .grad: changing one changes the other",
+      doc=docs.GRAD_LAYOUTS, tags=("hard",),
+      features=("non-scalar", "in-place"))
+def stacked_scalar_leaves_share_their_grad(torch, rec):
+    # sum's gradient is the root gradient expanded (every element is the same memory); stack's
+    # backward selects a 0-d view for each leaf, and a 0-d view obeys the layout contract
+    a = torch.tensor(1.5, requires_grad=True, device=rec.device)
+    b = torch.tensor(2.5, requires_grad=True, device=rec.device)
+    torch.stack([a, b]).sum().backward()
+    a.grad.mul_(-0.5)
+    rec("b.grad after a.grad.mul_(-0.5)", b.grad)
+    torch.stack([a, b]).sum().backward()  # each accumulates in place into the shared element
+    rec("a.grad", a.grad)
+    rec("b.grad", b.grad)
+    c = torch.tensor(1.5, requires_grad=True, device=rec.device)
+    d = torch.tensor(2.5, requires_grad=True, device=rec.device)
+    torch.stack([c, d]).mean().backward()  # mean's gradient is a new tensor: c and d get separate elements
+    c.grad.mul_(-0.5)
+    rec("d.grad after c.grad.mul_(-0.5)", d.grad)
+
+
 @case("A .grad assigned by hand is accumulated into by the next backward", doc=docs.TENSOR_GRAD,
       features=("non-scalar",))
 def assigned_grad_is_accumulated_into(torch, rec):

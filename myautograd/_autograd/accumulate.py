@@ -1,15 +1,19 @@
 """Storing gradients: a leaf's ``.grad`` (``AccumulateGrad``) and ``retain_grad``.
 
 ``.grad`` is updated in place, as torch does, unless ``create_graph`` is on. A leaf's first
-gradient is adopted as its ``.grad`` without a copy when the engine owns the array, and copied
-(with the parameter's layout) otherwise.
+gradient is adopted as its ``.grad`` without a copy when the engine owns the array and it obeys
+torch's gradient layout contract, and copied (with the parameter's layout) otherwise.
 
-Ownership is explicit. The engine owns the arrays it computes: what a formula returns, and the
-sum of two contributions. It hands each to one consumer; a node that passes its gradient
-through (an identity, a view) passes the ownership on. The engine does not own, and records in
-its task's ``foreign`` set, what it was given from outside (root gradients, what hooks and
-custom Functions' backward return) and any array that one node sent along two edges (``x + y``
-gives both the same gradient). Formulas never return a saved value unchanged.
+Ownership is per array object, as torch's is per tensor (its use count), not per memory. The
+engine owns the arrays it computes: what a formula returns, views included, and the sum of two
+contributions. It hands each to one consumer; a node that passes its gradient through (an
+identity) passes the ownership on. The engine does not own, and records in its task's
+``foreign`` set, what it was given from outside (root gradients, what hooks and custom
+Functions' backward return) and an array that one node sent along two edges (``x + y`` gives
+both the same gradient). So a view a formula makes of the caller's gradient is adopted, as torch
+adopts it: ``x.reshape(6).backward(g)`` leaves ``x.grad`` sharing ``g``'s memory, and the two 0-d
+leaves of ``torch.stack([a, b]).sum()`` get views of one element (their ``.grad`` alias each
+other). Formulas never return a saved value unchanged.
 """
 
 from __future__ import annotations
@@ -46,28 +50,23 @@ class Ownership:
                 foreign[key] = item
 
     def note_repeats(self, outputs: list) -> None:
-        """An array (or views of one array) that a node sends along two edges is shared."""
+        """An array that a node sends along two edges is shared (views of one array are not:
+        torch adopts each, as it adopts the views ``unbind`` makes)."""
         if len(outputs) == 2:
             first, second = outputs
-            if first is None or second is None or not hasattr(first, "base"):
-                return
-            root = first if first.base is None else first.base
-            if root is second or root is second.base:
-                self.mark_foreign(root)
+            if first is not None and first is second:
+                self.mark_foreign(first)
             return
-        roots = [o if o.base is None else o.base for o in outputs if o is not None and hasattr(o, "base")]
         seen: set[int] = set()
-        for root in roots:
-            if id(root) in seen:
-                self.mark_foreign(root)
-            seen.add(id(root))
+        for output in outputs:
+            if output is None:
+                continue
+            if id(output) in seen:
+                self.mark_foreign(output)
+            seen.add(id(output))
 
     def owns(self, array) -> bool:
-        foreign = self.foreign
-        if id(array) in foreign:
-            return False
-        base = array.base
-        return base is None or id(base) not in foreign
+        return id(array) not in self.foreign
 
 
 def store_retained(tensor: Tensor, grad, mode) -> None:
@@ -96,7 +95,8 @@ def accumulate(node: AccumulateGrad, grad, mode, owned: bool) -> None:
             variable._grad = existing + grad
     elif existing is None:
         param = variable._data
-        variable._grad = make_tensor(grad if owned and _adoptable(grad, param) else _copy_with_layout(grad, param))
+        adopted = _adopted(grad, param) if owned else None
+        variable._grad = make_tensor(adopted if adopted is not None else _copy_with_layout(grad, param))
     else:
         data = existing._data
         if data.shape == grad.shape and _backend.is_writeable(data):
@@ -110,16 +110,41 @@ def accumulate(node: AccumulateGrad, grad, mode, owned: bool) -> None:
             hook(variable)
 
 
-def _adoptable(grad, param) -> bool:
-    """An owned array can become ``.grad`` as it is when it has the parameter's layout (the
-    gradient layout contract) and is a whole array: not a view of part of a larger one."""
-    target_c = param.flags.c_contiguous or 0 in param.strides
-    if not (grad.flags.c_contiguous if target_c else grad.strides == param.strides):
-        return False
-    base = grad.base
-    if base is not None and not (base.size == grad.size and base.flags.c_contiguous):
-        return False  # a transposed product covers all of its base; a slice does not
-    return _backend.is_writeable(grad)
+def _adopted(grad, param):
+    """``grad`` itself, or a writeable alias of its memory, where torch would adopt it: it obeys
+    the gradient layout contract and writing into it reaches each element once (a 0-d view of an
+    expanded gradient does); None where it must be copied."""
+    if not _obeys_layout_contract(grad, param):
+        return None
+    return _backend.writeable_alias(grad)
+
+
+def _obeys_layout_contract(grad, param) -> bool:
+    """torch's rule for adopting a gradient: where the parameter is dense and not overlapping, the
+    gradient has its strides on every dim longer than one, and no zero stride on a dim of size
+    one (such a dim is a view of a repeated element, as ``cat``'s gradient makes); otherwise the
+    gradient itself is dense and not overlapping."""
+    if not _dense(param):
+        return _dense(grad)
+    itemsize = grad.itemsize
+    for size, stride, param_stride in zip(grad.shape, grad.strides, param.strides):
+        if size != 1 and stride // itemsize != param_stride // param.itemsize:
+            return False
+        if size == 1 and stride == 0:
+            return False
+    return True
+
+
+def _dense(array) -> bool:
+    """Whether ``array``'s elements fill its memory once each, in some order of its dims."""
+    if array.size == 0:
+        return True
+    expected = array.itemsize
+    for stride, size in sorted((abs(s), n) for s, n in zip(array.strides, array.shape) if n != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
 
 
 def _empty_with_layout(param):

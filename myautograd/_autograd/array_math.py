@@ -145,7 +145,8 @@ class ArrayMath:
 
     @staticmethod
     def select(x, dim, index):
-        return np.take(x, index, axis=dim)
+        """A view, as torch's select (a 0-d array, never a NumPy scalar)."""
+        return x[(slice(None),) * dim + (index, Ellipsis)]
 
     @staticmethod
     def roll(x, shifts, dims):
