@@ -61,6 +61,9 @@ def test_a_campaign_counts_an_ill_conditioned_program_and_goes_on(monkeypatch, t
     finally:
         campaign.session.close()
     assert campaign.ill_conditioned == 1 and campaign.programs >= 2
+    written = sorted(path.name for path in tmp_path.iterdir())
+    assert len(written) == 2 and written[0].startswith("ill-conditioned-") and written[0].endswith(".diff.txt")
+    assert "t0.exp().sin()" in (tmp_path / written[1]).read_text()
 
 
 def step(label: str, value) -> dict:

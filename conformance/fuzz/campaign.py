@@ -12,7 +12,8 @@ assertions fails is no difference of the implementation: it is written out as
 (``conformance/expectations.py``): it is counted under the entry's reason. Nor is a program whose
 every difference is a value that rounding alone explains (``conditioning``: torch's own value
 moves that far when the program's literal tensors are scaled by a few ulps): it is counted as
-ill-conditioned. The first program
+ill-conditioned and written out as ``ill-conditioned-<hash>.py`` (with its ``.diff.txt``) for a
+person to check. The first program
 that does not pass otherwise is shrunk by hypothesis to a minimal one and written to the report
 directory as ``<hash>.py`` (a catalog-style scenario, ready to promote), ``<hash>.diff.txt`` (its
 differences) and ``<hash>.json`` (how to replay it: implementation, versions, seed, chunk,
@@ -164,6 +165,8 @@ class Campaign:
         if not ill_conditioned(record, scaled, self.config.level, tolerance):
             return False
         self.ill_conditioned += 1
+        self.set_aside(program, record, "ill-conditioned", "every difference of this fuzzed program is a value that "
+                       "torch's own moves as far when its literal tensors are scaled by a few ulps")
         return True
 
     # -- the campaign ---------------------------------------------------------------------
@@ -242,16 +245,22 @@ class Campaign:
         except (OSError, ValueError):
             pass
 
-    def set_aside(self, program: Program, record: dict) -> None:
-        """A program the reference could not run: kept for a person to report upstream."""
+    def set_aside(self, program: Program, record: dict, kind: str = "reference",
+                  why: str = "the reference could not run this fuzzed program") -> None:
+        """A program that is no finding, kept for a person to look at: one the reference could not
+        run (to report upstream), or an ill-conditioned one (with its differences)."""
         directory = self.config.report_dir
         directory.mkdir(parents=True, exist_ok=True)
-        path = directory / f"reference-{program.digest()}.py"
+        path = directory / f"{kind}-{program.digest()}.py"
         detail = for_console(record.get("detail", ""), 300)
-        path.write_text(f'"""The reference could not run this fuzzed program ({program.dtype}, {self.config.device}): '
-                        f'{detail}\n"""\n\n' + program.source(), encoding="utf-8")
-        self.reference_failures.append(path)
-        self.stream.write(f"\nthe reference failed on a program (set aside, not a difference): {path}\n")
+        path.write_text(f'"""{why[0].upper() + why[1:]} ({program.dtype}, {self.config.device}): {detail}\n"""\n\n'
+                        + program.source(), encoding="utf-8")
+        if kind == "reference":
+            self.reference_failures.append(path)
+            self.stream.write(f"\nthe reference failed on a program (set aside, not a difference): {path}\n")
+        else:
+            path.with_suffix(".diff.txt").write_text(diff_text(record) + "\n", encoding="utf-8")
+
 
     def write(self, finding: Finding) -> list[Path]:
         directory = self.config.report_dir
