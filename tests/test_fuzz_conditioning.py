@@ -94,6 +94,16 @@ def test_a_difference_the_reference_does_not_move_smoothly_by_is_a_finding(why, 
     assert not ill_conditioned(record_of([0.2468], impl), scaled_steps(*scaled), "drop-in", TOLERANCE), why
 
 
+@pytest.mark.parametrize("why, ref, impl", [
+    ("bools (ctx.needs_input_grad)", {"t": "tuple", "items": [True, False]}, {"t": "tuple", "items": [True, True]}),
+    ("None against a number", {"t": "tuple", "items": [None, 0.5]}, {"t": "tuple", "items": [0.5, 0.5]}),
+    ("equal numbers, so the difference is elsewhere", [0.2468], [0.2468]),
+])
+def test_a_value_difference_outside_the_numbers_is_a_finding(why, ref, impl):
+    smooth = scaled_steps(ref, ref, ref, ref)
+    assert not ill_conditioned(record_of(ref, impl), smooth, "drop-in", TOLERANCE), why
+
+
 def test_only_value_and_gradient_differences_can_be_ill_conditioned():
     smooth = scaled_steps([0.2478], [0.2458], [0.2488], [0.2448])
     assert ill_conditioned(record_of([0.2468], [0.2470], "gradient"), smooth, "drop-in", TOLERANCE)

@@ -65,23 +65,30 @@ def scaled_source(source: str, factor: float) -> str:
 def numbers(value: Any) -> list[float]:
     """Every number an observation holds (tensor values, gradients, tuple items), in order."""
     found: list[float] = []
-
-    def walk(v: Any) -> None:
-        if isinstance(v, bool) or v is None or isinstance(v, str):
-            return
-        if isinstance(v, (int, float)):
-            found.append(float(v))
-        elif isinstance(v, dict) and v.get("t") == "float":
-            found.append(float(decode_float(v)))
-        elif isinstance(v, dict):
-            for key in sorted(v):
-                walk(v[key])
-        elif isinstance(v, list):
-            for item in v:
-                walk(item)
-
-    walk(value)
+    _walk(value, found)
     return found
+
+
+def skeleton(value: Any) -> Any:
+    """An observation with every number replaced by ``"#"``: what must be equal for a difference
+    to be one of numbers only (flags, bools, strings, None and the structure are kept)."""
+    return _walk(value, [])
+
+
+def _walk(value: Any, found: list[float]) -> Any:
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        found.append(float(value))
+        return "#"
+    if isinstance(value, dict) and value.get("t") == "float":
+        found.append(float(decode_float(value)))
+        return "#"
+    if isinstance(value, dict):
+        return {key: _walk(value[key], found) for key in sorted(value)}
+    if isinstance(value, list):
+        return [_walk(item, found) for item in value]
+    return repr(value)
 
 
 def could_be_ill_conditioned(record: dict, level: str) -> bool:
@@ -108,6 +115,8 @@ def ill_conditioned(record: dict, scaled: Mapping[str, Sequence[dict]], level: s
         if any(index >= len(s) or "value" not in s[index] or s[index]["label"] != reference[index]["label"]
                for s in steps):
             return False
+        if skeleton(reference[index]["value"]) != skeleton(implementation[index]["value"]):
+            return False  # a difference that is not in numbers (a bool, a flag, None, a shape)
         arrays = [np.asarray(numbers(s[index]["value"]), dtype=float) for s in steps]
         if len({a.size for a in arrays}) != 1 or not _within_movement(*arrays, tolerance):
             return False
@@ -121,7 +130,7 @@ def _within_movement(ref: np.ndarray, impl: np.ndarray, up: np.ndarray, down: np
         differs = ~(np.abs(impl - ref) <= atol + rtol * np.abs(ref))
         differs &= ~(np.isnan(ref) & np.isnan(impl))
         if not differs.any():
-            return True
+            return False  # the difference is not in these numbers
         ref, impl = ref[differs], impl[differs]
         moved = np.minimum(np.abs(up[differs] - ref), np.abs(down[differs] - ref))
         moved2 = np.minimum(np.abs(up2[differs] - ref), np.abs(down2[differs] - ref))
