@@ -20,8 +20,10 @@ beyond the tolerance
 
 Scaling keeps zeros, signs and ties between leaves (every leaf is scaled alike), so the kinks at
 zero and the ties the generator draws on purpose stay where they are. Only value and gradient
-differences can be ill-conditioned; any other difference in the program (a flag, a node name, an
-exception) makes it a finding. Non-finite values must match exactly, as in the comparison.
+differences can be ill-conditioned, and only in their numbers: both observations must be alike
+once every number is blanked out (bools, ``None``, structure), and a number must differ. Any other
+difference in the program (a flag, a node name, an exception) makes it a finding. Non-finite
+values must match exactly, as in the comparison.
 """
 
 from __future__ import annotations
