@@ -276,7 +276,7 @@ class Generator(BookkeepingSteps):
                           tuple(4 if s == 1 else s for s in var.shape)))
         expr, shape = self.draw(self.st.sampled_from(forms))
         out = self.result(program, shape, var.requires_grad)
-        out.from_inference = var.from_inference
+        out.from_inference, out.from_backward = var.from_inference, var.from_backward
         program.attempt(f"{out.name} = {expr}", [f"{out.name} = {expr}", program.record(out)])
 
     def in_place(self, program: Program) -> None:
@@ -303,7 +303,7 @@ class Generator(BookkeepingSteps):
             var.requires_grad = False
             return
         out = self.result(program, var.shape, False)
-        out.from_inference = var.from_inference
+        out.from_inference, out.from_backward = var.from_inference, var.from_backward
         expr = form.format(v=var.name)
         program.attempt(f"{out.name} = {expr}", [f"{out.name} = {expr}", program.record(out, version=True)])
 
@@ -357,6 +357,8 @@ class Generator(BookkeepingSteps):
         # Under allow_unused a gradient may be None: it is recorded, but no later step computes
         # with it (what an op says about a None argument is torch's argument parser, not autograd).
         results = [self.result(program, v.shape, create, operand=not unused) for v in chosen]
+        for result in results:
+            result.from_backward = True
         names = ", ".join(r.name for r in results) + ("," if len(results) == 1 else "")
         call = f"torch.autograd.grad({output}, [{', '.join(v.name for v in chosen)}]{''.join(', ' + o for o in options)})"
         body = [f"{names} = {call}", *(program.record(r) for r in results)]

@@ -29,6 +29,7 @@ class Var:
     leaf: bool
     requires_grad: bool
     from_inference: bool = False       # made in inference mode, or computed from a tensor that was
+    from_backward: bool = False        # returned by autograd.grad, or a view or detached alias of one
     retains: bool = False              # retain_grad() was called on it: its .grad is recorded with the leaves'
 
 
@@ -60,11 +61,13 @@ class Program:
         self.emit(f"with rec.attempt({f's{self.steps}: {label}'!r}):", *(f"    {line}" for line in body))
 
     def record(self, var: Var, version: bool = False) -> str:
-        """``rec(...)`` of a tensor; with ``version``, its ``_version`` too, except for a tensor that
-        comes from inference mode: outside it, an op on an inference tensor returns a tensor whose
-        version depends on how torch's kernel wrote it (``sum``: 1, ``mean``: 2, ``mul``: 0), a detail
-        of torch's implementation that no engine is asked to copy."""
-        suffix = ", version=True" if version and not var.from_inference else ""
+        """``rec(...)`` of a tensor; with ``version``, its ``_version`` too, except where that number is
+        a detail of how torch's kernels write, which no engine is asked to copy: a tensor that comes
+        from inference mode (outside it, an op on an inference tensor returns a tensor whose version
+        depends on the kernel: ``sum`` 1, ``mean`` 2, ``mul`` 0), and a gradient ``autograd.grad``
+        returned, or a view of one (torch's backward kernels write into fresh buffers in place:
+        ``index`` and ``gather`` give version 1, ``max(dim)`` 2, ``mul`` 0)."""
+        suffix = ", version=True" if version and not (var.from_inference or var.from_backward) else ""
         return f"rec({var.name!r}, {var.name}{suffix})"
 
     def leaves(self) -> list[Var]:
