@@ -526,3 +526,19 @@ def cosine_similarity_checks_its_first_operand_first(torch, rec):
         b.mul_(2)
     rec("versions", [a._version, b._version])
     similarity.backward()
+
+
+@case("binary_cross_entropy saves its target whenever the target needs a gradient (torch's target formula "
+      "takes it): the target modified in place makes backward raise, even when the input needs no gradient "
+      "(found by the fuzzer)",
+      doc=docs.INPLACE, tags=("error", "hard"),
+      features=("non-scalar", "in-place", "version-counter", "nn", "autograd.grad", "grad-mode", "retain-graph"))
+def binary_cross_entropy_saves_its_target(torch, rec):
+    p = torch.tensor([0.25, 0.5, 0.75], device=rec.device)
+    target = torch.tensor([0.0, 1.0, 0.5], requires_grad=True, device=rec.device)
+    loss = torch.nn.functional.binary_cross_entropy(p, target)
+    rec("the target's gradient", torch.autograd.grad(loss, target, retain_graph=True))
+    with torch.no_grad():
+        target.mul_(0.5)
+    rec("target._version", target._version)
+    torch.autograd.grad(loss, target)

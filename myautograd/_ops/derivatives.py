@@ -470,18 +470,19 @@ for _name in ("NllLoss", "NllLoss2D"):
                self=lambda grad, F: F.zeros_like(grad))
 # binary cross entropy: its input gradient is a kernel of its own (with torch's clamp of (1 - p) p at
 # 1e-12), recorded under create_graph as BinaryCrossEntropyBackwardBackward0, whose derivatives are
-# torch's (with their own 1e-12); the target gradient is -logit(p).
+# torch's (with their own 1e-12); the target gradient is -logit(p). torch's target formulas take the
+# target (for its size), so the node saves it whenever the target needs a gradient.
 derivative("BinaryCrossEntropyBackward0", "self target", saves="weight reduction",
            self=lambda grad, self, target, weight, reduction, F: F.backward_op(
                "BinaryCrossEntropyBackwardBackward0", grad, self, target, weight=weight, reduction=reduction),
-           target=lambda grad, self, weight, reduction, F: H.loss_scaled(F,
+           target=lambda grad, self, target, weight, reduction, F: H.loss_scaled(F,
                -F.log(self / (1 - self)) * grad, self, weight, reduction))
 derivative("BinaryCrossEntropyBackwardBackward0", "grad_output self target", saves="weight reduction",
            grad_output=lambda grad, self, target, weight, reduction, F: F.backward_op(
                "BinaryCrossEntropyBackwardBackward0", grad, self, target, weight=weight, reduction=reduction),
            self=lambda grad, grad_output, self, target, weight, reduction, F:
            H.bce_double_backward(F, grad, grad_output, self, target, weight, reduction),
-           target=lambda grad, grad_output, self, weight, reduction, F:
+           target=lambda grad, grad_output, self, target, weight, reduction, F:
            H.bce_double_backward_target(F, grad, grad_output, self, weight, reduction))
 derivative("BinaryCrossEntropyWithLogitsBackward0", "self target", saves="weight pos_weight reduction",
            self=lambda grad, self, target, weight, pos_weight, reduction, F:
