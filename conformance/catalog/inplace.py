@@ -542,3 +542,24 @@ def binary_cross_entropy_saves_its_target(torch, rec):
         target.mul_(0.5)
     rec("target._version", target._version)
     torch.autograd.grad(loss, target)
+
+
+@case("bilinear's trilinear node saves each input only for the gradients that read it (torch guards them): "
+      "with only the weight needing a gradient, the weight changed in place does not make backward raise, "
+      "with an input needing one too it does (found by the fuzzer)",
+      doc=docs.INPLACE, tags=("error", "hard"),
+      features=("non-scalar", "in-place", "version-counter", "nn", "grad-mode"))
+def bilinear_saves_the_weight_only_for_the_inputs_gradients(torch, rec):
+    x1 = torch.tensor([[-0.9, 1.6], [0.7, -1.8]], device=rec.device)
+    x2 = torch.tensor([[-1.5, 0.7], [-0.6, 0.75]], device=rec.device)
+    w = torch.tensor([[[1.4, -0.75], [-1.1, 0.3]]], requires_grad=True, device=rec.device)
+    out = torch.nn.functional.bilinear(x1, x2, w)
+    with torch.no_grad():
+        w.mul_(2)
+    out.sum().backward()
+    rec("w.grad", w.grad)
+    x1.requires_grad_()
+    out = torch.nn.functional.bilinear(x1, x2, w)
+    with torch.no_grad():
+        w.mul_(2)
+    out.sum().backward()

@@ -94,6 +94,7 @@ class FormulaNode(Node):
     _unpack_order: tuple[str, ...] = ()   # torch's order, where it is not the saving order (_ops/unpack_order.py)
     _frees: tuple[str, ...] = ()          # saved non-tensor values that stand for tensors torch saves
     _always_saved: tuple[str, ...] | None = None  # worked out by always_saved()
+    _guarded = False                      # torch guards every saved input on the gradients that read it
 
     @classmethod
     def formula_for(cls, index: int) -> Formula | None:
@@ -119,7 +120,9 @@ class FormulaNode(Node):
     def always_saved(cls) -> tuple[str, ...]:
         """What torch's generated code saves for any node it creates: the outputs a formula reads,
         and what the formulas of more than one input read (it only leaves out a value that one
-        input's formula alone reads, when that input needs no gradient)."""
+        input's formula alone reads, when that input needs no gradient). A ``guarded`` node's entry
+        in torch's table guards each saved input on the gradients that read it (``wrap_opt_if``):
+        it saves only what the inputs that need a gradient read."""
         found = cls.__dict__.get("_always_saved")
         if found is None:
             uses: dict[str, int] = {}
@@ -128,7 +131,8 @@ class FormulaNode(Node):
                 for param in () if formula is None else formula.params:
                     if param not in SPECIAL:
                         uses[param] = uses.get(param, 0) + 1
-            found = tuple(name for name, count in uses.items() if count > 1 or is_result_name(name))
+            found = tuple(name for name, count in uses.items()
+                          if (count > 1 and not cls._guarded) or is_result_name(name))
             cls._always_saved = found
         return found
 
@@ -258,7 +262,7 @@ def _check_reads(name: str, inputs: tuple, saves: tuple, formulas: dict[str, For
 
 def derivative(name: str, inputs: tuple[str, ...] | str, *, saves: tuple[str, ...] | str = (),
                multi_output: bool = False, each: Callable | None = None, cpp_name: bool = False,
-               frees: tuple[str, ...] | str = (), **formulas: Callable | None) -> type:
+               frees: tuple[str, ...] | str = (), guarded: bool = False, **formulas: Callable | None) -> type:
     """Define the backward node class ``name`` from one formula per input (see module docstring).
 
     ``saves``: the non-tensor arguments the forward passes to ``record`` for the formulas.
@@ -266,7 +270,7 @@ def derivative(name: str, inputs: tuple[str, ...] | str, *, saves: tuple[str, ..
     for every input (reads ``input_index``). ``cpp_name``: torch's hand-written nodes report
     ``name()`` with their C++ namespace, ``torch::autograd::CopyBackwards``; generated ones just
     ``MulBackward0``. ``frees``: names in ``saves`` whose values stand for tensors torch saves (an
-    index key): freed with the graph, as saved tensors are.
+    index key): freed with the graph, as saved tensors are. ``guarded``: see ``always_saved``.
     """
     if name in NODES:
         raise ValueError(f"derivative {name} defined twice")
@@ -290,6 +294,7 @@ def derivative(name: str, inputs: tuple[str, ...] | str, *, saves: tuple[str, ..
         "_each": each_formula,
         "_multi_output": multi_output,
         "_frees": frees,
+        "_guarded": guarded,
     }
     cls = type(name, (FormulaNode,), namespace)
     every = [f for f in (*cls._formulas, cls._each) if f is not None]

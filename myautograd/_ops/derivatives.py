@@ -506,7 +506,7 @@ for _mode in ("Reflection", "Replication"):
                    self=lambda grad, F: F.zeros_like(grad))
 # torch._trilinear (bilinear's product): each gradient is a trilinear product of the incoming gradient
 # and the other two operands, the gradient unsqueezed where the output lost dims, summed where the operand had none.
-derivative("TrilinearBackward0", "i1 i2 i3", saves="expand1 expand2 expand3 sumdim",
+derivative("TrilinearBackward0", "i1 i2 i3", saves="expand1 expand2 expand3 sumdim", guarded=True,
            i1=lambda grad, i2, i3, expand1, expand2, expand3, sumdim, F:
            F.trilinear(grad, i2, i3, sumdim, expand2, expand3, expand1),
            i2=lambda grad, i1, i3, expand1, expand2, expand3, sumdim, F:
