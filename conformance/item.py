@@ -24,9 +24,26 @@ from .levels import LEVELS
 
 @dataclass(frozen=True)
 class Item:
+    """A case on a device in a dtype. ``without``: features the scenario is asked to leave out
+    (``rec.has(feature)`` is False on both sides; a case whose checks degrade, such as the operator
+    cases' gradients through ``.backward()`` where ``autograd.grad`` is lacking). ``trace``: both sides
+    also record the gradients flowing through every graph node (``conformance.gradtrace``)."""
+
     case: Case
     device: str
     dtype: str
+    without: tuple[str, ...] = ()
+    trace: bool = False
+
+    @property
+    def request_key(self) -> tuple:
+        """What tells this item's requests apart in the pool (the same item may run again traced)."""
+        return (*self.key, self.without, self.trace)
+
+    @property
+    def options(self) -> dict:
+        """What a side needs besides the case, device and dtype to run this item (sent in its request)."""
+        return {"without": list(self.without), "trace": self.trace}
 
     @property
     def key(self) -> tuple[str, str, str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .compare import Comparison
 from .item import Item, ItemRecord
-from .levels import DEFAULT_LEVEL, LEVELS, outcomes
+from .levels import DEFAULT_LEVEL, LEVELS, by_severity, outcomes
 from .normalize import Normalizer
 
 REFERENCE_FAILED = ("timeout", "crash", "memory", "error")
@@ -31,6 +31,7 @@ def judge(item: Item, reference: dict, implementation: dict, impl_module: str, l
     comparison = Comparison(Normalizer(), Normalizer(impl_module), item.case.tolerances, item.dtype)
     diffs = [d.as_dict() for d in comparison.steps(reference["steps"], implementation["steps"])]
     by_level = outcomes(diffs)
+    diffs = by_severity(diffs)
     if diffs and implementation.get("out_of_memory") and memory_mib:
         detail = (f"out of memory: the case exceeded the memory limit of {memory_mib} MiB (--memory-limit) "
                   f"and failed with an allocation error")

@@ -19,6 +19,12 @@ An item's outcome at a level is ``pass`` when no difference counts there; otherw
 earliest difference that counts decides: ``unsupported`` when it is a name the implementation's
 API lacks, ``fail`` otherwise (so a difference observed before the scenario reached a missing
 name fails the item).
+
+Differences are listed **most severe first** (:func:`by_severity`): by the lowest level at which
+they count, then by aspect in the order of ``ASPECTS`` (values and gradients before whether a
+step raised, flags before identities, messages before node names), then in scenario order. A
+failing item's headline, at a level, is the most severe difference that counts there: wrong
+values are never hidden behind the name of a node.
 """
 
 from __future__ import annotations
@@ -57,15 +63,27 @@ def counts_at(aspect: str, level: str) -> bool:
     return LEVELS.index(level_of(aspect)) <= LEVELS.index(level)
 
 
+def severity(diff: dict) -> tuple[int, int, int]:
+    """The sort key of a difference: most severe first (see the module's docstring)."""
+    aspect = diff["aspect"]
+    return LEVELS.index(level_of(aspect)), list(ASPECTS).index(aspect), int(diff.get("step") or 0)
+
+
+def by_severity(diffs: Iterable[dict]) -> list[dict]:
+    """The differences, most severe first (stable: scenario order within the same severity)."""
+    return sorted(diffs, key=severity)
+
+
 def outcome_at(diffs: Iterable[dict], level: str) -> tuple[str, str]:
-    """(outcome, one-line detail) at ``level`` from the differences, in scenario order."""
-    for diff in diffs:
-        if not counts_at(diff["aspect"], level):
-            continue
-        if diff.get("unsupported"):
-            return "unsupported", f"unsupported: {diff['unsupported']}"
-        return "fail", summary(diff)
-    return "pass", ""
+    """(outcome, one-line detail) at ``level`` from the differences in scenario order: the earliest
+    difference that counts decides the outcome, the most severe one is the detail."""
+    counting = [diff for diff in diffs if counts_at(diff["aspect"], level)]
+    if not counting:
+        return "pass", ""
+    earliest = counting[0]
+    if earliest.get("unsupported"):
+        return "unsupported", f"unsupported: {earliest['unsupported']}"
+    return "fail", summary(min(counting, key=severity))
 
 
 def outcomes(diffs: list[dict]) -> dict[str, tuple[str, str]]:

@@ -85,7 +85,7 @@ class SideWorker:
         self.item = item
         self.request = {"seq": seq, "token": new_token(), "case": item.case.id, "device": item.device,
                         "dtype": item.dtype, "timeout": timeout, "memory_mib": self.config.memory_mib,
-                        "kind": "item" if source is None else "program"}
+                        "kind": "item" if source is None else "program", **item.options}
         if source is not None:
             self.request["source"] = source
         self.state = "busy"
@@ -207,10 +207,10 @@ class Pool:
     # -- items ------------------------------------------------------------------------------
     def submit(self, item: Item, timeout: float, source: str | None = None) -> None:
         """Queue ``item`` on both sides; ``source``: a program to run instead of a catalog case."""
-        self.items[item.key] = item
-        self.timeouts[item.key] = timeout
+        self.items[item.request_key] = item
+        self.timeouts[item.request_key] = timeout
         if source is not None:
-            self.sources[item.key] = source
+            self.sources[item.request_key] = source
         for side in SIDES:
             self.queues[side].append(item)
 
@@ -242,7 +242,7 @@ class Pool:
             if worker.state == "idle" and self.queues[worker.side]:
                 item = self.queues[worker.side].popleft()
                 self._seq += 1
-                worker.send(item, self.timeouts[item.key], self._seq, self.sources.get(item.key))
+                worker.send(item, self.timeouts[item.request_key], self._seq, self.sources.get(item.request_key))
 
     def _wait(self, wait: float) -> None:
         live = [w for w in self.workers if w.reader is not None]
@@ -309,7 +309,7 @@ class Pool:
             self._startup_failed(worker, f"{what} could not be loaded within {self.config.startup_timeout:g} s "
                                          f"(its import hangs?)")
             return
-        limit = self.timeouts.get(item.key, 0.0) if item else 0.0
+        limit = self.timeouts.get(item.request_key, 0.0) if item else 0.0
         self._restart(worker)
         if item is not None:
             self._finish(item, worker.side, side_failure(
@@ -321,13 +321,13 @@ class Pool:
         worker.item = worker.request = None
 
     def _finish(self, item: Item, side: str, result: dict) -> None:
-        pair = self.partial.setdefault(item.key, {})
+        pair = self.partial.setdefault(item.request_key, {})
         pair[side] = result
         if len(pair) == len(SIDES):
-            del self.partial[item.key]
-            self.items.pop(item.key, None)
-            self.timeouts.pop(item.key, None)
-            self.sources.pop(item.key, None)
+            del self.partial[item.request_key]
+            self.items.pop(item.request_key, None)
+            self.timeouts.pop(item.request_key, None)
+            self.sources.pop(item.request_key, None)
             self._done.append((item, pair["reference"], pair["implementation"]))
 
     # -- the end ----------------------------------------------------------------------------

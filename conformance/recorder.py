@@ -11,6 +11,9 @@ A scenario receives ``(torch, rec)``: the namespace under test and a :class:`Rec
 * ``with rec.attempt("label"): ...`` runs a block; an exception raised in it is recorded as that
   step's outcome and the scenario goes on (otherwise the step records ``ok``).
 * An exception that escapes the scenario ends it and is recorded as a final step ``raised``.
+* ``rec.has("autograd.grad")`` says whether the run may use a feature (``features.FEATURES``): False
+  for the features the item is run without (an implementation's profile lacks them and the case
+  can do without, see ``item.Item.without``); the same on both sides.
 * ``rec.device`` is the device the item runs on; ``rec.dtype`` the dtype name it runs with (one
   of the case's ``dtypes``), and ``rec.float_dtype`` that dtype on the namespace.
 
@@ -72,9 +75,10 @@ class BoundedText(io.TextIOBase):
 
 class Recorder:
     def __init__(self, namespace: Any, device: str, dtype: str, case: Case,
-                 caught: list | None = None, stdout: BoundedText | None = None) -> None:
+                 caught: list | None = None, stdout: BoundedText | None = None, without: tuple[str, ...] = ()) -> None:
         self.device = device
         self.dtype = dtype
+        self.without = frozenset(without)
         self.steps: list[dict] = []
         self.out_of_memory = False
         self._namespace = namespace
@@ -95,6 +99,10 @@ class Recorder:
         return getattr(self._namespace, self.dtype)
 
     # -- used by scenarios -----------------------------------------------------------------
+    def has(self, feature: str) -> bool:
+        """Whether this run may use ``feature`` (False for those the item is run without)."""
+        return feature not in self.without
+
     def __call__(self, label: str, value: Any, *, version: bool = False) -> Any:
         pending = self._drain()
         with warnings.catch_warnings():
@@ -199,8 +207,11 @@ class Recorder:
         return self._lines[line - 1].strip() if 0 < line <= len(self._lines) else None
 
 
-def observe(case: Case, namespace: Any, device: str, dtype: str | None = None) -> dict:
+def observe(case: Case, namespace: Any, device: str, dtype: str | None = None, options: dict | None = None) -> dict:
     """Run one case on one namespace, in this process, and return what it observed.
+
+    ``options`` (``item.Item.options``): ``without``, the features the run leaves out
+    (``Recorder.has``).
 
     Warnings are recorded with the "always" filter, so a warning that the implementation emits
     once per process shows up exactly once, and one emitted on every call shows up every time.
@@ -212,7 +223,8 @@ def observe(case: Case, namespace: Any, device: str, dtype: str | None = None) -
         warnings.simplefilter("always")
         stdout = BoundedText()
         with contextlib.redirect_stdout(stdout):
-            rec = Recorder(namespace, device, dtype or case.dtypes[0], case, caught, stdout)
+            rec = Recorder(namespace, device, dtype or case.dtypes[0], case, caught, stdout,
+                           without=tuple((options or {}).get("without") or ()))
             try:
                 seed = getattr(namespace, "manual_seed", None)
                 if callable(seed):

@@ -160,7 +160,8 @@ class Worker:
             case = self.registry.get(case_id)
         else:
             return side_failure("error", f"the worker's catalog has no case {safe_str(case_id, 200)!r}")
-        result = observe(case, self.loaded.namespace, request["device"], request.get("dtype"))
+        options = {"without": tuple(str(f) for f in request.get("without") or ()), "trace": bool(request.get("trace"))}
+        result = observe(case, self.loaded.namespace, request["device"], request.get("dtype"), options)
         return fit(result)
 
     def serve(self, in_fd: int) -> None:
@@ -173,7 +174,7 @@ class Worker:
             except (KeyError, TypeError, ValueError):
                 continue  # not a request of the judging process: nothing to answer
             child_request = {key: request.get(key) for key in ("kind", "case", "device", "dtype", "memory_mib",
-                                                               "source")}
+                                                               "source", "without", "trace")}
             if spare is not None:
                 side = spare.run(child_request, limits)
                 spare = SpareChild(self.task)
