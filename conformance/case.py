@@ -23,10 +23,26 @@ import linecache
 import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .features import check_names
 
 ALL_DEVICES = ("cpu", "cuda")
+SOURCE_ROOT = Path(__file__).resolve().parent.parent  # holds conformance/ (and tests/ in a checkout)
+
+
+def shown_path(filename: str) -> str:
+    """A file name as reports show it: relative to ``SOURCE_ROOT`` or to the working directory when
+    it lies under one of them, as it is otherwise (``<generated ...>`` names included)."""
+    if filename.startswith("<"):
+        return filename
+    path = Path(filename)
+    for root in (SOURCE_ROOT, Path.cwd()):
+        try:
+            return path.resolve().relative_to(root.resolve()).as_posix()
+        except (ValueError, OSError):
+            continue
+    return filename
 
 
 @dataclass(frozen=True)
@@ -65,8 +81,10 @@ class Case:
 
     @property
     def location(self) -> str:
+        """``file:line`` of the scenario, the file relative to the directory that holds the
+        ``conformance`` package (the repository root in a checkout), so reports name no machine's path."""
         code = self.scenario.__code__
-        return f"{code.co_filename}:{code.co_firstlineno}"
+        return f"{shown_path(code.co_filename)}:{code.co_firstlineno}"
 
     def runs_on(self, device: str) -> bool:
         return device in self.devices

@@ -7,8 +7,10 @@ implementation (it must import in its workers within ``--startup-timeout``). A p
 line on stderr and exit status 2.
 
 Exit status of ``run``: 0 when every outcome at the deciding ``--level`` is expected (pass,
-xfail, skip, n/a); 1 when some are not; 2 for bad arguments; 130 when interrupted by SIGINT,
-143 by SIGTERM (the reports then hold what was done, marked interrupted). Output piped into a
+xfail, skip, n/a) and something ran; 1 when some are not; 2 for bad arguments; 5 when the run is
+incomplete (nothing of the selection ran, or a device named with ``--device`` cannot be used)
+unless ``--allow-empty``; 130 when interrupted by SIGINT, 143 by SIGTERM (the reports then hold
+what was done, marked interrupted). Output piped into a
 program that stops reading (``| head``) ends quietly.
 
 This process judges and writes reports; it never imports the implementation under test (see
@@ -76,7 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
                           "(mygrad, tinygrad, micrograd); default: myautograd")
     run.add_argument("-k", dest="select", metavar="EXPR", help="select cases by id, topic and tags (and/or/not)")
     run.add_argument("--device", default=None,
-                     help="comma-separated devices (default: cpu,cuda; unavailable ones are skipped)")
+                     help="comma-separated devices; a device named here must be usable, or the run is incomplete "
+                          "(exit status 5) (default: cpu, and cuda where both sides can use it)")
+    run.add_argument("--allow-empty", action="store_true",
+                     help="exit 0 also when the run is incomplete: nothing of the selection ran, or a device named "
+                          "with --device cannot be used (the reports still say so)")
     run.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
                      help=f"the level whose outcomes decide the exit status (default: {DEFAULT_LEVEL})")
     run.add_argument("--report-dir", type=Path, default=Path("reports"), help="where reports go (default: reports/)")
@@ -94,6 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="fork: a fresh forked process per case and side (default); spawn: a fresh interpreter "
                           "per case and side, for implementations that cannot run after a fork (slow)")
     run.add_argument("--no-progress", action="store_true", help="no live progress line, even on a terminal")
+    run.add_argument("--full-observations", action="store_true",
+                     help="keep both sides' observations (and the scenario source) of passing items in results.json "
+                          "and results.jsonl too (by default only items that did not pass keep them)")
     run.add_argument("--registry", default=DEFAULT_REGISTRY, metavar="MODULE:ATTRIBUTE",
                      help="the catalog to run: a Registry, or a function returning one (default: the built-in "
                           "catalog; the harness's own tests run small catalogs of their own)")
@@ -221,6 +230,8 @@ def command_run(args: argparse.Namespace) -> int:
         impl_file=impl_file, all_case_ids=tuple(c.id for c in load_registry(args.registry)), registry=args.registry,
         selection={"k": args.select, "devices": list(devices), "level": args.level},
         live_progress=False if args.no_progress else None, startup_timeout=args.startup_timeout,
+        required_devices=devices if args.device is not None else (), allow_empty=args.allow_empty,
+        full_observations=args.full_observations,
     )
     run = Run(config)
     try:
@@ -230,19 +241,41 @@ def command_run(args: argparse.Namespace) -> int:
     if result["interrupted"] and not result["cases"] and run.info.keys() != {"reference", "implementation"}:
         print(f"conformance: interrupted ({result['interrupted_by']}) before any case ran", file=sys.stderr)
     written = write_all(result, args.report_dir)
-    implementation = result["implementation"]
-    print(for_console(f"{implementation['name']} {implementation['version']} against torch "
-                      f"{result['reference']['version']}: ", 200)
-          + ", ".join(f"{n} {c}" for n, c in result["summary"].items() if c))
-    print("scores: " + ", ".join(f"{level} {s['pass']}/{s['total']}" for level, s in result["scores"].items())
-          + f" (the exit status follows {result['level']})")
-    for stale in result["expectations"]["stale"]:
-        print(f"stale expectation: {for_console(stale['case'])} ({stale['outcome']}) matches no case")
+    for line in console_summary(result):
+        print(line)
     print("reports: " + ", ".join(str(p) for p in written))
     if result["interrupted"]:
         print(f"conformance: interrupted by {result['interrupted_by']}; the reports hold what was done",
               file=sys.stderr)
     return result["exit_status"]
+
+
+FAILING_SHOWN = 20
+
+
+def console_summary(result: dict) -> list[str]:
+    """The run in a few lines for the terminal: the verdict, the counts, what was compared, why it is
+    incomplete, and the items that did not pass (most severe difference first)."""
+    from .reports.common import UNEXPECTED_OUTCOMES, label, verdict_line
+
+    implementation = result["implementation"]
+    compared = result["compared"]
+    lines = [for_console(f"{implementation['name']} {implementation['version']} against torch "
+                         f"{result['reference']['version']}: ", 200)
+             + ", ".join(f"{n} {c}" for n, c in result["summary"].items() if c),
+             f"compared: {compared['items']} items ran on both sides, {compared['steps']} steps, "
+             f"{compared['elements']} values and gradients element by element",
+             "scores: " + ", ".join(f"{level} {s['pass']}/{s['total']}" for level, s in result["scores"].items())
+             + f" (the exit status follows {result['level']})"]
+    failing = [r for r in result["cases"] if r["outcome"] in UNEXPECTED_OUTCOMES]
+    for record in failing[:FAILING_SHOWN]:
+        lines.append(for_console(f"  {record['outcome'].upper()} {label(record)}: {record.get('detail', '')}"))
+    if len(failing) > FAILING_SHOWN:
+        lines.append(f"  ... and {len(failing) - FAILING_SHOWN} more not passing: see summary.md or report.html")
+    for stale in result["expectations"]["stale"]:
+        lines.append(f"stale expectation: {for_console(stale['case'])} ({stale['outcome']}) matches no case")
+    lines.append(for_console(verdict_line(result), 400))
+    return lines
 
 
 def command_list(args: argparse.Namespace) -> int:

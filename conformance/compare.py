@@ -12,6 +12,11 @@ Each difference carries its **aspect** (``levels.ASPECTS``), which decides at wh
 counts, where it is (``step 3: x.grad: values``), both sides, and, where the implementation's
 API lacks something, the missing name in torch's spelling.
 
+The comparison also counts what it compared (``Comparison.compared``): the steps it aligned, and
+per aspect the checks it made, numbers counted element by element for values and gradients (a
+tensor of six elements is six). A run's verdict rests on these counts: a pass that compared
+nothing is no pass (see ``runner``).
+
 Tolerances are per dtype ``(rtol, atol)`` with ``|actual - expected| <= atol + rtol * |expected|``;
 a case may override them per dtype. float32 (and complex64) use ``torch.testing.assert_close``'s
 defaults. float64 (and complex128) use ``1e-12``: about 4500 units in the last place, loose
@@ -88,6 +93,19 @@ class Comparison:
         self.float_tolerance = self.tolerances.get(f"torch.{dtype}", self.tolerances["torch.float32"])
         self.diffs: list[Difference] = []
         self._step_number = 0
+        self.steps_compared = 0
+        self.checks: dict[str, int] = {}
+
+    @property
+    def compared(self) -> dict:
+        """What was compared: ``{"steps": n, "elements": n, "by_aspect": {aspect: n}}``, where
+        ``elements`` counts the numbers of values and gradients (``by_aspect``'s value + gradient)."""
+        by_aspect = {aspect: count for aspect, count in sorted(self.checks.items())}
+        return {"steps": self.steps_compared, "elements": by_aspect.get("value", 0) + by_aspect.get("gradient", 0),
+                "by_aspect": by_aspect}
+
+    def count(self, aspect: str, number: int = 1) -> None:
+        self.checks[aspect] = self.checks.get(aspect, 0) + number
 
     def add(self, where: str, aspect: str, reference: str, implementation: str, detail: str = "",
             unsupported: str | None = None) -> None:
@@ -101,8 +119,10 @@ class Comparison:
             ref = ref_steps[index] if index < len(ref_steps) else None
             impl = impl_steps[index] if index < len(impl_steps) else None
             if ref is None or impl is None or ref["label"] != impl["label"]:
+                self.count("raised")
                 self._diverged(ref, impl)
                 break
+            self.steps_compared += 1
             self._step(ref, impl)
         return self.diffs
 
@@ -123,6 +143,9 @@ class Comparison:
         where = f"step {self._step_number}: {ref['label']}"
         ref_warnings = [self._warning(w, self.norm_ref) for w in compared_warnings(ref)]
         impl_warnings = [self._warning(w, self.norm_impl) for w in compared_warnings(impl)]
+        self.count("warned")
+        if ref_warnings and impl_warnings:
+            self.count("warning-text", len(ref_warnings))
         if bool(ref_warnings) != bool(impl_warnings):
             self.add(f"{where}: warnings", "warned", show_list(ref_warnings), show_list(impl_warnings),
                      warning_count_detail(ref_warnings, impl_warnings))
@@ -131,11 +154,13 @@ class Comparison:
                      warning_count_detail(ref_warnings, impl_warnings))
         ref_out = self.norm_ref(ref.get("stdout", ""))
         impl_out = self.norm_impl(impl.get("stdout", ""))
+        self.count("printed")
         if ref_out != impl_out:
             self.add(f"{where}: printed output", "printed", repr(ref_out), repr(impl_out))
         if "error" in ref or "error" in impl:
             self._errors(where, ref.get("error"), impl.get("error"))
         elif ref.get("aspect") == "identity" or impl.get("aspect") == "identity":
+            self.count("identity")
             if ref["value"] != impl["value"]:
                 self.add(where, "identity", describe(ref["value"]), describe(impl["value"]))
         elif ref.get("aspect") == "printed" or impl.get("aspect") == "printed":
@@ -150,6 +175,10 @@ class Comparison:
         return f"{norm(w['category'])}: {norm(w['message'])}"
 
     def _errors(self, where: str, ref: dict | None, impl: dict | None) -> None:
+        self.count("raised")
+        if ref is not None and impl is not None:
+            self.count("exception-type")
+            self.count("message")
         ref_text = None if ref is None else f"{self.norm_ref(ref['type'])}: {self.norm_ref(ref['message'])}"
         impl_text = None if impl is None else f"{self.norm_impl(impl['type'])}: {self.norm_impl(impl['message'])}"
         if ref_text == impl_text:
@@ -171,13 +200,16 @@ class Comparison:
             self.add(where, role, describe(ref), describe(impl), unsupported=impl["name"])
             return
         ref_kind, impl_kind = kind_of(ref), kind_of(impl)
+        self.count("type")
         if ref_kind != impl_kind:
             self._kinds_differ(where, ref, impl, role)
             return
         handler = getattr(self, f"_value_{ref_kind}", None)
         if handler is not None:
             handler(where, ref, impl, role)
-        elif self._text(ref, self.norm_ref) != self._text(impl, self.norm_impl):
+            return
+        self.count("raised" if ref_kind in ("error", "ok") else role)  # ok: an attempt that completed
+        if self._text(ref, self.norm_ref) != self._text(impl, self.norm_impl):
             aspect = "raised" if ref_kind == "error" else role
             self.add(where, aspect, describe(ref), describe(impl))
 
@@ -190,6 +222,7 @@ class Comparison:
         ref_numbers, impl_numbers = numeric_content(ref), numeric_content(impl)
         if ref_numbers is not None and impl_numbers is not None:
             self.add(f"{where}: kind", "type", describe(ref), describe(impl))
+            self.count(role, count_numbers(ref_numbers))
             problem = compare_numbers(ref_numbers, impl_numbers, self.float_tolerance, flatten=True)
             if problem:
                 self.add(f"{where}: values", role, preview(ref_numbers), preview(impl_numbers), problem)
@@ -212,6 +245,7 @@ class Comparison:
         if type(ref_number) is not type(impl_number):
             self.add(f"{where}: type", "type", describe(ref), describe(impl))
         tolerance = self.float_tolerance if isinstance(ref_number, (float, complex)) else (0.0, 0.0)
+        self.count(role)
         problem = compare_numbers([ref], [impl], tolerance)
         if problem:
             self.add(where, role, describe(ref), describe(impl), problem)
@@ -227,12 +261,14 @@ class Comparison:
         self._value_sequence(where, ref["items"], impl["items"], role)
 
     def _value_size(self, where: str, ref: dict, impl: dict, role: str) -> None:
+        self.count(role, max(len(ref["items"]), 1))
         if ref["items"] != impl["items"]:
             self.add(where, role, describe(ref), describe(impl))
 
     def _value_dict(self, where: str, ref: dict, impl: dict, role: str) -> None:
         ref_keys = [describe(k) for k, _ in ref["items"]]
         impl_keys = [describe(k) for k, _ in impl["items"]]
+        self.count(role, len(ref_keys))
         if ref_keys != impl_keys:
             self.add(f"{where}: keys", role, show_list(ref_keys), show_list(impl_keys))
             return
@@ -240,6 +276,7 @@ class Comparison:
             self.value(f"{where}[{key}]", r, m, role)
 
     def _value_node(self, where: str, ref: dict, impl: dict, role: str) -> None:
+        self.count("node-name")
         if self.norm_ref(ref["name"]) != self.norm_impl(impl["name"]):
             self.add(where, "node-name", describe(ref), describe(impl))
 
@@ -255,6 +292,7 @@ class Comparison:
                 aspect = "node-name" if isinstance(r, str) and isinstance(m, str) else "flag"
             else:
                 aspect = FIELD_ASPECTS[field]
+            self.count(aspect)
             if is_tagged(m, "unsupported") and not is_tagged(r, "unsupported"):
                 self.add(f"{where}: {field}", aspect, describe(r), describe(m), unsupported=m["name"])
             elif self._text(r, self.norm_ref) != self._text(m, self.norm_impl):
@@ -270,6 +308,7 @@ class Comparison:
     def _tensor_values(self, where: str, ref: dict, impl: dict, role: str) -> None:
         r, m = ref["values"], impl["values"]
         if isinstance(r, dict) or isinstance(m, dict):
+            self.count(role)
             if self._text(r, self.norm_ref) != self._text(m, self.norm_impl) or is_tagged(r, "cut"):
                 unsupported = m["name"] if is_tagged(m, "unsupported") and not is_tagged(r, "unsupported") else None
                 detail = "too large to compare: both sides were cut" if is_tagged(r, "cut") and is_tagged(m, "cut") \
@@ -278,12 +317,20 @@ class Comparison:
             return
         same_shape = ref.get("shape") == impl.get("shape")
         tolerance = max(self.tolerance_of(ref.get("dtype")), self.tolerance_of(impl.get("dtype")))
+        self.count(role, count_numbers(r))
         problem = compare_numbers(r, m, tolerance, flatten=not same_shape)
         if problem:
-            self.add(f"{where}: values", role, preview(r), preview(m), problem)
+            self.add(f"{where}: values", role, preview(r, ref.get("dtype")), preview(m, impl.get("dtype")), problem)
 
 
 # -- helpers ---------------------------------------------------------------------------------
+def count_numbers(values: Any) -> int:
+    """How many numbers a (nested) list of encoded numbers holds; 1 for a single number."""
+    if isinstance(values, list):
+        return sum(count_numbers(v) for v in values)
+    return 1
+
+
 def is_tagged(value: Any, tag: str) -> bool:
     return isinstance(value, dict) and value.get("t") == tag
 
@@ -368,14 +415,35 @@ def compare_numbers(ref: Any, impl: Any, tolerance: tuple[float, float], flatten
     )
 
 
-def preview(value: Any) -> str:
+# Values of these dtypes are shown with the shortest digits that identify them in their own
+# precision (0.84147096, not float64's 0.8414709568023682), so that two values equal in float32 read
+# the same in a report, and a difference shows in the digits that differ.
+SHORT_FORMATS: dict[str, type] = {"torch.float32": np.float32, "torch.float16": np.float16,
+                                  "torch.bfloat16": np.float32, "torch.complex64": np.complex64,
+                                  "torch.complex32": np.complex64}
+
+
+def preview(value: Any, dtype: Any = None) -> str:
+    """A tensor's values (nested lists of encoded numbers) in one line, cut to ``PREVIEW`` characters;
+    in ``dtype``'s own precision where it is a reduced one (``SHORT_FORMATS``)."""
     if isinstance(value, dict):
         return describe(value)
+    kind = SHORT_FORMATS.get(dtype) if isinstance(dtype, str) else None
     try:
-        text = str(to_array(value).tolist())
-    except (ValueError, TypeError):
+        text = short_numbers(value, kind) if kind is not None else str(to_array(value).tolist())
+    except (ValueError, TypeError, OverflowError):
         text = describe(value)
     return text if len(text) <= PREVIEW else text[: PREVIEW - 1] + "\u2026"
+
+
+def short_numbers(values: Any, kind: type) -> str:
+    """Nested lists of encoded numbers as text, each float in the precision of ``kind``."""
+    if isinstance(values, list):
+        return "[" + ", ".join(short_numbers(v, kind) for v in values) + "]"
+    number = decode_float(values)
+    if isinstance(number, (float, complex)):
+        return str(kind(number))
+    return repr(number)
 
 
 def show_list(items: list[str]) -> str:
@@ -392,7 +460,7 @@ def describe(value: Any) -> str:
         tag = value.get("t")
         if tag == "tensor":
             values = value.get("values")
-            shown = preview(values) if isinstance(values, list) else describe(values)
+            shown = preview(values, value.get("dtype")) if isinstance(values, list) else describe(values)
             flags = [f"{key}={describe(value[key]) if isinstance(value[key], dict) else value[key]}"
                      for key in ("dtype", "shape", "device", *TENSOR_FIELDS[3:], "grad") if key in value]
             return f"tensor({shown}, {', '.join(flags)})"

@@ -146,8 +146,10 @@ class Profile:
     note: str = ""
 
     def missing_for(self, features: Iterable[str]) -> list[str]:
-        """The features of a case that this profile lacks (the case is n/a when any)."""
-        return [name for name in features if name in self.lacks]
+        """The features of a case that this profile lacks (the case is n/a when any), in the order of
+        the vocabulary (``features.FEATURES``), so that one set of features always reads the same."""
+        wanted = set(features)
+        return [name for name in FEATURES if name in wanted and name in self.lacks]
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,10 @@ dictionary form (``ItemRecord.as_dict``) is what ``results.json`` holds per item
 
     {"id", "topic", "title", "device", "dtype", "doc", "tags", "features", "source", "location",
      "outcome", "levels", "detail", "duration", "reference", "implementation", "diff",
-     "expected"?}
+     "compared"?, "expected"?}
+
+``compared`` (items both sides ran to the end) counts what the judge compared: steps, and per
+aspect the checks made, values and gradients element by element (``compare.Comparison.compared``).
 
 ``levels`` holds the outcome at each level (``semantics``, ``api``, ``drop-in``, see ``levels``);
 ``outcome`` is the outcome at the level that decides the run, after expectations turned it into
@@ -86,6 +89,7 @@ class ItemRecord:
     reference: dict | None = None
     implementation: dict | None = None
     diff: list[dict] = field(default_factory=list)
+    compared: dict | None = None
     expected: dict | None = None
 
     @classmethod
@@ -115,6 +119,7 @@ class ItemRecord:
 
     def as_dict(self) -> dict:
         data = asdict(self)
-        if data["expected"] is None:
-            del data["expected"]
+        for optional in ("expected", "compared"):
+            if data[optional] is None:
+                del data[optional]
         return data

@@ -36,6 +36,10 @@ def judge(item: Item, reference: dict, implementation: dict, impl_module: str, l
         detail = (f"out of memory: the case exceeded the memory limit of {memory_mib} MiB (--memory-limit) "
                   f"and failed with an allocation error")
         return record.finished("crash", detail, duration=duration, diff=diffs, **sides)
+    compared = comparison.compared
+    if not reference["steps"]:
+        detail = "the case compared nothing: its scenario recorded no step on torch (an error of the case)"
+        return record.finished("error", detail, duration=duration, compared=compared, **sides)
     outcome, detail = by_level[level]
     return record.finished(outcome, detail, levels={name: by_level[name][0] for name in LEVELS},
-                           duration=duration, diff=diffs, **sides)
+                           duration=duration, diff=diffs, compared=compared, **sides)

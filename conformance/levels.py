@@ -91,5 +91,7 @@ def outcomes(diffs: list[dict]) -> dict[str, tuple[str, str]]:
 
 
 def summary(diff: dict) -> str:
-    text = f"{diff['where']}: torch {diff['reference']} / implementation {diff['implementation']}"
-    return f"{text} ({diff['detail']})" if diff.get("detail") else text
+    """One difference in one line: where, what is wrong (the detail, when there is one, before the
+    values, which a short line may cut), then both sides."""
+    where = f"{diff.get('where', '')} ({diff['detail']})" if diff.get("detail") else diff.get("where", "")
+    return f"{where}: torch {diff.get('reference', '')} / implementation {diff.get('implementation', '')}"

@@ -141,6 +141,8 @@ def step_problem(step: Any) -> str | None:
 def _error_problem(error: Any) -> str | None:
     if not isinstance(error, dict) or not _text(error.get("type")) or not _text(error.get("message")):
         return "a malformed exception"
+    if "traceback" in error and not _text(error["traceback"]):
+        return "a malformed traceback"
     missing = error.get("missing")
     if missing is not None and not (isinstance(missing, dict) and _text(missing.get("name"))
                                     and _text(missing.get("kind"))):

@@ -41,7 +41,7 @@ import pytest
 from . import catalog
 from . import expectations as expectations_module
 from .item import Item
-from .levels import DEFAULT_LEVEL, LEVELS, counts_at
+from .levels import DEFAULT_LEVEL, LEVELS, counts_at, summary
 from .pool import StartupError
 from .session import Session
 
@@ -196,7 +196,8 @@ def failure_message(record: dict, expectations_file: str | None = None, level: s
         lines = [f"xpass: {detail}; the expectation should go (remove its entry from {expectations_file})"]
     elif outcome == "fail" and diffs:
         count = len(diffs)
-        lines = [f"fail at level {level}: {count} difference{'s' if count > 1 else ''}, the first at {diffs[0]['where']}"]
+        lines = [f"fail at level {level}: {count} difference{'s' if count > 1 else ''}, the most severe: "
+                 f"{summary(diffs[0])}"]
     else:
         lines = [detail if detail.startswith(f"{outcome}:") else f"{outcome}: {detail}" if detail else outcome]
     if outcome != "xpass":

@@ -153,7 +153,7 @@ class Recorder:
         with warnings.catch_warnings():  # reading the API surface to spell a name is not the scenario's doing
             warnings.simplefilter("ignore")
             missing = self._surface.missing(exc, self._in_case_file)
-        return exception_info(exc, missing)
+        return exception_info(exc, missing, with_traceback=True)
 
     def _add(self, label: str, line: int | None, pending: dict, **outcome: Any) -> None:
         if len(self.steps) >= STEPS_LIMIT:

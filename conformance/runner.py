@@ -10,6 +10,12 @@ directory disappears during the run) and shows progress.
 
 SIGINT and SIGTERM end the run at once: workers are killed, the reports are written with what
 was done and marked interrupted, and the exit status is 130 or 143.
+
+A run is **incomplete** when it cannot vouch for what was asked: nothing of the selection ran
+(every item skipped or ``n/a``), or a device the user named with ``--device`` cannot be used.
+Its exit status is ``EXIT_INCOMPLETE`` (5, as pytest's "no tests ran") unless the user allows it
+(``--allow-empty``); unexpected outcomes still make it 1. The result counts what was compared
+(``compared``: items that ran, steps, numbers by aspect), so "passed" is never said of nothing.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from . import expectations as expectations_module
-from .case import ALL_DEVICES, Case
+from .case import ALL_DEVICES, Case, shown_path
 from .expectations import ImplementationFile
 from .item import Item, ItemRecord, items_of
 from .judge import judge
@@ -38,6 +44,7 @@ UNSCORED = ("skip", "n/a")
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MEMORY_MIB = 2048
 SIGNAL_EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
+EXIT_INCOMPLETE = 5
 
 
 @dataclass
@@ -57,6 +64,9 @@ class RunConfig:
     live_progress: bool | None = None
     startup_timeout: float = 120.0
     registry: str = "conformance.catalog:load"
+    required_devices: tuple[str, ...] = ()  # named by the user: unavailable, the run is incomplete
+    allow_empty: bool = False
+    full_observations: bool = False  # keep both sides' steps and the source of passing items too
 
 
 class Journal:
@@ -180,6 +190,8 @@ class Run:
 
     def _keep(self, record: dict, progress) -> None:
         record = expectations_module.apply(record, self.config.impl_file.entries, self.reference_version)
+        if not self.config.full_observations:
+            record = slimmed(record)
         self.records.append(record)
         self.journal.append(record)
         progress.update(record)
@@ -218,6 +230,13 @@ class Run:
         stale = expectations_module.stale(self.config.impl_file.entries, self.config.all_case_ids)
         unexpected = sum(count for name, count in summary.items() if name not in EXPECTED_OUTCOMES)
         interrupted = self.interrupted_by is not None
+        incomplete = incompleteness(records, self.device_status, self.config.required_devices)
+        if interrupted:
+            exit_status = SIGNAL_EXIT[self.interrupted_by]
+        elif unexpected:
+            exit_status = 1
+        else:
+            exit_status = EXIT_INCOMPLETE if incomplete and not self.config.allow_empty else 0
         return {
             **self.metadata(),
             "duration": duration,
@@ -226,12 +245,15 @@ class Run:
             "summary": summary,
             "scores": scores(records),
             "total": len(records),
+            "compared": totals(records),
+            "incomplete": incomplete,
+            "allow_empty": self.config.allow_empty,
             "expectations": {
-                "file": self.config.impl_file.path,
+                "file": shown_path(self.config.impl_file.path) if self.config.impl_file.path else None,
                 "stale": [{"case": e.case, "device": e.device, "outcome": e.outcome, "reason": e.reason}
                           for e in stale],
             },
-            "exit_status": SIGNAL_EXIT[self.interrupted_by] if interrupted else (1 if unexpected else 0),
+            "exit_status": exit_status,
             "cases": records,
         }
 
@@ -246,6 +268,47 @@ def merged_devices(info: dict[str, dict], devices: tuple[str, ...]) -> dict[str,
             reason = None if impl_reason is None else f"{impl_reason} (implementation)"
         status[device] = reason
     return status
+
+
+def slimmed(record: dict) -> dict:
+    """A passing (or not run) item's record without what only a difference needs: both sides' steps
+    and the scenario's source (its ``location`` says where it is). Reports show passing items as a
+    line of the matrix; ``--full-observations`` keeps everything. Other records are kept whole."""
+    if record["outcome"] not in ("pass", "skip", "n/a"):
+        return record
+    slim = {key: value for key, value in record.items() if key != "source"}
+    for side in ("reference", "implementation"):
+        if isinstance(record.get(side), dict):
+            slim[side] = {key: value for key, value in record[side].items() if key != "steps"}
+    return slim
+
+
+def incompleteness(records: list[dict], device_status: dict[str, str | None],
+                   required_devices: tuple[str, ...]) -> list[str]:
+    """Why the run cannot vouch for what was asked (empty when it can): a required device that
+    cannot be used, a selection of which nothing ran."""
+    reasons = [f"device {device} was asked for and cannot be used: {device_status[device]}"
+               for device in required_devices if device_status.get(device) is not None]
+    if not any(record["outcome"] not in UNSCORED for record in records):
+        reasons.append(f"nothing ran: all {len(records)} selected items were skipped or n/a" if records
+                       else "nothing ran: the selection has no item on the devices asked for")
+    return reasons
+
+
+def totals(records: list[dict]) -> dict:
+    """What the whole run compared: items that ran to the end on both sides, steps, numbers by aspect."""
+    by_aspect: dict[str, int] = {}
+    items = steps = 0
+    for record in records:
+        compared = record.get("compared")
+        if not compared:
+            continue
+        items += 1
+        steps += compared["steps"]
+        for aspect, count in compared["by_aspect"].items():
+            by_aspect[aspect] = by_aspect.get(aspect, 0) + count
+    elements = by_aspect.get("value", 0) + by_aspect.get("gradient", 0)
+    return {"items": items, "steps": steps, "elements": elements, "by_aspect": dict(sorted(by_aspect.items()))}
 
 
 def scores(records: list[dict]) -> dict[str, dict]:

@@ -1,8 +1,9 @@
 """Choosing cases with ``-k EXPR``, as pytest's ``-k`` does.
 
 An expression combines words with ``and``, ``or``, ``not`` and parentheses. A word selects a case
-when it occurs (case-insensitively) in the case id, which begins with its topic, or in one of
-its tags. ``-k "hooks and not post_accumulate"``, ``-k "retain_graph or create_graph"``.
+when it occurs (case-insensitively) in the case id, which begins with its topic, in one of its
+tags or in one of the features it declares (``features.FEATURES``). ``-k "hooks and not
+post_accumulate"``, ``-k "retain_graph or create_graph"``, ``-k "op and not float64"``.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def compile_expression(expression: str) -> Callable[[Case], bool]:
         if token in ("and", "or", ")"):
             raise SelectionError(f"-k {expression!r}: unexpected {token!r}")
         word = token.lower()
-        return lambda case: word in case.id.lower() or any(word in tag.lower() for tag in case.tags)
+        return lambda case: any(word in name.lower() for name in (case.id, *case.tags, *case.features))
 
     if not tokens:
         raise SelectionError("-k: the expression is empty")

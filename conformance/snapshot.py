@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import traceback
 from typing import Any
 
 from .bounds import DEPTH_LIMIT, INT_BITS_LIMIT, TEXT_LIMIT, VALUES_LIMIT, cut_text, safe_repr, safe_str
@@ -124,11 +125,43 @@ def bounded_values(values: Any) -> Any:
 
 
 # -- exceptions --------------------------------------------------------------------------------
-def exception_info(exc: BaseException, missing: dict | None = None) -> dict:
+TRACEBACK_FRAMES = 40       # the innermost frames of a traceback that are kept
+TRACEBACK_LIMIT = 8_000     # characters of a traceback
+_HARNESS_FRAMES = ("conformance/recorder.py", "contextlib.py")
+
+
+def exception_info(exc: BaseException, missing: dict | None = None, with_traceback: bool = False) -> dict:
     info = {"type": qualified_type_name(type(exc)), "message": safe_str(exc)}
     if missing is not None:
         info["missing"] = missing
+    if with_traceback:
+        text = traceback_text(exc)
+        if text:
+            info["traceback"] = text
     return info
+
+
+def traceback_text(exc: BaseException) -> str:
+    """Where ``exc`` was raised, innermost frame last, as Python prints it, without the frames of
+    the harness that ran the scenario; bounded (``TRACEBACK_FRAMES``, ``TRACEBACK_LIMIT``). File
+    names under the suite's root read relative to it (``case.shown_path``). Empty when the
+    traceback cannot be read (an implementation may tamper with it)."""
+    from .case import shown_path
+
+    try:
+        frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
+                  if not frame.filename.replace("\\", "/").endswith(_HARNESS_FRAMES)]
+        lines = []
+        if len(frames) > TRACEBACK_FRAMES:
+            lines.append(f"  ... {len(frames) - TRACEBACK_FRAMES} outer frames left out")
+            frames = frames[-TRACEBACK_FRAMES:]
+        for frame in frames:
+            lines.append(f'  File "{shown_path(frame.filename)}", line {frame.lineno}, in {frame.name}')
+            if frame.line:
+                lines.append(f"    {frame.line.strip()}")
+        return cut_text("\n".join(lines), TRACEBACK_LIMIT)
+    except Exception:  # noqa: BLE001 - a traceback (or frame) the implementation made unreadable
+        return ""
 
 
 def qualified_type_name(cls: type) -> str:

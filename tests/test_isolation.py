@@ -94,6 +94,7 @@ def attacked(tmp_path_factory):
             "items": {r["id"].split(".", 1)[1]: r for r in result["cases"]}}
 
 
+PARTED_AT_STEP_1 = "step 1 (the runs part here: one side raised or ended where the other went on): torch observed 'x.grad'"
 OUTCOMES = {
     "plain": ("pass", ""),
     "forge_everywhere": ("crash", "the result is"),
@@ -107,9 +108,9 @@ OUTCOMES = {
     "kill_group": ("crash", "the process was killed by SIGKILL before reporting"),
     "kill_parent": ("crash", "the worker process ended"),
     "print_flood": ("fail", "step 1: x.grad: printed output"),
-    "huge_message": ("fail", "step 1: torch observed 'x.grad'"),
+    "huge_message": ("fail", PARTED_AT_STEP_1),
     "allocate_4gb": ("crash", "out of memory: the case exceeded the memory limit of 2048 MiB"),
-    "str_raises": ("fail", "step 1: torch observed 'x.grad'"),
+    "str_raises": ("fail", PARTED_AT_STEP_1),
     "deep_grad": ("fail", "step 1: x.grad: kind"),
     "bigint_values": ("fail", "step 1: x.grad: values"),
 }

@@ -13,7 +13,8 @@ CASES = [
     Case("hooks.post_accumulate_hook", "t", DOC, lambda torch, rec: None, tags=("hard",)),
     Case("retain_graph.second_backward_raises", "t", DOC, lambda torch, rec: None, tags=("error", "seed")),
     Case("leaf.nonleaf_grad_warns", "t", DOC, lambda torch, rec: None, tags=("warning",)),
-    Case("higher_order.create_graph_double_backward", "t", DOC, lambda torch, rec: None),
+    Case("higher_order.create_graph_double_backward", "t", DOC, lambda torch, rec: None,
+         features=("autograd.grad", "higher-order")),
 ]
 
 
@@ -43,6 +44,8 @@ def selected(expression: str) -> list[str]:
     ("(hooks)and(seed)", ["hooks.tensor_hook_runs"]),
     ("  error  ", ["retain_graph.second_backward_raises"]),
     ("no_such_word", []),
+    ("higher-order", ["higher_order.create_graph_double_backward"]),  # a declared feature
+    ("autograd.grad and not hooks", ["higher_order.create_graph_double_backward"]),
 ])
 def test_expression_selects(expression, expected):
     assert selected(expression) == expected

@@ -203,6 +203,9 @@ def test_torch_against_torch_passes_the_whole_catalog(run_cli, catalog_registry,
     result = json.loads((tmp_path / "results.json").read_text())
     assert result["summary"]["pass"] == count, (result["summary"], done.stdout[-2000:])
     assert sum(result["summary"].values()) == result["total"] == count
+    # every check of the catalog compares something (a case that records no step is an error)
+    assert all(r["compared"]["steps"] > 0 for r in result["cases"])
+    assert result["compared"]["items"] == count and result["compared"]["elements"] > 10 * count
     assert f": pass {count}\n" in done.stdout
     assert len(read_journal(tmp_path / "results.jsonl")) == count + 1  # the run's header, then the items
 

@@ -2,7 +2,9 @@
 
 ``write_all`` writes ``results.json`` (for CI scripts), ``junit.xml`` (for CI test views),
 ``summary.md`` (for a CI job summary) and ``report.html`` (one self-contained page for people);
-and, when the run has operator cases, ``coverage.md`` (the operator coverage table).
+and, when the run has operator cases, ``coverage.md`` (the operator coverage table). A
+``coverage.md`` that an earlier run left in the directory is removed when this run has none, so
+that no report in the directory describes another run.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ def write_all(result: dict, directory: Path) -> list[Path]:
         path = directory / name
         writer(result, path)
         written.append(path)
+    path = directory / "coverage.md"
     if coverage.has_operators(result):
-        path = directory / "coverage.md"
         coverage.write(result, path)
         written.append(path)
+    elif path.is_file():
+        path.unlink()
     return written

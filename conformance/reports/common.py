@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 
 from ..item import label_of
-from ..levels import LEVELS
+from ..levels import LEVELS, by_severity, summary
 from ..runner import EXPECTED_OUTCOMES, OUTCOMES, UNSCORED
 
 #: Outcomes that fail the run (the exit status is 1 when one occurs).
@@ -78,20 +78,13 @@ def missing_apis(records: Iterable[dict]) -> list[tuple[str, list[dict]]]:
     return sorted(found.items(), key=lambda pair: (-len(pair[1]), pair[0]))
 
 
-def summary_line(diff: dict) -> str:
-    """One difference in one line, as ``compare.Difference.summary`` writes it."""
-    text = (f"{diff.get('where', '')}: torch {diff.get('reference', '')} / "
-            f"implementation {diff.get('implementation', '')}")
-    return f"{text} ({diff['detail']})" if diff.get("detail") else text
-
-
 def headline(record: dict) -> str:
-    """The first difference of an item (or why it did not run, or did not finish)."""
+    """The most severe difference of an item (or why it did not run, or did not finish)."""
     detail = record.get("detail") or ""
     if detail:
         return clean(detail)
     if record.get("diff"):
-        return clean(summary_line(record["diff"][0]))
+        return clean(summary(by_severity(record["diff"])[0]))
     return record.get("outcome", "")
 
 
@@ -140,7 +133,22 @@ def diff_text(record: dict) -> str:
     elif record.get("outcome") in ("error", "timeout", "crash"):
         lines.append(f"torch side: {side_status(record.get('reference'))}")
         lines.append(f"implementation side: {side_status(record.get('implementation'))}")
+    for number, step in raising_steps(record):
+        lines.append("")
+        lines.append(f"the implementation raised at step {number} ({step.get('label', '')}): "
+                     f"{step['error'].get('type', '?')}: {step['error'].get('message', '')}")
+        lines.append("Traceback (most recent call last):")
+        lines.append(step["error"]["traceback"])
     return clean("\n".join(lines))
+
+
+def raising_steps(record: dict) -> list[tuple[int, dict]]:
+    """(step number, step) for the implementation's steps that raised with a traceback, where the
+    item has a difference at that step: the exceptions an engine author needs to see."""
+    steps = (record.get("implementation") or {}).get("steps") or []
+    differing = {int(d["step"]) for d in record.get("diff") or [] if isinstance(d.get("step"), int)}
+    return [(number, step) for number, step in enumerate(steps, start=1)
+            if number in differing and isinstance(step.get("error"), dict) and step["error"].get("traceback")]
 
 
 def topics(records: Iterable[dict]) -> dict[str, list[dict]]:
@@ -168,11 +176,38 @@ def counts(records: Iterable[dict]) -> dict[str, int]:
 
 
 def verdict(result: dict) -> tuple[str, int]:
-    """``passed``, ``failed`` or ``interrupted``, with the number of unexpected outcomes."""
+    """``passed``, ``failed``, ``incomplete`` or ``interrupted``, with the number of unexpected
+    outcomes. ``incomplete``: nothing failed, but nothing of the selection ran, or a device asked
+    for could not be used (``runner.incompleteness``); never ``passed`` then."""
     unexpected = sum(n for name, n in counts(result.get("cases", [])).items() if name not in EXPECTED_OUTCOMES)
     if result.get("interrupted"):
         return "interrupted", unexpected
-    return ("failed" if unexpected or result.get("exit_status") else "passed"), unexpected
+    if unexpected or result.get("exit_status") not in (0, 5, None):
+        return "failed", unexpected
+    return ("incomplete" if result.get("incomplete") else "passed"), unexpected
+
+
+def ran(records: Iterable[dict]) -> list[dict]:
+    """The items that ran (neither skipped nor n/a)."""
+    return [r for r in records if r.get("outcome") not in UNSCORED]
+
+
+def verdict_line(result: dict) -> str:
+    """The verdict in one sentence, saying what it rests on."""
+    state, unexpected = verdict(result)
+    records = result.get("cases", [])
+    ran_count = len(ran(records))
+    not_run = len(records) - ran_count
+    aside = f"; {not_run} not run (skip, n/a)" if not_run else ""
+    if state == "interrupted":
+        return f"interrupted: partial results, {ran_count} items ran, {unexpected} unexpected"
+    if state == "failed":
+        return f"failed: {unexpected} of {ran_count} items that ran did not pass as expected{aside}"
+    if state == "incomplete":
+        allowed = "allowed by --allow-empty" if result.get("allow_empty") else \
+            "exit status 5; --allow-empty accepts it"
+        return f"incomplete ({allowed}): " + "; ".join(result.get("incomplete") or [])
+    return f"passed: all {ran_count} items that ran passed as expected{aside}"
 
 
 def describe_duration(seconds: float | None) -> str:

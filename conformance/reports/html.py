@@ -49,6 +49,7 @@ from .common import (
     side_status,
     topics,
     verdict,
+    verdict_line,
     versions,
 )
 from .common import devices as device_names
@@ -126,13 +127,17 @@ def header(result: dict) -> str:
         note = f" \u2014 {e(profile['note'])}" if profile.get("note") else ""
         rows.append(("profile", f"does not aim to support {e(', '.join(profile['lacks']))}{note}"))
     rows.append(("level", f"the exit status follows <b>{e(result.get('level', 'drop-in'))}</b>"))
-    verdict_text = {"passed": "passed", "failed": f"failed: {unexpected} unexpected",
+    verdict_text = {"passed": "passed", "failed": f"failed: {unexpected} unexpected", "incomplete": "incomplete",
                     "interrupted": f"interrupted: partial results, {unexpected} unexpected"}[state]
+    compared = result.get("compared") or {}
     parts = [
         f'<h1><span class="verdict {state}">{e(verdict_text)}</span>Conformance of {e(versions(result))}</h1>',
+        f'<p class="verdict-line">{e(verdict_line(result))}</p>',
         '<dl class="meta">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows) + "</dl>",
         '<div class="counts">' + "".join(chip(name, f"{name} {n}") for name, n in found.items() if n)
-        + f' <span class="muted">{len(records)} items</span></div>',
+        + f' <span class="muted">{len(records)} items; compared: {e(compared.get("items", 0))} items ran on both '
+          f'sides, {e(compared.get("steps", 0))} steps, {e(compared.get("elements", 0))} values and gradients '
+          f'element by element</span></div>',
     ]
     parts.append(scores_table(result))
     if result.get("interrupted"):
@@ -322,7 +327,7 @@ def value_html(value: object, marks: set[str]) -> str:
             if name not in value:
                 continue
             raw = value[name]
-            text = preview(raw) if name == "values" and isinstance(raw, list) else show(raw)
+            text = preview(raw, value.get("dtype")) if name == "values" and isinstance(raw, list) else show(raw)
             fields.append(f'<span class="f{hl(f"field:{name}" in marks)}"><span class="k">{e(name)}</span>'
                           f"{e(text)}</span>")
         return f'<div class="val{hl(whole)}"><span class="k">tensor</span>{"".join(fields)}</div>'
@@ -353,6 +358,8 @@ def side_html(step: dict | None, marks: set[str], diverged: bool, ref_label: str
     if "error" in step:
         error = step["error"] or {}
         text = f'<b>{e(error.get("type"))}</b><pre class="msg">{e(error.get("message"))}</pre>'
+        if error.get("traceback"):
+            text += f'<details class="tb"><summary>traceback</summary><pre>{e(error["traceback"])}</pre></details>'
         parts.append(block("exc", "raises", text, "outcome" in marks or diverged))
     else:
         parts.append(value_html(step.get("value"), marks | ({"value"} if diverged else set())))

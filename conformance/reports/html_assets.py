@@ -18,7 +18,7 @@ pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
 a{color:#0b5cad}
 .verdict{display:inline-block;padding:2px 10px;border-radius:12px;color:#fff;font-size:14px;
   vertical-align:2px;margin-right:6px}
-.verdict.passed{background:#1e7b34}.verdict.failed{background:#b3261e}.verdict.interrupted{background:#b06d00}
+.verdict.passed{background:#1e7b34}.verdict.failed{background:#b3261e}.verdict.interrupted,.verdict.incomplete{background:#b06d00}
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:0 0 10px}
 dl.meta dt{color:var(--muted)}dl.meta dd{margin:0;overflow-wrap:anywhere}
 .counts{display:flex;flex-wrap:wrap;gap:6px;align-items:center}

@@ -5,7 +5,7 @@ named ``<case id>[<device>]`` with classname ``conformance.<topic>`` and its tim
 
 * pass: a plain testcase; xfail: passes too, with a ``<system-out>`` note giving the expected
   outcome and its reason, then the differences;
-* fail, unsupported, xpass: ``<failure type="fail|unsupported|xpass" message="first difference">``
+* fail, unsupported, xpass: ``<failure type="fail|unsupported|xpass" message="the most severe difference">``
   holding the full diff (each difference: where, the torch side, the implementation side);
 * error, timeout, crash: ``<error type="...">`` with why the item did not finish;
 * skip and n/a: ``<skipped message="reason">``.

@@ -10,7 +10,7 @@ Append it to ``$GITHUB_STEP_SUMMARY`` (or a merge-request note). It holds:
 * "missing API": each name the implementation lacks with the number of items it leaves
   ``unsupported``, most first, so an engine author knows what to add first;
 * one table row per item that did not pass (unexpected outcomes first, then xfail) with its
-  first difference, shortened; skip and n/a items are grouped by reason, one line each;
+  most severe difference, shortened; skip and n/a items are grouped by reason, one line each;
 * the stale expectations, if any.
 
 Every text from the run goes through :func:`escape`: control characters become visible
@@ -37,17 +37,19 @@ from .common import (
     level_scores,
     missing_apis,
     one_line,
+    ran,
     rate,
     shorten,
     topics,
     verdict,
+    verdict_line,
 )
 from .common import devices as device_names
 
 ICONS = {"pass": "\u2705", "fail": "\u274c", "xfail": "\u2611\ufe0f", "xpass": "\u2757", "unsupported": "\U0001f6ab",
          "error": "\U0001f4a5", "timeout": "\u231b", "crash": "\U0001f480", "skip": "\u23ed\ufe0f",
          "n/a": "\u2796"}
-VERDICT_ICONS = {"passed": "\u2705", "failed": "\u274c", "interrupted": "\u26a0\ufe0f"}
+VERDICT_ICONS = {"passed": "\u2705", "failed": "\u274c", "incomplete": "\u26a0\ufe0f", "interrupted": "\u26a0\ufe0f"}
 TEXT_LIMIT = 200
 MAX_ITEMS = 500
 MAX_MISSING = 30
@@ -78,6 +80,8 @@ def header(result: dict) -> list[str]:
     total = len(result.get("cases", []))
     if state == "passed":
         outcome = "**passed**"
+    elif state == "incomplete":
+        outcome = "**incomplete**"
     elif state == "interrupted":
         outcome = f"**interrupted** (partial results, {unexpected} unexpected)"
     else:
@@ -97,8 +101,12 @@ def header(result: dict) -> list[str]:
     deciding = result.get("level", "drop-in")
     levels = " \u00b7 ".join(f"{'**' + level + '**' if level == deciding else level} {rate(*scores[level])}"
                              for level in LEVELS)
-    lines = [first, "", totals or "no items", "", f"Pass rate by level: {levels} (the exit status follows "
-             f"**{deciding}**)", "", second, "", "Every item, its steps and differences: `report.html` next to this file."]
+    compared = result.get("compared") or {}
+    lines = [first, "", f"**{escape(verdict_line(result), None)}**", "", totals or "no items", "",
+             f"Compared: {compared.get('items', 0)} items ran on both sides, {compared.get('steps', 0)} steps, "
+             f"{compared.get('elements', 0)} values and gradients element by element.", "",
+             f"Pass rate by level: {levels} (the exit status follows **{deciding}**)", "", second, "",
+             "Every item, its steps and differences: `report.html` next to this file."]
     selection = (result.get("selection") or {}).get("k")
     if selection:
         lines[-3] += f"; selection {code('-k ' + selection)}"
@@ -112,12 +120,18 @@ def header(result: dict) -> list[str]:
 def topic_table(result: dict) -> list[str]:
     grouped = topics(result.get("cases", []))
     if not grouped:
-        return ["No items ran."]
+        return ["No items were selected."]
     good = ("pass", "skip", "n/a")
     problems = {t: rs for t, rs in grouped.items() if any(r.get("outcome") not in good for r in rs)}
-    clean_topics = [t for t in grouped if t not in problems]
+    idle = {t: rs for t, rs in grouped.items() if t not in problems and not ran(rs)}
+    clean_topics = [t for t in grouped if t not in problems and t not in idle]
+    idle_lines = [f"Nothing ran in {len(idle)} topic{'s' if len(idle) != 1 else ''}: "
+                  + ", ".join(f"{code(t)} ({not_run_counts(rs)})" for t, rs in idle.items()) + "."] if idle else []
     if not problems:
-        return [f"Every item passed, in all {len(grouped)} topics."]
+        passed = (f"Every item that ran passed, in {len(clean_topics)} topic{'s' if len(clean_topics) != 1 else ''}"
+                  + (": " + ", ".join(code(t) for t in clean_topics) if len(clean_topics) <= 10 else "") + "."
+                  if clean_topics else "No item ran.")
+        return [passed] + ([""] + idle_lines if idle_lines else [])
     overall = counts(r for rs in problems.values() for r in rs)
     columns = [name for name, n in overall.items() if n]
     lines = ["| topic | " + " | ".join(f"{ICONS[c]} {c}" for c in columns) + " | total | "
@@ -130,9 +144,17 @@ def topic_table(result: dict) -> list[str]:
         lines.append(f"| {code(topic)} | " + " | ".join(cells) + f" | {len(records)} | "
                      + " | ".join(rate(*scores[level]) for level in LEVELS) + " |")
     if clean_topics:
-        lines += ["", f"All items passed in the other {len(clean_topics)} topics: "
+        lines += ["", f"Every item that ran passed in the other {len(clean_topics)} topics: "
                       + ", ".join(code(t) for t in clean_topics) + "."]
+    if idle_lines:
+        lines += [""] + idle_lines
     return lines
+
+
+def not_run_counts(records: list[dict]) -> str:
+    """``14 skip`` or ``3 n/a, 2 skip``: how the items of a topic that never ran were set aside."""
+    found = counts(records)
+    return ", ".join(f"{found[name]} {name}" for name in ("n/a", "skip") if found[name])
 
 
 def missing_table(result: dict) -> list[str]:
@@ -158,7 +180,7 @@ def item_table(result: dict) -> list[str]:
     if not ordered:
         return []
     lines = [f"### Not passing ({len(ordered)})", "",
-             "| outcome | item | first difference |", "|:--|:--|:--|"]
+             "| outcome | item | most severe difference |", "|:--|:--|:--|"]
     for record in ordered[:MAX_ITEMS]:
         outcome = record.get("outcome", "?")
         text = headline(record)

@@ -6,16 +6,19 @@ its reference) and writes:
 
 * per run (a column: implementation, version, reference release), the pass rate at each level;
 * per topic and run, the pass rate at each level;
-* the items whose outcomes differ between runs, case by case (the whole matrix in the HTML
-  page): what changes between engines, or between torch releases for the same engine;
-* in the HTML page, every cell that did not pass links to that item's differences, listed below
-  the table.
+* the items whose outcomes differ between the runs in which they ran (an item skipped, ``n/a`` or
+  absent in a run is not compared there), case by case (the whole matrix in the HTML page): what
+  changes between engines, or between torch releases for the same engine;
+* in the HTML page, a filter (text, "only rows that differ", "only rows a run did not pass"), and
+  every cell that did not pass links to that item's differences, listed below the table.
 
 Everything from the runs goes through ``common.clean`` and is escaped for its format.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
 import re
@@ -71,11 +74,15 @@ def all_keys(runs: list[RunColumn]) -> list[tuple]:
     return list(keys)
 
 
+NOT_RUN = ("skip", "n/a", "absent")
+
+
 def differing(runs: list[RunColumn]) -> list[tuple]:
-    """Items whose outcome is not the same in every run (an item a run lacks counts as differing)."""
+    """Items whose outcome is not the same in every run that ran them (skipped, n/a or absent in a
+    run: nothing to compare there)."""
     found = []
     for key in all_keys(runs):
-        outcomes = {run.records.get(key, {}).get("outcome", "absent") for run in runs}
+        outcomes = {run.records.get(key, {}).get("outcome", "absent") for run in runs} - set(NOT_RUN)
         if len(outcomes) > 1:
             found.append(key)
     return found
@@ -126,7 +133,7 @@ table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #d9dee
 th{background:#f5f7f9;position:sticky;top:0}code{font-size:12px}.muted{color:#5f6b76}
 .o-pass,.o-xfail{background:#d8f0dd}.o-fail,.o-xpass{background:#f7cfcf}.o-unsupported{background:#e8def7}
 .o-error,.o-crash,.o-timeout{background:#f9dcc4}.o-skip,.o-na,.o-absent{background:#ececec;color:#666}
-.diff{margin:0 0 1em 1em}pre{white-space:pre-wrap;margin:0}
+.diff{margin:0 0 1em 1em}pre{white-space:pre-wrap;margin:0}[hidden]{display:none!important}
 """.strip()
 
 
@@ -172,19 +179,63 @@ def render_html(runs: list[RunColumn]) -> str:
                 title = e(shorten(headline(record), 200)) if record else "not in this run"
                 cells.append(f'<td class="{_css(outcome)}" title="{title}">{e(outcome)}</td>')
         mark = " \u25c6" if key in changed else ""
-        rows.append(f"<tr><td><code>{e(item_key_label(key))}</code>{mark}</td>{''.join(cells)}</tr>")
+        failing = " ".join(str(index) for index, run in enumerate(runs)
+                           if run.records.get(key, {}).get("outcome", "absent") not in GOOD + NOT_RUN)
+        rows.append(f'<tr class="item" data-search="{e(item_key_label(key).lower())}" '
+                    f'data-differs="{int(key in changed)}" data-failing=" {failing} ">'
+                    f"<td><code>{e(item_key_label(key))}</code>{mark}</td>{''.join(cells)}</tr>")
+    run_options = "".join(f'<option value="{index}">{e(run.title)}</option>' for index, run in enumerate(runs))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+        f"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+        f"script-src {script_hash()}\">"
         f"<title>Conformance matrix ({len(runs)} runs)</title><style>{STYLE}</style></head><body>"
         f"<h1>Conformance matrix: {len(runs)} runs</h1>"
         f"<h2>Pass rate by level</h2><table><tr><th>level</th>{heads}</tr>{score_rows}</table>"
         f"<h2>By topic (semantics \u00b7 api \u00b7 drop-in)</h2><table><tr><th>topic</th>{heads}</tr>"
         f"{''.join(topic_rows)}</table>"
-        f"<h2>Items ({len(rows)}; \u25c6 marks the {len(changed)} whose outcome differs between runs)</h2>"
+        f"<h2>Items ({len(rows)}; \u25c6 marks the {len(changed)} whose outcome differs between the runs that ran "
+        f"them)</h2>"
+        '<p id="filters" hidden><input type="search" id="f-text" placeholder="filter by item" aria-label="filter by item"> '
+        '<label><input type="checkbox" id="f-differs"> only items that differ</label> '
+        f'<select id="f-failing" aria-label="not passing in"><option value="">in any run</option>{run_options}</select> '
+        '<span id="shown"></span></p>'
         f"<table><tr><th>item</th>{heads}</tr>{''.join(rows)}</table>"
-        f"<h2>Differences</h2>{''.join(details) or '<p>None.</p>'}</body></html>\n"
+        f"<h2>Differences</h2>{''.join(details) or '<p>None.</p>'}<script>{SCRIPT}</script></body></html>\n"
     )
+
+
+SCRIPT = """
+(function () {
+  var bar = document.getElementById("filters");
+  var text = document.getElementById("f-text"), differs = document.getElementById("f-differs");
+  var failing = document.getElementById("f-failing"), shown = document.getElementById("shown");
+  var rows = Array.prototype.slice.call(document.querySelectorAll("tr.item"));
+  function apply() {
+    var words = text.value.toLowerCase().split(/\\s+/).filter(Boolean), run = failing.value, count = 0;
+    rows.forEach(function (r) {
+      var keep = (!differs.checked || r.getAttribute("data-differs") === "1")
+        && (!run || r.getAttribute("data-failing").indexOf(" " + run + " ") >= 0)
+        && words.every(function (w) { return r.getAttribute("data-search").indexOf(w) >= 0; });
+      r.hidden = !keep;
+      if (keep) count++;
+    });
+    shown.textContent = count + " of " + rows.length + " items shown";
+  }
+  [text, differs, failing].forEach(function (el) {
+    el.addEventListener("input", apply);
+    el.addEventListener("change", apply);
+  });
+  bar.hidden = false;
+  apply();
+})();
+""".strip()
+
+
+def script_hash() -> str:
+    """The Content-Security-Policy source of the page's one script (nothing else may run)."""
+    digest = hashlib.sha256(SCRIPT.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode() + "'"
 
 
 def _details(index: int, run: RunColumn, key: tuple, record: dict) -> str:
