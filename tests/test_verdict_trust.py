@@ -43,6 +43,8 @@ def test_a_device_asked_for_that_cannot_be_used_makes_the_run_incomplete(run_cli
     summary = (out / "summary.md").read_text(encoding="utf-8")
     assert "**incomplete**" in summary.splitlines()[0] and "passed" not in summary
     assert "Nothing ran in 1 topic: `leaf` (1 skip)" in summary
+    verdict = ET.parse(out / "junit.xml").getroot().find(".//property[@name='verdict']").get("value")
+    assert verdict.startswith("incomplete")
     assert '<span class="verdict incomplete">incomplete</span>' in (out / "report.html").read_text(encoding="utf-8")
 
     allowed, result, out = run(run_cli, tmp_path, "--impl", "tests.broken.no_cuda", "--device", "cuda",

@@ -12,8 +12,9 @@ named ``<case id>[<device>]`` with classname ``conformance.<topic>`` and its tim
 
 Each testcase has properties ``levels`` (the outcome at each level) where the item ran.
 
-Each suite carries ``<properties>``: implementation, versions, Python, platform, devices, and
-the stale expectations. Every text goes through ``common.clean`` (control characters and lone
+Each suite carries ``<properties>``: implementation, versions, Python, platform, devices, the
+verdict in one sentence (``incomplete`` when nothing ran), what was compared, and the stale
+expectations. Every text goes through ``common.clean`` (control characters and lone
 surrogates, which XML 1.0 cannot hold, become visible escapes) and then ElementTree's escaping.
 """
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from .common import clean, diff_text, headline, label, shorten, topics
+from .common import clean, diff_text, headline, label, shorten, topics, verdict_line
 
 FAILURES = ("fail", "unsupported", "xpass")
 ERRORS = ("error", "timeout", "crash")
@@ -46,6 +47,9 @@ def properties(result: dict) -> list[tuple[str, str]]:
         ("selection", (result.get("selection") or {}).get("k")),
         ("expectations", (result.get("expectations") or {}).get("file")),
         ("interrupted", result.get("interrupted")),
+        ("verdict", verdict_line(result)),
+        ("compared", "{items} items ran on both sides, {steps} steps, {elements} values and gradients element by element"
+         .format(**{"items": 0, "steps": 0, "elements": 0, **(result.get("compared") or {})})),
     ]
     found += [(f"device.{name}", status) for name, status in (result.get("devices") or {}).items()]
     for entry in (result.get("expectations") or {}).get("stale", []):
