@@ -22,12 +22,12 @@ SHORT = {"forward": "fwd", "grad": "grad", "gradgrad": "gg", "error": "err"}
 
 
 class Cell(dict):
-    """The checks made in one cell of the table: check -> ``pass``, ``known`` or ``fail``; and in
-    ``backward``, those made through ``.backward()`` by some item there."""
+    """The checks made in one cell of the table: check -> ``pass``, ``known`` or ``fail``;
+    ``through_backward``: whether some item there took its first-order gradients through ``.backward()``."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.backward: set[str] = set()
+        self.through_backward = False
 
 
 def operator_of(record: dict) -> str | None:
@@ -54,8 +54,8 @@ def table(result: dict) -> tuple[list[str], dict[str, dict[str, Cell]]]:
         without = record.get("without") or []
         for check in checks_made(tagged, without):
             cells[check] = worse(cells.get(check), state)
-            if check == "grad" and through_backward(without):
-                cells.backward.add(check)
+        if "grad" in tagged and through_backward(without):
+            cells.through_backward = True
     return columns, dict(sorted(rows.items()))
 
 
@@ -65,8 +65,10 @@ def worse(current: str | None, new: str) -> str:
 
 
 def cell_text(cells: Cell) -> str:
-    return " ".join(f"{MARKS[cells.get(check, 'none')]}{'bwd' if check in cells.backward else SHORT[check]}"
-                    for check in CHECKS)
+    def name(check: str) -> str:
+        return "bwd" if check == "grad" and cells.through_backward else SHORT[check]
+
+    return " ".join(f"{MARKS[cells.get(check, 'none')]}{name(check)}" for check in CHECKS)
 
 
 def render_markdown(result: dict) -> str:
@@ -86,7 +88,7 @@ def render_markdown(result: dict) -> str:
 
 def backward_note(rows: dict[str, dict[str, Cell]]) -> str:
     """The legend's note on gradients taken through ``.backward()``, where the table shows any."""
-    if not any(cells.backward for by_column in rows.values() for cells in by_column.values()):
+    if not any(cells.through_backward for by_column in rows.values() for cells in by_column.values()):
         return ""
     return (" bwd: first-order gradients through `.backward()` and the leaves' `.grad` (the implementation "
             "lacks `torch.autograd.grad`; second-order gradients are then not checked).")
