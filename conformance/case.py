@@ -14,6 +14,10 @@ The id is ``<topic>.<function name>``; the topic is the name of the catalog modu
 the case (``conformance/catalog/leaf.py`` gives topic ``leaf``), so nothing is written twice.
 A case that reproduces an outside source says where it comes from in ``provenance`` (a seed
 tutorial's snippet: ``provenance="seed 002, In [10]"``).
+
+A case declares the features it uses (``features``, see ``features``); among them, those it can do
+without (``optional_features``): where the implementation's profile lacks one, the case runs without
+it (``rec.has(feature)`` is False, on both sides) instead of being ``n/a``.
 """
 
 from __future__ import annotations
@@ -66,6 +70,7 @@ class Case:
     dtypes: tuple[str, ...] = ("float32",)
     tags: tuple[str, ...] = ()
     features: tuple[str, ...] = ()
+    optional_features: tuple[str, ...] = ()
     tolerances: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     timeout: float | None = None
     provenance: str = ""
@@ -103,6 +108,9 @@ class Registry:
         unknown = set(case.devices) - set(ALL_DEVICES)
         if unknown:
             raise ValueError(f"case {case.id!r} names unknown devices {sorted(unknown)}")
+        undeclared = [name for name in case.optional_features if name not in case.features]
+        if undeclared:
+            raise ValueError(f"case {case.id!r} can do without features it does not declare: {', '.join(undeclared)}")
         self._cases[case.id] = case
         return case
 
@@ -134,6 +142,7 @@ def case(
     dtypes: tuple[str, ...] = ("float32",),
     tags: tuple[str, ...] = (),
     features: tuple[str, ...] = (),
+    optional_features: tuple[str, ...] = (),
     tolerances: Mapping[str, tuple[float, float]] | None = None,
     timeout: float | None = None,
     provenance: str = "",
@@ -153,6 +162,7 @@ def case(
                 dtypes=tuple(dtypes),
                 tags=tuple(tags),
                 features=check_names(features, case_id),
+                optional_features=check_names(optional_features, case_id),
                 tolerances=dict(tolerances or {}),
                 timeout=timeout,
                 provenance=provenance,

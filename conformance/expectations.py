@@ -28,7 +28,11 @@ difference that counts at the campaign's level is explained by an entry is no fi
 campaign counts it under the entry's reason and goes on.
 
 Items whose case needs a feature the profile lacks are ``n/a``: listed, not run, left out of the
-scores. ``reference`` takes comma-separated comparisons with release numbers (``>=2.10, <2.13``);
+scores. A lacking feature the case can do without (``Case.optional_features``) does not make it
+``n/a``: its items run without that feature (``Item.without``; the operator cases take their
+gradients through ``.backward()`` where ``autograd.grad`` is lacking).
+
+``reference`` takes comma-separated comparisons with release numbers (``>=2.10, <2.13``);
 the reference's local suffix (``+cpu``, ``+cu130``) is ignored. Use it for messages that changed
 between torch releases: an implementation that follows one release differs from the others.
 
@@ -145,11 +149,18 @@ class Profile:
     lacks: tuple[str, ...] = ()
     note: str = ""
 
-    def missing_for(self, features: Iterable[str]) -> list[str]:
-        """The features of a case that this profile lacks (the case is n/a when any), in the order of
-        the vocabulary (``features.FEATURES``), so that one set of features always reads the same."""
-        wanted = set(features)
+    def missing_for(self, features: Iterable[str], optional: Iterable[str] = ()) -> list[str]:
+        """The features of a case that this profile lacks and the case needs (the case is n/a when
+        any): those it can do without (``optional``) are left out. In the order of the vocabulary
+        (``features.FEATURES``), so that one set of features always reads the same."""
+        wanted = set(features) - set(optional)
         return [name for name in FEATURES if name in wanted and name in self.lacks]
+
+    def left_out_of(self, optional: Iterable[str]) -> tuple[str, ...]:
+        """The features a case can do without (``optional``) that this profile lacks: its items run
+        without them (``item.Item.without``)."""
+        wanted = set(optional)
+        return tuple(name for name in FEATURES if name in wanted and name in self.lacks)
 
 
 @dataclass(frozen=True)

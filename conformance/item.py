@@ -4,11 +4,14 @@ The record is what every report is built from; runner, pytest plugin and reports
 dictionary form (``ItemRecord.as_dict``) is what ``results.json`` holds per item::
 
     {"id", "topic", "title", "device", "dtype", "doc", "tags", "features", "source", "location",
-     "outcome", "levels", "detail", "duration", "reference", "implementation", "diff",
+     "without", "outcome", "levels", "detail", "duration", "reference", "implementation", "diff",
      "compared"?, "expected"?}
 
 ``compared`` (items both sides ran to the end) counts what the judge compared: steps, and per
 aspect the checks made, values and gradients element by element (``compare.Comparison.compared``).
+
+``without`` lists the features the item ran without (``Item.without``: the implementation's profile
+lacks them and the case can do without them); empty for an item that ran whole or did not run.
 
 ``levels`` holds the outcome at each level (``semantics``, ``api``, ``drop-in``, see ``levels``);
 ``outcome`` is the outcome at the level that decides the run, after expectations turned it into
@@ -82,6 +85,7 @@ class ItemRecord:
     features: list[str]
     source: str | None
     location: str
+    without: list[str] = field(default_factory=list)
     outcome: str = "error"
     levels: dict[str, str] = field(default_factory=dict)
     detail: str = ""
@@ -101,7 +105,8 @@ class ItemRecord:
             source = None
         return cls(id=case.id, topic=case.topic, title=case.title, device=item.device, dtype=item.dtype,
                    several_dtypes=len(case.dtypes) > 1, doc={"url": case.doc.url, "section": case.doc.section},
-                   tags=list(case.tags), features=list(case.features), source=source, location=case.location)
+                   tags=list(case.tags), features=list(case.features), source=source, location=case.location,
+                   without=list(item.without))
 
     @property
     def label(self) -> str:

@@ -26,14 +26,15 @@ Each pytest process (each xdist worker) holds one :class:`conformance.session.Se
 worker process per side, started on the first catalog item, closed at the end of the session.
 The pytest process judges and never imports the implementation. An item on a device a side
 cannot use is skipped with the reason; an item whose case needs a feature the profile lacks is
-skipped as ``n/a``. An item whose outcome is ``pass`` or ``xfail`` (an expected failure listed in
-the expectations file) passes; every other outcome fails with the differences as the message;
-an ``xpass`` fails saying that the expectation should go.
+skipped as ``n/a`` (one whose case can do without it runs without it, as in ``runner``). An item
+whose outcome is ``pass`` or ``xfail`` (an expected failure listed in the expectations file) passes;
+every other outcome fails with the differences as the message; an ``xpass`` fails saying that the
+expectation should go.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -160,7 +161,8 @@ class ConformanceSession:
         """Run one item; skip, pass, or fail the running test accordingly. Returns the record."""
         if self.problem:
             pytest.fail(f"conformance: {self.problem}", pytrace=False)
-        lacking = self.impl_file.profile.missing_for(item.case.features)
+        profile = self.impl_file.profile
+        lacking = profile.missing_for(item.case.features, item.case.optional_features)
         if lacking:
             pytest.skip(f"n/a: the implementation does not aim to support {', '.join(lacking)}")
         try:
@@ -170,7 +172,8 @@ class ConformanceSession:
         reason = session.device_reason(item.device)
         if reason is not None:
             pytest.skip(reason)
-        record = session.run(item.item, item.case.timeout or self.timeout).as_dict()
+        planned = replace(item.item, without=profile.left_out_of(item.case.optional_features))
+        record = session.run(planned, item.case.timeout or self.timeout).as_dict()
         version = session.info.get("reference", {}).get("version")
         record = expectations_module.apply(record, self.impl_file.entries, version)
         if node is not None:

@@ -3,7 +3,8 @@
 The runner is the judging process's main loop. It plans every item (a case on a device in a
 dtype): items on a device one side cannot use are ``skip``; items whose case needs a feature the
 implementation's profile lacks are ``n/a``; the others go to the pool (``pool``), which runs
-both sides in their own processes. As each item finishes, the runner judges it (``judge``),
+both sides in their own processes, each item without the lacking features its case can do
+without (``Item.without``). As each item finishes, the runner judges it (``judge``),
 applies the expectations, appends the record to ``<report dir>/results.jsonl`` at once (the
 journal: its header is on disk before the first item, and it is rewritten whole if the report
 directory disappears during the run) and shows progress.
@@ -25,7 +26,7 @@ import os
 import platform
 import signal
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -173,14 +174,14 @@ class Run:
         profile = self.config.impl_file.profile
         for item in items_of(self.config.cases, self.config.devices):
             reason = self.device_status.get(item.device)
-            lacking = profile.missing_for(item.case.features)
+            lacking = profile.missing_for(item.case.features, item.case.optional_features)
             if reason is not None:
                 ready.append(ItemRecord.of(item).finished("skip", reason).as_dict())
             elif lacking:
                 ready.append(ItemRecord.of(item).finished(
                     "n/a", f"n/a: the implementation does not aim to support {', '.join(lacking)}").as_dict())
             else:
-                todo.append(item)
+                todo.append(replace(item, without=profile.left_out_of(item.case.optional_features)))
         return todo, ready
 
     def _judged(self, item: Item, reference: dict, implementation: dict) -> dict:

@@ -455,3 +455,24 @@ def test_operator_coverage_table(result: dict, tmp_path: Path) -> None:
     assert "| `sin` | \u2713fwd \u2713grad \u00b7gg \u00b7err | \u00b7fwd \u00b7grad \u2717gg \u00b7err |" in text
     assert (tmp_path / "coverage.md") in write_all(result, tmp_path)
     assert "Operator coverage (1 operators" in html.render(result)
+
+
+def test_operator_coverage_of_items_run_without_autograd_grad(result: dict) -> None:
+    """The second-order check of an item run without autograd.grad or higher-order is not made; its
+    gradients came through .backward() (bwd)."""
+    from conformance.reports import coverage
+
+    op = {**copy.deepcopy(result["cases"][0]), "id": "op.sin.default", "topic": "op",
+          "tags": ["op", "op:sin", "check:forward", "check:grad", "check:gradgrad"]}
+    result["cases"] = [{**op, "without": ["autograd.grad"]}, {**op, "dtype": "float64", "without": ["higher-order"]}]
+    columns, rows = coverage.table(result)
+    assert rows == {"sin": {"cpu float32": {"forward": "pass", "grad": "pass"},
+                            "cpu float64": {"forward": "pass", "grad": "pass"}}}
+    text = coverage.render_markdown(result)
+    assert "| `sin` | \u2713fwd \u2713bwd \u00b7gg \u00b7err | \u2713fwd \u2713grad \u00b7gg \u00b7err |" in text
+    assert "bwd: first-order gradients through `.backward()`" in text
+    page = html.render(result)
+    assert "grad: first order, bwd: first order through .backward()" in page
+    assert "<li>1 item without autograd.grad</li><li>1 item without higher-order</li>" in page
+    result["cases"] = [op]
+    assert "bwd" not in coverage.render_markdown(result) and "Run without" not in html.render(result)

@@ -39,6 +39,23 @@ def operators() -> list[Operator]:
 
 CHECKS = ("forward", "grad", "gradgrad", "error")
 
+#: The features an operator case can do without (``Case.optional_features``; see ``render``): run
+#: without ``autograd.grad``, it takes the first-order gradients through ``.backward()`` (the leaves'
+#: ``.grad``); run without either, it leaves the second-order gradients out.
+OPTIONAL_FEATURES = ("autograd.grad", "higher-order")
+
+
+def checks_made(checks, without) -> tuple[str, ...]:
+    """The ``checks`` (of ``CHECKS``) that an operator item run ``without`` those features makes."""
+    if set(without) & set(OPTIONAL_FEATURES):
+        return tuple(check for check in checks if check != "gradgrad")
+    return tuple(checks)
+
+
+def through_backward(without) -> bool:
+    """Whether an operator item run ``without`` those features takes its gradients through ``.backward()``."""
+    return "autograd.grad" in without
+
 
 def coverage(case) -> tuple[str, tuple[str, ...]] | None:
     """``(operator, checks)`` of an operator case, read from its tags (``op:<name>``,

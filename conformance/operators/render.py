@@ -7,15 +7,24 @@ recorder's line numbers point into it. For each sample it
 1. builds the inputs from literals (``dtype=getattr(torch, rec.dtype)``: the runner runs it once
    per dtype of ``Case.dtypes``),
 2. records the forward result (values, dtype, shape, ``requires_grad`` and the node name),
-3. records the gradients of every differentiable input for seeded random ``grad_outputs``,
+3. records the gradients of every differentiable input for seeded random ``grad_outputs``, with
+   ``torch.autograd.grad``, or, for an implementation without it (``rec.has("autograd.grad")`` is
+   False), through ``.backward()``: every differentiable input is a leaf, and its ``.grad`` is
+   recorded under the same label, in the same form,
 4. where torch has them, records the second-order gradients (the gradient of the first-order
-   gradients against seeded random vectors, with ``materialize_grads=True``).
+   gradients against seeded random vectors, with ``materialize_grads=True``); only with both
+   ``autograd.grad`` and ``higher-order``.
+
+``autograd.grad`` and ``higher-order`` are thus the cases' optional features
+(``Case.optional_features``, ``OPTIONAL_FEATURES``): an implementation whose profile lacks them
+runs the cases without them instead of their being ``n/a``.
 
 Error samples record the exception their call raises (``rec.attempt``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import linecache
 import re
 
@@ -24,6 +33,7 @@ import numpy as np
 from .. import docs
 from ..case import ALL_DEVICES, Case
 from ..features import FEATURES, detected
+from . import OPTIONAL_FEATURES
 from .spec import Input, Operator, Raises, Sample, Variant
 from .values import case_seed, draw, draw_ints, literal, random_floats
 
@@ -68,9 +78,19 @@ class Writer:
                       f"{INDENT}# generated from the operator table: {self.id}",
                       f"{INDENT}dtype = getattr(torch, rec.dtype)"]
         self.checks: set[str] = set()
+        self.depth = 1  # the scenario's body
 
     def emit(self, line: str = "") -> None:
-        self.lines.append(INDENT + line if line else "")
+        self.lines.append(INDENT * self.depth + line if line else "")
+
+    @contextlib.contextmanager
+    def indented(self):
+        """Lines emitted in the block are one level deeper (the body of an ``if``)."""
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
 
     def seed(self, number: int, offset: int) -> int:
         return self.seed_base + number * 10 + offset
@@ -134,6 +154,11 @@ class Writer:
         self.gradients(number, sample, wanted)
 
     def gradients(self, number: int, sample: Sample, wanted: list[str]) -> None:
+        """The first-order gradients of the ``wanted`` inputs for random ``grad_outputs``, through
+        ``torch.autograd.grad`` or, where the item runs without it, through ``.backward()`` (every
+        input is a leaf: its ``.grad``), recorded under the same label in the same form; then, where
+        torch has them and the item runs with ``autograd.grad`` and ``higher-order``, the second-order
+        gradients."""
         single = not sample.outputs.startswith(("list(", "[", "("))
         if single:
             if sample.outputs != "out":
@@ -141,23 +166,41 @@ class Writer:
             self.emit(f"grad_out = torch.tensor(random_floats(out.shape, seed={self.seed(number, 0)}), "
                       f"dtype=out.dtype, device=rec.device).reshape(out.shape)")
             outputs, grad_outputs = "out", "grad_out"
+            backward = "out.backward(grad_out)"
         else:
             self.emit(f"outs = {sample.outputs}")
             self.emit(f"grad_outs = [torch.tensor(random_floats(o.shape, seed={self.seed(number, 0)} + i), "
                       f"dtype=o.dtype, device=rec.device).reshape(o.shape) for i, o in enumerate(outs)]")
             outputs, grad_outputs = "outs", "grad_outs"
+            backward = "torch.autograd.backward(outs, grad_outs)"
         names = ", ".join(wanted)
+        label = f"{number}: gradients of {names}"
         grads = [f"grad_{name}" for name in wanted]
         unpack = f"({grads[0]},)" if len(grads) == 1 else ", ".join(grads)
         gradgrad = gradgrad_of(self.operator, self.variant, sample)
         twice = [name for name in wanted if gradgrad is True or (gradgrad and name in gradgrad)]
-        create = ", create_graph=True" if twice else ""
-        self.emit(f"{unpack} = torch.autograd.grad({outputs}, [{names}], {grad_outputs}{create})")
-        shown = ", ".join(f"{g}.detach()" for g in grads) if twice else ", ".join(grads)
-        self.emit(f'rec("{number}: gradients of {names}", [{shown}])')
+        if twice:
+            self.emit('if rec.has("autograd.grad") and rec.has("higher-order"):')
+            with self.indented():
+                self.emit(f"{unpack} = torch.autograd.grad({outputs}, [{names}], {grad_outputs}, create_graph=True)")
+                self.emit(f'rec("{label}", [{", ".join(f"{g}.detach()" for g in grads)}])')
+                self.second_order(number, wanted, twice)
+            self.emit('elif rec.has("autograd.grad"):  # no second-order gradients')
+        else:
+            self.emit('if rec.has("autograd.grad"):')
+        with self.indented():
+            self.emit(f"{unpack} = torch.autograd.grad({outputs}, [{names}], {grad_outputs})")
+            self.emit(f'rec("{label}", [{", ".join(grads)}])')
+        self.emit(f"else:  # through .backward() and the leaves' .grad{'; no second-order gradients' if twice else ''}")
+        with self.indented():
+            self.emit(backward)
+            self.emit(f'rec("{label}", [{", ".join(f"{name}.grad" for name in wanted)}])')
         self.checks.add("check:grad")
-        if not twice:
-            return
+
+    def second_order(self, number: int, wanted: list[str], twice: list[str]) -> None:
+        """The second-order gradients of the ``wanted`` inputs through the first-order gradients of
+        those in ``twice`` (taken with ``create_graph=True``) against random vectors."""
+        names = ", ".join(wanted)
         nodes = ", ".join(f"grad_{name}.grad_fn" for name in twice)
         self.emit(f'rec("{number}: nodes that recorded the gradients of {", ".join(twice)}", [{nodes}])')
         firsts = ", ".join(f"grad_{name}" for name in twice)
@@ -248,6 +291,7 @@ def build(operator: Operator, variant: Variant) -> Case:
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     scenario = namespace[function_name(operator, variant)]
     tolerance = variant.tolerance or operator.tolerance
+    features = features_of(operator, variant, source)
     return Case(
         id=writer.id,
         title=title(operator, variant, writer.checks, samples, errors),
@@ -256,7 +300,8 @@ def build(operator: Operator, variant: Variant) -> Case:
         devices=ALL_DEVICES,
         dtypes=DTYPES,
         tags=("op", f"op:{operator.name}", *sorted(writer.checks)),
-        features=features_of(operator, variant, source),
+        features=features,
+        optional_features=tuple(name for name in OPTIONAL_FEATURES if name in features),
         tolerances=tolerance.per_dtype(),
         source=source,
     )

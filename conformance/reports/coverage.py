@@ -3,18 +3,31 @@
 Operator cases carry tags ``op:<operator>`` and ``check:<forward|grad|gradgrad|error>`` (see
 ``conformance.operators``). For each operator and column (device, dtype), a check is covered
 when some item of that operator there makes it, and passes when every such item passed (an
-``xfail`` counts as known, not passed). ``coverage.md`` holds the table; ``report.html`` shows it
-in a collapsible section. Runs without operator cases get neither.
+``xfail`` counts as known, not passed). An item run without features its case can do without
+(its record's ``without``) makes fewer checks: without ``autograd.grad`` or ``higher-order``, no
+second-order gradients; without ``autograd.grad``, its first-order gradients come through
+``.backward()``, shown ``bwd`` instead of ``grad``. ``coverage.md`` holds the table;
+``report.html`` shows it in a collapsible section. Runs without operator cases get neither.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from ..operators import CHECKS, checks_made, through_backward
 from .common import clean
 
-CHECKS = ("forward", "grad", "gradgrad", "error")
 MARKS = {"pass": "\u2713", "known": "\u2611", "fail": "\u2717", "none": "\u00b7"}
+SHORT = {"forward": "fwd", "grad": "grad", "gradgrad": "gg", "error": "err"}
+
+
+class Cell(dict):
+    """The checks made in one cell of the table: check -> ``pass``, ``known`` or ``fail``;
+    ``through_backward``: whether some item there took its first-order gradients through ``.backward()``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.through_backward = False
 
 
 def operator_of(record: dict) -> str | None:
@@ -24,10 +37,10 @@ def operator_of(record: dict) -> str | None:
     return None
 
 
-def table(result: dict) -> tuple[list[str], dict[str, dict[str, dict[str, str]]]]:
+def table(result: dict) -> tuple[list[str], dict[str, dict[str, Cell]]]:
     """(columns, {operator: {column: {check: pass|known|fail}}}) over the run's operator items."""
     columns: list[str] = []
-    rows: dict[str, dict[str, dict[str, str]]] = {}
+    rows: dict[str, dict[str, Cell]] = {}
     for record in result.get("cases", []):
         operator = operator_of(record)
         if operator is None or record.get("outcome") in ("skip", "n/a"):
@@ -36,11 +49,13 @@ def table(result: dict) -> tuple[list[str], dict[str, dict[str, dict[str, str]]]
         if column not in columns:
             columns.append(column)
         state = {"pass": "pass", "xfail": "known"}.get(record.get("outcome"), "fail")
-        cells = rows.setdefault(operator, {}).setdefault(column, {})
-        for tag in record.get("tags") or []:
-            if tag.startswith("check:") and tag[6:] in CHECKS:
-                check = tag[6:]
-                cells[check] = worse(cells.get(check), state)
+        cells = rows.setdefault(operator, {}).setdefault(column, Cell())
+        tagged = [tag[6:] for tag in record.get("tags") or [] if tag.startswith("check:") and tag[6:] in CHECKS]
+        without = record.get("without") or []
+        for check in checks_made(tagged, without):
+            cells[check] = worse(cells.get(check), state)
+        if "grad" in tagged and through_backward(without):
+            cells.through_backward = True
     return columns, dict(sorted(rows.items()))
 
 
@@ -49,9 +64,11 @@ def worse(current: str | None, new: str) -> str:
     return new if current is None else max(current, new, key=order.index)
 
 
-def cell_text(cells: dict[str, str]) -> str:
-    return " ".join(f"{MARKS[cells.get(check, 'none')]}{short}" for check, short in
-                    zip(CHECKS, ("fwd", "grad", "gg", "err")))
+def cell_text(cells: Cell) -> str:
+    def name(check: str) -> str:
+        return "bwd" if check == "grad" and cells.through_backward else SHORT[check]
+
+    return " ".join(f"{MARKS[cells.get(check, 'none')]}{name(check)}" for check in CHECKS)
 
 
 def render_markdown(result: dict) -> str:
@@ -61,12 +78,20 @@ def render_markdown(result: dict) -> str:
     lines = [f"## Operator coverage: {len(rows)} operators, {passed} passing every check everywhere", "",
              f"{MARKS['pass']} passes, {MARKS['known']} known failure (xfail), {MARKS['fail']} fails, "
              f"{MARKS['none']} not checked; fwd: forward value, dtype, shape and node name; grad: first-order "
-             "gradients; gg: second-order gradients; err: errors for invalid input.", "",
+             "gradients; gg: second-order gradients; err: errors for invalid input." + backward_note(rows), "",
              "| operator | " + " | ".join(columns) + " |", "|:--|" + ":--|" * len(columns)]
     for operator, by_column in rows.items():
         cells = [cell_text(by_column[column]) if column in by_column else "\u2014" for column in columns]
         lines.append(f"| `{clean(operator)}` | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def backward_note(rows: dict[str, dict[str, Cell]]) -> str:
+    """The legend's note on gradients taken through ``.backward()``, where the table shows any."""
+    if not any(cells.through_backward for by_column in rows.values() for cells in by_column.values()):
+        return ""
+    return (" bwd: first-order gradients through `.backward()` and the leaves' `.grad` (the implementation "
+            "lacks `torch.autograd.grad`; second-order gradients are then not checked).")
 
 
 def has_operators(result: dict) -> bool:

@@ -143,6 +143,7 @@ def header(result: dict) -> str:
     if result.get("interrupted"):
         parts.append('<div class="note">The run was interrupted: the results are partial.</div>')
     parts.append(skip_note(records))
+    parts.append(without_note(records))
     parts.append(missing_note(records))
     parts.append(stale_note(result))
     return "<header>" + "".join(parts) + "</header>"
@@ -192,6 +193,21 @@ def skip_note(records: list[dict]) -> str:
         f"{e(reason)}</li>" for reason, devices in reasons.items()
     )
     return f'<div class="note"><b>Not run</b> (skip, n/a)<ul>{items}</ul></div>'
+
+
+def without_note(records: list[dict]) -> str:
+    """How many items ran without features the profile lacks and their cases can do without."""
+    ran: dict[str, int] = {}
+    for record in records:
+        if record.get("without"):
+            features = ", ".join(clean(name) for name in record["without"])
+            ran[features] = ran.get(features, 0) + 1
+    if not ran:
+        return ""
+    items = "".join(f"<li>{count} item{'s' if count != 1 else ''} without {e(features)}</li>"
+                    for features, count in ran.items())
+    return ('<div class="note"><b>Run without</b> features the profile lacks and their cases can do without '
+            f"(the operator coverage shows the checks they made)<ul>{items}</ul></div>")
 
 
 def stale_note(result: dict) -> str:
@@ -459,6 +475,9 @@ def item_html(record: dict) -> tuple[str, set[int]]:
              f'<h4>{e(device)}: {chip(outcome)}<span class="headline">{e(first)}</span></h4>']
     if record.get("expected"):
         parts.append(f'<p class="muted">{e(expected_note(record))}</p>')
+    if record.get("without"):
+        parts.append(f'<p class="muted">ran without {e(", ".join(map(clean, record["without"])))} '
+                     "(the profile lacks them; the case does without them)</p>")
     lines: set[int] = set()
     if record.get("reference") is not None or record.get("implementation") is not None:
         table, lines = steps_table(record)
@@ -542,8 +561,9 @@ def coverage_section(result: dict) -> str:
             css = {"pass": "o-pass", "known": "o-xfail", "fail": "o-fail"}[worst]
             cells.append(f'<td class="cell {css}">{e(coverage.cell_text(checks))}</td>')
         body.append(f"<tr><td><code>{e(operator)}</code></td>{''.join(cells)}</tr>")
+    bwd = ", bwd: first order through .backward()" if coverage.backward_note(rows) else ""
     return (f'<details class="scores"><summary>Operator coverage ({len(rows)} operators; fwd: forward, '
-            "grad: first order, gg: second order, err: invalid input)</summary>"
+            f"grad: first order{bwd}, gg: second order, err: invalid input)</summary>"
             f'<table class="diffs"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></details>')
 
 

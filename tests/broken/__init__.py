@@ -22,7 +22,9 @@ Faults that follow a behaviour (used with the small cases of ``selfcheck``):
   its own process with ``os._exit(3)`` / SIGKILL / SIGSEGV;
 * ``no_retain_grad`` / ``no_retains_grad``: ``Tensor.retain_grad`` / ``Tensor.retains_grad``
   do not exist;
-* ``prints_differently``: tensors print as ``Tensor(...)``.
+* ``prints_differently``: tensors print as ``Tensor(...)``;
+* ``no_autograd_grad``: ``torch.autograd.grad`` does not exist (gradients through ``.backward()``
+  only); ``no_autograd_grad_wrong_sin``: the same, and ``sin``'s gradient has the wrong sign.
 
 Faults that follow a case, for runs of the real catalog (the ``BROKEN_CASES`` environment
 variable names the case ids, comma-separated; every other case behaves as on torch):

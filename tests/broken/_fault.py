@@ -84,6 +84,11 @@ def remove_tensor_attribute(torch, name):
     setattr(torch.Tensor, name, Missing())
 
 
+def remove_autograd_grad(torch):
+    """Make ``torch.autograd.grad`` read as missing (an engine with ``.backward()`` only)."""
+    del torch.autograd.grad
+
+
 def running_targeted_case():
     """Whether a scenario named in $BROKEN_CASES (case ids, comma-separated) is on the stack."""
     targets = {t.strip() for t in os.environ.get("BROKEN_CASES", "").split(",") if t.strip()}
