@@ -112,7 +112,7 @@ def run_operator_cases(run_cli, tmp_path, impl: str) -> dict:
     profile = tmp_path / "profile.toml"
     profile.write_text('[profile]\nlacks = ["autograd.grad"]\nnote = "backward() only"\n')
     done = run_cli("run", "--impl", impl, "-k", " or ".join(CASES), "--device", "cpu", "--expectations", str(profile),
-                   "--report-dir", str(tmp_path), "--no-progress", "--jobs", "1")
+                   "--report-dir", str(tmp_path), "--no-progress", "--jobs", "1", "--full-observations")
     result = json.loads((tmp_path / "results.json").read_text())
     result["returncode"], result["output"] = done.returncode, done.stdout + done.stderr[-2000:]
     return result
@@ -160,4 +160,4 @@ def test_the_pytest_plugin_runs_such_items_without_autograd_grad(tmp_path):
     cases = {tc.get("name"): tc.find("failure") for tc in ET.parse(junit).iter("testcase")}
     assert set(cases) == {"test_case[op.sin.default-cpu-float64]", "test_case[op.add.default-cpu-float64]"}
     assert cases["test_case[op.add.default-cpu-float64]"] is None
-    assert "the first at step 2: 1: gradients of x[0]" in cases["test_case[op.sin.default-cpu-float64]"].text
+    assert "the most severe: step 2: 1: gradients of x[0]" in cases["test_case[op.sin.default-cpu-float64]"].text
