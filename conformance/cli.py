@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="run the catalog and write reports")
     run.add_argument("--impl", default="myautograd",
                      help="implementation under test: a module name, module:attribute, or a shipped adapter "
-                          "(mygrad, tinygrad, micrograd); default: myautograd")
+                          "(mygrad, tinygrad, micrograd; canary: torch with planted faults); default: myautograd")
     run.add_argument("-k", dest="select", metavar="EXPR", help="select cases by id, topic and tags (and/or/not)")
     run.add_argument("--device", default=None,
                      help="comma-separated devices; a device named here must be usable, or the run is incomplete "

@@ -6,8 +6,9 @@ that offers the torch-like API the catalog uses. ``--impl NAME`` accepts:
 
 * a module name: ``myautograd``, ``torch``, ``mypkg.torch_api``;
 * ``module:attribute`` for a namespace object built by an adapter: ``myadapter:namespace``;
-* a short name listed in ``ADAPTERS`` (thin adapters shipped with the suite, ``pip install
-  .[peers]`` installs the engines they adapt).
+* a short name listed in ``ADAPTERS``: the thin adapters shipped with the suite (``PEER_ADAPTERS``;
+  ``pip install .[peers]`` installs the engines they adapt), and ``canary``, torch with one
+  deliberate fault per aspect (``adapters/canary.py``), which proves that the judge sees them all.
 
 The module's top-level name is what the ``module_name`` normalisation rule maps to ``torch``;
 a namespace can name another with a ``__conformance_module__`` attribute. The version is the
@@ -27,12 +28,14 @@ from .bounds import safe_str
 
 REFERENCE = "torch"
 
-# Short names for adapters shipped with the suite: name -> "module:attribute".
-ADAPTERS: dict[str, str] = {
+# Short names for adapters shipped with the suite: name -> "module:attribute". The peers adapt
+# other engines; the canary is torch with planted faults.
+PEER_ADAPTERS: dict[str, str] = {
     "mygrad": "conformance.adapters.mygrad:namespace",
     "tinygrad": "conformance.adapters.tinygrad:namespace",
     "micrograd": "conformance.adapters.micrograd:namespace",
 }
+ADAPTERS: dict[str, str] = {**PEER_ADAPTERS, "canary": "conformance.adapters.canary:namespace"}
 
 
 class UnknownImplementation(Exception):

@@ -1,5 +1,6 @@
 """Adapters: the worked example of docs/writing-an-adapter.md runs to the verdicts the guide shows,
-and each shipped adapter whose engine is not installed stops at start-up with one line.
+and each peer adapter (a shipped adapter of another engine) whose engine is not installed stops at
+start-up with one line.
 
 The default test environment does not install the peers (MyGrad, tinygrad, micrograd): an
 engine's absence is made here on purpose, with a stand-in package that raises what Python raises
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.implementations import ADAPTERS
+from conformance.implementations import PEER_ADAPTERS
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "docs" / "examples"
@@ -70,7 +71,7 @@ def _stand_in_for_a_missing(tmp_path: Path, engine: str) -> Path:
     return package.parent
 
 
-@pytest.mark.parametrize("engine", sorted(ADAPTERS))
+@pytest.mark.parametrize("engine", sorted(PEER_ADAPTERS))
 def test_a_shipped_adapter_without_its_engine_stops_with_one_line(run_cli, tmp_path, engine):
     missing = _stand_in_for_a_missing(tmp_path, engine)
     done = run_cli("run", "--impl", engine, "--device", "cpu", "-k", "leaf.backward_fills_every_leaf",
@@ -84,7 +85,7 @@ def test_a_shipped_adapter_without_its_engine_stops_with_one_line(run_cli, tmp_p
     assert "Traceback" not in done.stderr + done.stdout
 
 
-@pytest.mark.parametrize("engine", sorted(ADAPTERS))
+@pytest.mark.parametrize("engine", sorted(PEER_ADAPTERS))
 def test_each_shipped_adapter_has_a_profile_that_loads(engine):
     from conformance.expectations import builtin_path, load_file
 
@@ -99,6 +100,6 @@ def test_the_peers_extra_pins_the_engines_the_adapters_were_checked_with():
         assert pin in pyproject
     tox = (ROOT / "tox.ini").read_text(encoding="utf-8")
     assert "[testenv:peers]" in tox
-    for engine in ("torch", "myautograd", *ADAPTERS):
+    for engine in ("torch", "myautograd", *PEER_ADAPTERS):
         assert f"--impl {engine} " in tox
     assert "python -m conformance matrix" in tox

@@ -19,4 +19,7 @@ The rules every adapter follows (``docs/writing-an-adapter.md`` explains them fo
 
 An adapter imports its engine when it is imported; without the engine installed, ``--impl``
 stops with one line naming what to install.
+
+``canary`` (``--impl canary``) is not an adapter of another engine: it is torch with one deliberate
+fault per aspect, which ``tests/test_canary.py`` requires the judge to catch (see its docstring).
 """
