@@ -284,6 +284,8 @@ class Pool:
             else:
                 item = worker.item
                 worker.state, worker.item, worker.request = "idle", None, None
+                if self.config.isolation == "spawn":  # the worker ran its one item and exits: start another
+                    self._restart(worker)
                 self._finish(item, worker.side, message["side"])
         else:
             self._misbehaved(worker, "an unrequested message")

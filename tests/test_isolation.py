@@ -235,6 +235,17 @@ def test_an_implementation_that_refuses_fork_fails_clearly_and_runs_with_spawn(t
     assert_nothing_left(marker)
 
 
+def test_spawn_isolation_runs_every_item_in_a_fresh_worker(tmp_path):
+    # a spawned worker runs one item and exits: the next item goes to a new one, not to the one leaving
+    done, marker = cli("run", "--impl", "torch", "--isolation", "spawn", "--jobs", "1", "--device", "cpu",
+                       "-k", "op.isnan.default or detach.detach_inplace_on_nonleaf", "--no-progress",
+                       "--report-dir", str(tmp_path), timeout=180)
+    result = json.loads((tmp_path / "results.json").read_text())
+    assert done.returncode == 0, [(r["id"], r["detail"]) for r in result["cases"]]
+    assert result["summary"]["pass"] == result["total"] == 3
+    assert_nothing_left(marker)
+
+
 # -- signals and the report directory --------------------------------------------------------------
 @pytest.mark.parametrize(("number", "status", "to_group"), [
     (signal.SIGINT, 130, True),     # Ctrl-C in a terminal: the whole foreground process group
