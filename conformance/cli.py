@@ -115,13 +115,15 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("item", metavar="ITEM",
                         help="a case id, or an item label as reports print it (op.sin.default[cpu,float64]), "
                              "which also sets the device and dtype")
-    replay.add_argument("--impl", default="myautograd", help="implementation under test (as for run)")
+    replay.add_argument("--impl", default="myautograd",
+                        help="implementation under test, as for run (default: myautograd)")
     replay.add_argument("--device", default=None, help="the device (default: cpu, or the label's)")
     replay.add_argument("--dtype", default=None, help="one of the case's dtypes (default: its first, or the label's)")
     replay.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
                         help=f"the level whose outcome decides the exit status (default: {DEFAULT_LEVEL})")
     replay.add_argument("--timeout", type=number(float, 0.01, 86400, "number of seconds"), default=30.0,
-                        help="seconds for the item on each side (default: 30)")
+                        help="seconds for the item on each side (default: 30; a case with a time limit of its "
+                             "own keeps it, as in run)")
     replay.add_argument("--startup-timeout", type=number(float, 1, 3600, "number of seconds"), default=120.0,
                         help="seconds for each side to import and get ready (default: 120)")
     replay.add_argument("--expectations", type=Path, default=None,

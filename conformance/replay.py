@@ -19,6 +19,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import shlex
 import time
 from pathlib import Path
 from typing import TextIO
@@ -31,6 +32,7 @@ from .expectations import ImplementationFile, find
 from .item import Item
 from .levels import level_of
 from .session import Session
+from .worker import DEFAULT_REGISTRY
 
 LABEL = re.compile(r"(?P<id>[^\[\],\s]+)\[(?P<device>[^\[\],\s]+)(?:,(?P<dtype>[^\[\],\s]+))?\]")
 SUGGESTIONS = 3
@@ -125,7 +127,10 @@ def replay(item: Item, impl: str, level: str, timeout: float, startup_timeout: f
         if problem:
             say(f"no script written: {problem}")
         else:
-            text = script.render(record, item, reference_version, implementation, script_path.name)
+            command = shlex.join(["python", "-m", "conformance", "replay", item.label, "--impl", impl,
+                                  *(["--registry", registry] if registry != DEFAULT_REGISTRY else []),
+                                  "--script", script_path.name])
+            text = script.render(record, item, reference_version, implementation, command, script_path.name)
             script_path.write_text(text, encoding="utf-8")
             say(f"script: {script_path} (python {script_path} [--impl NAME])")
     status = 0 if record["levels"][level] == "pass" else 1

@@ -98,9 +98,12 @@ def in_suite(module_name: str | None) -> bool:
 
 
 class Needs:
-    """What a scenario needs from its module, gathered name by name, dependencies first."""
+    """What a scenario needs from its module, gathered name by name, dependencies first. Functions and
+    classes of the scenario's own module (``home``) and of the suite are written out as source; those
+    of other modules are imported."""
 
-    def __init__(self, reserved: dict[str, Any]) -> None:
+    def __init__(self, home: str, reserved: dict[str, Any]) -> None:
+        self.home = home
         self.imports: list[str] = []
         self.blocks: list[tuple[str, str]] = []   # (where it comes from, source)
         self.bound: dict[str, Any] = {}
@@ -134,7 +137,7 @@ class Needs:
 
     def add_definition(self, name: str, value: Any) -> None:
         module = getattr(value, "__module__", None)
-        if not in_suite(module) and importable(value, module):
+        if not in_suite(module) and module != self.home and importable(value, module):
             self.imports.append(f"from {module} import {value.__qualname__}"
                                 + ("" if name == value.__qualname__ else f" as {name}"))
             return
@@ -212,7 +215,7 @@ def plan(case: Case) -> tuple[str, Needs]:
     """The scenario's source and what it needs; a :class:`ScriptError` says why it cannot be written."""
     source = scenario_source(case)
     name = case.scenario.__name__
-    needs = Needs(reserved_names())
+    needs = Needs(case.scenario.__module__, reserved_names())
     if name in needs.reserved:
         raise ScriptError(f"the scenario's name {name!r} is a name the script's recorder takes")
     needs.bound[name] = case.scenario
@@ -252,11 +255,12 @@ def expected_steps(reference: dict) -> list[dict]:
     return steps
 
 
-def header(record: dict, item: Item, reference_version: str, implementation: str, filename: str) -> list[str]:
+def header(record: dict, item: Item, reference_version: str, implementation: str, command: str,
+           filename: str) -> list[str]:
     case = item.case
     lines = [
         f"Standalone replay of {record['id']} on {item.device} in {item.dtype}, written by autograd-conformance "
-        f"(`python -m conformance replay {item.label} --script {filename}`).",
+        f"(`{command}`).",
         f"Case: {case.title}",
         f"Checks: {case.doc}",
         f"Expected: what torch {reference_version} observed, step by step (EXPECTED, at the end).",
@@ -291,10 +295,11 @@ def header(record: dict, item: Item, reference_version: str, implementation: str
     return comments
 
 
-def render(record: dict, item: Item, reference_version: str, implementation: str, filename: str) -> str:
-    """The whole script (``record``: the judged item, as ``ItemRecord.as_dict`` gives it)."""
+def render(record: dict, item: Item, reference_version: str, implementation: str, command: str, filename: str) -> str:
+    """The whole script (``record``: the judged item, as ``ItemRecord.as_dict`` gives it; ``implementation``:
+    the name and version of the side it was judged against; ``command``: the command that wrote it)."""
     source, needs = plan(item.case)
-    parts = ["\n".join(header(record, item, reference_version, implementation, filename)), "",
+    parts = ["\n".join(header(record, item, reference_version, implementation, command, filename)), "",
              "from __future__ import annotations", ""]
     if needs.imports:
         parts += [*sorted(set(needs.imports)), ""]

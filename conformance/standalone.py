@@ -1,17 +1,13 @@
-"""The recorder of a standalone replay script: copied, as it is, into every script ``replay --script`` writes.
+"""The recorder of a standalone replay script, copied as it is into every script ``replay --script`` writes.
 
-A replay script reproduces one item of the catalog with no import of the suite, so this module
-imports nothing but the standard library (a test checks it). It retells, for one engine in one
-process, what the suite does across two: the ``rec`` a scenario writes to (``recorder``), how a
-value is observed (``snapshot``), how texts are normalised (``normalize``) and how two
-observations are compared (``compare``). The tests run the suite's own normalisation examples
-through it, and run written scripts on torch.
+It imports nothing but the standard library (a script never imports the suite) and retells, for one
+engine in one process, the suite's recorder, snapshot, normalisation and comparison; the tests hold
+it to the suite's normalisation examples and run written scripts on torch and myautograd.
 
-``main(scenario, expected, settings)`` imports the engine named by ``--impl`` (torch by default),
-runs the scenario on it and prints each step: what the engine observed and whether it matches
-what torch observed (``expected``, in the suite's encoding). The first step with a difference
-that counts at ``--level`` stops the run: exit status 1. Exit status 0 when every step matches;
-2 when the engine cannot be imported.
+``main(scenario, expected, settings)`` imports the engine ``--impl`` names (torch by default), runs
+the scenario on it and prints each step with whether it matches torch's (``expected``, in the
+suite's encoding). Exit status 1 at the first step that differs at ``--level`` (the run stops
+there), 0 when every step matches, 2 when the engine cannot be imported.
 """
 
 import argparse
@@ -115,10 +111,8 @@ class Observer:
             return {"t": "node", "name": node_name(value)}
         if self._is(value, self.size_type):
             return {"t": "size", "items": [int(v) for v in value]}
-        if self._is(value, self.dtype_type):
-            return {"t": "dtype", "repr": repr(value)}
-        if self._is(value, self.device_type):
-            return {"t": "device", "repr": repr(value)}
+        if self._is(value, self.dtype_type) or self._is(value, self.device_type):
+            return {"t": "dtype" if self._is(value, self.dtype_type) else "device", "repr": repr(value)}
         if isinstance(value, tuple):
             return {"t": "tuple", "items": [self.encode(v, version) for v in value]}
         if isinstance(value, list):
@@ -199,14 +193,10 @@ def tag(value):
 
 
 def kind_of(value):
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, (int, float)) or tag(value) in ("float", "complex"):
+    if not isinstance(value, bool) and (isinstance(value, (int, float)) or tag(value) in ("float", "complex")):
         return "number"
-    if isinstance(value, list):
-        return "sequence"
-    if isinstance(value, dict):
-        return str(value.get("t", "dict"))
+    if isinstance(value, (list, dict)):
+        return "sequence" if isinstance(value, list) else str(value.get("t", "dict"))
     return "none" if value is None else type(value).__name__
 
 
@@ -226,39 +216,37 @@ def numbers_in(value):
     return numbers if all(isinstance(n, (bool, int, float, complex)) for n in numbers) else None
 
 
+_DESCRIBE = {  # tag -> how an observation with that tag reads
+    "float": lambda v: repr(decoded(v)), "complex": lambda v: repr(decoded(v)),
+    "node": lambda v: f"<{v['name']}>", "size": lambda v: f"Size({v['items']})",
+    "tuple": lambda v: "(" + ", ".join(map(describe, v["items"])) + ("," if len(v["items"]) == 1 else "") + ")",
+    "dict": lambda v: "{" + ", ".join(f"{describe(k)}: {describe(x)}" for k, x in v["items"]) + "}",
+    "exception": lambda v: f"{v['type']}: {v['message']}", "error": lambda v: f"{v['type']}: {v['message']}",
+    "ok": lambda v: "completed", "type": lambda v: f"<class '{v['name']}'>",
+    "dtype": lambda v: v["repr"], "device": lambda v: v["repr"], "object": lambda v: v["repr"],
+    "ndarray": lambda v: f"numpy {v['dtype']} {describe(v['values'])}",
+    "numpy_scalar": lambda v: f"numpy {v['dtype']} {describe(v['values'])}",
+    "tensor": lambda v: f"tensor({describe(v['values'])}, " + ", ".join(
+        f"{key}={describe(v[key]) if isinstance(v[key], dict) else v[key]}"
+        for key in (*TENSOR_FIELDS, "grad") if key in v) + ")",
+}
+
+
 def describe(value):
     """A short, readable rendering of an observation."""
-    t = tag(value)
-    if t == "tensor":
-        flags = ", ".join(f"{key}={describe(value[key]) if isinstance(value[key], dict) else value[key]}"
-                          for key in (*TENSOR_FIELDS, "grad") if key in value)
-        return f"tensor({describe(value.get('values'))}, {flags})"
-    if t in ("float", "complex"):
-        return repr(decoded(value))
-    if t == "node":
-        return f"<{value['name']}>"
-    if t == "tuple":
-        return "(" + ", ".join(describe(v) for v in value["items"]) + ("," if len(value["items"]) == 1 else "") + ")"
-    if t == "size":
-        return f"Size({value['items']})"
-    if t == "dict":
-        return "{" + ", ".join(f"{describe(k)}: {describe(v)}" for k, v in value["items"]) + "}"
-    if t in ("exception", "error"):
-        return f"{value['type']}: {value['message']}"
-    if t == "ok":
-        return "completed"
-    if t in ("dtype", "device", "object"):
-        return value.get("repr", "")
-    if t == "type":
-        return f"<class '{value['name']}'>"
-    if t in ("ndarray", "numpy_scalar"):
-        return f"numpy {value['dtype']} {describe(value['values'])}"
-    if t is not None:
-        return f"<{t}: {value.get('why') or value.get('name') or ''}>"
+    if tag(value) is not None:
+        return _DESCRIBE.get(tag(value), lambda v: f"<{v['t']}: {v.get('why') or v.get('name') or ''}>")(value)
     if isinstance(value, list):
         text = "[" + ", ".join(describe(v) for v in value) + "]"
         return text if len(text) <= PREVIEW else text[:PREVIEW - 1] + "\u2026"
     return repr(value)
+
+
+def step_text(step):
+    if step is None:
+        return "no such step (the run ended before)"
+    return f"{step['label']} raised {_DESCRIBE['error'](step['error'])}" if "error" in step \
+        else f"observed {step['label']!r}"
 
 
 def close(expected, actual, rtol, atol):
@@ -322,19 +310,13 @@ class Comparison:
         engine's or None). The runs part where the labels differ or one side has no such step."""
         self.found = []
         if expected is None or observed is None or expected["label"] != observed["label"]:
-            def what(step):
-                if step is None:
-                    return "no such step (the run ended before)"
-                return f"{step['label']} raised {describe({'t': 'error', **step['error']})}" if "error" in step \
-                    else f"observed {step['label']!r}"
-
             raised = expected is None or observed is None or "error" in expected or "error" in observed
-            self.add(f"step {number}", "raised" if raised else "value", what(expected), what(observed),
+            self.add(f"step {number}", "raised" if raised else "value", step_text(expected), step_text(observed),
                      "the runs part here")
             return self.found
         where = f"step {number}: {expected['label']}"
         torch_warnings, engine_warnings = self.warnings(expected, False), self.warnings(observed, True)
-        if bool(torch_warnings) != bool(engine_warnings) or torch_warnings != engine_warnings:
+        if torch_warnings != engine_warnings:
             self.add(f"{where}: warnings", "warned" if bool(torch_warnings) != bool(engine_warnings) else "warning-text",
                      str(torch_warnings or "none"), str(engine_warnings or "none"))
         torch_out, engine_out = self.texts(expected.get("stdout", ""), False), self.texts(observed.get("stdout", ""), True)
@@ -342,12 +324,10 @@ class Comparison:
             self.add(f"{where}: printed output", "printed", repr(torch_out), repr(engine_out))
         if "error" in expected or "error" in observed:
             self.errors(where, expected.get("error"), observed.get("error"))
-        elif "identity" in (expected.get("aspect"), observed.get("aspect")):
-            if expected["value"] != observed["value"]:
-                self.add(where, "identity", describe(expected["value"]), describe(observed["value"]))
-        elif "printed" in (expected.get("aspect"), observed.get("aspect")):
+        elif expected.get("aspect") or observed.get("aspect"):  # an identity, or a printed text
             if self.texts(expected["value"], False) != self.texts(observed["value"], True):
-                self.add(where, "printed", describe(expected["value"]), describe(observed["value"]))
+                aspect = expected.get("aspect") or observed.get("aspect")
+                self.add(where, aspect, describe(expected["value"]), describe(observed["value"]))
         else:
             role = "gradient" if self.gradient_label.search(expected["label"]) else "value"
             self.value(where, expected["value"], observed["value"], role)
@@ -461,7 +441,6 @@ class Recorder:
 
     def __init__(self, engine, engine_name, module_name, scenario, expected, settings, level, out):
         self.device, self.dtype, self.without = settings["device"], settings["dtype"], frozenset(settings["without"])
-        self.differed = False
         self._engine, self._engine_name, self._out = engine, engine_name, out
         self._observer = Observer(engine)
         self._comparison = Comparison(settings, module_name)
@@ -545,7 +524,6 @@ class Recorder:
             self._say(f"  DIFFERS ({d.aspect}{counted}): {shown(d.where, 400)}: {self._reference} "
                       f"{shown(d.torch_text)} / {self._engine_name} {shown(d.engine_text)}{detail}")
         if any(self._aspect_levels[d.aspect] in self._levels for d in differences):
-            self.differed = True
             raise Stop
 
     def _show(self, who, step):
@@ -590,7 +568,7 @@ def load_engine(name):
     module = importlib.import_module(module_path)
     engine = getattr(module, attribute) if attribute else module
     module_name = getattr(engine, "__conformance_module__", None) or module_path.split(".")[0]
-    version = getattr(engine, "__version__", None) or getattr(module, "__version__", None) or "(no version)"
+    version = _quiet(lambda: str(getattr(engine, "__version__", None) or module.__version__)) or "(no version)"
     return engine, module_name, f"{name} {version}"
 
 

@@ -94,6 +94,24 @@ def test_bad_input_is_one_line_and_exit_status_2(run_cli, args, message):
     assert result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
 
 
+def test_what_a_hostile_implementation_says_reaches_the_console_and_the_script_escaped(run_cli, tmp_path):
+    """Its exception message is full of escape sequences, a carriage return and NUL; its version's str() raises."""
+    path = tmp_path / "hostile.py"
+    result = run_cli("replay", "attacks.huge_message", "--impl", "tests.broken.hostile.in_case",
+                     "--registry", "tests.broken.hostile.attacks:ATTACKS", "--script", str(path))
+    assert result.returncode == 1, result.stderr
+    text = path.read_text()
+    for written in (result.stdout, text):
+        assert not any(c in written for c in "\x1b\r\x00")
+        assert "\\x1b[2J\\x1b[31mred\\x0dover\\x00mmm" in written
+    assert "  step 1 [differs]: x.grad  (line 3: _square_sum(torch, rec))" in result.stdout
+    ast.parse(text)
+    comments = " ".join(line.lstrip("#").strip() for line in text.splitlines() if line.startswith("#"))
+    assert ("(`python -m conformance replay 'attacks.huge_message[cpu]' --impl tests.broken.hostile.in_case "
+            "--registry tests.broken.hostile.attacks:ATTACKS --script hostile.py`)") in comments
+    assert "\ndef _square_sum(torch, rec):" in text  # a helper of a catalog of the tests
+
+
 # -- the standalone script ------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def scripts(tmp_path_factory) -> dict[str, Path]:
