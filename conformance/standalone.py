@@ -15,6 +15,7 @@ import cmath
 import collections
 import contextlib
 import importlib
+import importlib.metadata
 import inspect
 import io
 import linecache
@@ -567,8 +568,10 @@ def load_engine(name):
     module_path, _, attribute = name.partition(":")
     module = importlib.import_module(module_path)
     engine = getattr(module, attribute) if attribute else module
-    module_name = getattr(engine, "__conformance_module__", None) or module_path.split(".")[0]
-    version = _quiet(lambda: str(getattr(engine, "__version__", None) or module.__version__)) or "(no version)"
+    module_name = _quiet(lambda: str(engine.__conformance_module__)) or module_path.split(".")[0]
+    distribution = _quiet(lambda: str(engine.__conformance_distribution__)) or module_path.split(".")[0]
+    version = _quiet(lambda: str(getattr(engine, "__version__", None) or module.__version__)) or _quiet(
+        lambda: importlib.metadata.version(distribution)) or "(no version)"
     return engine, module_name, f"{name} {version}"
 
 
