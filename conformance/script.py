@@ -7,9 +7,10 @@ step and compares it with what torch observed when the script was written. The s
 * a header comment: the case, the documentation it checks, the torch version, how the
   implementation it was replayed against differed, how to run it;
 * what the scenario needs from the module that defines it, found from the names its code reads
-  as globals (:func:`read_globals`): imports (``import copy``), literal constants, and the source
-  of helper functions and classes (``once_differentiable_square``; ``random_floats`` of the
-  operator cases), each with what it needs in turn; anything else cannot be written out
+  as globals (:func:`read_globals`): imports (``import copy``), literal constants, the source of
+  the helper functions and classes of its own module and of the suite
+  (``once_differentiable_square``; ``random_floats`` of the operator cases), each with what it
+  needs in turn, and imports of those of other modules; anything else cannot be written out
   (:class:`ScriptError`, before anything runs);
 * the scenario's source, without its ``@case`` decorator;
 * the recorder (``conformance/standalone.py``, copied as it is);
