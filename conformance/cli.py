@@ -1,4 +1,4 @@
-"""Command line: ``python -m conformance {run,list,show,matrix,fuzz}`` (also installed as ``conformance``).
+"""Command line: ``python -m conformance {run,list,show,replay,matrix,fuzz}`` (also installed as ``conformance``).
 
 Everything given on the command line is checked before the first case runs: numbers (finite, in
 range), the report directory (a writable directory, created if missing; report files that are
@@ -115,6 +115,33 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("id")
     show.add_argument("--device", default="cpu")
     show.add_argument("--dtype", default=None)
+
+    replay = commands.add_parser(
+        "replay", help="run one item on torch and an implementation, step by step; --script writes it as a standalone file",
+        description="Run one item on torch and on the implementation (a worker each, a few seconds) and print "
+                    "every step as each side observed it, the differences most severe first and the outcome at "
+                    "each level. Exit status: 0 when the item passes at --level, 1 when not, 2 for bad input.")
+    replay.add_argument("item", metavar="ITEM",
+                        help="a case id, or an item label as reports print it (op.sin.default[cpu,float64]), "
+                             "which also sets the device and dtype")
+    replay.add_argument("--impl", default="myautograd",
+                        help="implementation under test, as for run (default: myautograd)")
+    replay.add_argument("--device", default=None, help="the device (default: cpu, or the label's)")
+    replay.add_argument("--dtype", default=None, help="one of the case's dtypes (default: its first, or the label's)")
+    replay.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
+                        help=f"the level whose outcome decides the exit status (default: {DEFAULT_LEVEL})")
+    replay.add_argument("--timeout", type=number(float, 0.01, 86400, "number of seconds"), default=30.0,
+                        help="seconds for the item on each side (default: 30; a case with a time limit of its "
+                             "own keeps it, as in run)")
+    replay.add_argument("--startup-timeout", type=number(float, 1, 3600, "number of seconds"), default=120.0,
+                        help="seconds for each side to import and get ready (default: 120)")
+    replay.add_argument("--expectations", type=Path, default=None,
+                        help="expectations and profile file, for its notes on the item (default: the built-in one)")
+    replay.add_argument("--script", type=Path, default=None, metavar="FILE",
+                        help="also write FILE: plain Python that reproduces the item with no import of the suite "
+                             "and compares each step with what torch observed here (python FILE [--impl NAME])")
+    replay.add_argument("--registry", default=DEFAULT_REGISTRY, metavar="MODULE:ATTRIBUTE",
+                        help="the catalog the item comes from (default: the built-in catalog)")
 
     fuzz = commands.add_parser("fuzz", help="differential fuzzing of whole autograd programs against torch")
     fuzz.add_argument("--impl", default="myautograd", help="implementation under test (as for run)")
@@ -333,6 +360,20 @@ def command_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_replay(args: argparse.Namespace) -> int:
+    from . import replay
+    from .pool import StartupError
+
+    try:
+        item = replay.resolve_item(args.item, load_registry(args.registry), args.device, args.dtype)
+        return replay.replay(item, args.impl, args.level, args.timeout, args.startup_timeout, args.registry,
+                             load_implementation_file(args), args.script)
+    except replay.BadInput as exc:
+        raise UsageError(for_console(str(exc), 400)) from exc
+    except StartupError as exc:
+        raise UsageError(for_console(str(exc), 400)) from exc
+
+
 def command_matrix(args: argparse.Namespace) -> int:
     from .reports import matrix
 
@@ -386,8 +427,8 @@ def command_fuzz(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    handler = {"run": command_run, "list": command_list, "show": command_show, "matrix": command_matrix,
-               "fuzz": command_fuzz}[args.command]
+    handler = {"run": command_run, "list": command_list, "show": command_show, "replay": command_replay,
+               "matrix": command_matrix, "fuzz": command_fuzz}[args.command]
     try:
         return handler(args)
     except UsageError as exc:

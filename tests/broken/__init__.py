@@ -7,7 +7,9 @@ imported: that would break the reference side too. Instead ``_fault.exports`` gi
 a PEP 562 ``__getattr__`` that forwards every name to torch and, on the first access made in a
 process other than the one that imported the module (that is, in the forked child of the side
 under test), installs the fault by monkeypatching torch in that child only. With
-``--isolation none`` there is no child, so no fault is ever installed.
+``--isolation none`` there is no child, so no fault is ever installed. A standalone replay
+script (``conformance replay --script``) imports its engine in its own process: run it with
+``BROKEN_STANDALONE=1`` in the environment to have the fault installed there.
 
 Faults that follow a behaviour (used with the small cases of ``selfcheck``):
 
@@ -17,6 +19,8 @@ Faults that follow a behaviour (used with the small cases of ``selfcheck``):
 * ``no_accumulation``: backward overwrites ``.grad`` of the leaves instead of adding to it;
 * ``perturb_far`` / ``perturb_near``: backward adds 1e-3 (beyond the float32 tolerance) /
   2e-6 (within it) to every leaf's ``.grad``;
+* ``grad_results_off``: ``torch.autograd.grad`` adds 1e-3 to every gradient it returns (the
+  operator cases' gradients);
 * ``hang``: backward sleeps forever;
 * ``exit_in_backward`` / ``sigkill_in_backward`` / ``segfault_in_backward``: backward ends
   its own process with ``os._exit(3)`` / SIGKILL / SIGSEGV;

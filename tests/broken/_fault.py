@@ -6,13 +6,19 @@ import sys
 
 import torch
 
+# Set to 1 in the environment of a process that runs a broken implementation without forking (a
+# standalone replay script, ``conformance replay --script``): the fault is installed in the
+# process that imported the module too.
+STANDALONE = "BROKEN_STANDALONE"
+
 
 def exports(install=None, on_access=None):
     """``(__conformance_module__, __version__, __getattr__)`` for a broken implementation module.
 
     ``install(torch)`` runs once per forked child, on its first attribute access; ``on_access()``
-    runs on every attribute access in a forked child. Dunder names are never forwarded (so
-    ``__version__`` and friends do not reach torch by accident); every other name is torch's.
+    runs on every attribute access in a forked child (with ``BROKEN_STANDALONE=1``, in the
+    importing process as well). Dunder names are never forwarded (so ``__version__`` and friends
+    do not reach torch by accident); every other name is torch's.
     """
     import_pid = os.getpid()
     state = {"installed": False}  # inherited by fork: a grandchild does not install twice
@@ -20,7 +26,7 @@ def exports(install=None, on_access=None):
     def __getattr__(name):
         if name.startswith("__") and name.endswith("__"):
             raise AttributeError(name)
-        if os.getpid() != import_pid:
+        if os.getpid() != import_pid or os.environ.get(STANDALONE) == "1":
             if not state["installed"]:
                 state["installed"] = True
                 if install is not None:
