@@ -488,7 +488,7 @@ def describe(value: Any) -> str:
         if tag == "type":
             return f"<class '{value['name']}'>"
         if tag in ("ndarray", "numpy_scalar"):
-            return f"numpy {value['dtype']} {preview(value['values'])}"
+            return f"numpy {value['dtype']} {preview(value['values'], 'torch.' + str(value['dtype']))}"
     if isinstance(value, list):
         text = "[" + ", ".join(describe(v) for v in value) + "]"
         return text if len(text) <= PREVIEW else text[: PREVIEW - 1] + "\u2026"

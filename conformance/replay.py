@@ -21,6 +21,7 @@ import os
 import re
 import shlex
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -102,9 +103,12 @@ def replay(item: Item, impl: str, level: str, timeout: float, startup_timeout: f
         except script.ScriptError as exc:
             raise BadInput(f"--script: cannot write {item.case.id} as a standalone script: {exc}") from None
     show_case(item, say)
-    lacking = impl_file.profile.missing_for(item.case.features)
+    lacking = impl_file.profile.missing_for(item.case.features, item.case.optional_features)
     if lacking:
         say(f"note: the profile of {impl} lacks {', '.join(lacking)}: a run lists this item as n/a")
+    item = replace(item, without=impl_file.profile.left_out_of(item.case.optional_features))
+    if item.without:
+        say(f"note: the profile of {impl} lacks {', '.join(item.without)}: the item runs without, as in a run")
     started = time.monotonic()
     with Session(impl, registry=registry, devices=(item.device,), startup_timeout=startup_timeout,
                  level=level) as session:
