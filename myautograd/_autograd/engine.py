@@ -275,8 +275,14 @@ def evaluate(node: Node, grads: list, task: GraphTask) -> list | None:
         return None
     if is_accumulator:
         if task.accumulate and grads[0] is not None:
+            # as torch's: the node's pre-hooks, the accumulation (with its post-accumulate hooks), then
+            # its post-hooks, which see no grad_inputs (an accumulator has no next edges)
+            if extras is not None and extras.pre_hooks:
+                grads = _run_node_pre_hooks(extras.pre_hooks, grads, task)
             owned = not task.create_graph and task.ownership.owns(grads[0])
             accumulate(node, grads[0], mode, owned)
+            if extras is not None and extras.post_hooks:
+                _run_node_post_hooks(extras.post_hooks, [], grads, task)
         return None
     if extras is not None and extras.pre_hooks:
         grads = _run_node_pre_hooks(extras.pre_hooks, grads, task)
