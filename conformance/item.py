@@ -5,11 +5,12 @@ dictionary form (``ItemRecord.as_dict``) is what ``results.json`` holds per item
 
     {"id", "topic", "title", "device", "dtype", "doc", "tags", "features", "source", "location",
      "outcome", "levels", "detail", "duration", "reference", "implementation", "diff",
-     "expected"?}
+     "expected"?, "divergence"?}
 
 ``levels`` holds the outcome at each level (``semantics``, ``api``, ``drop-in``, see ``levels``);
 ``outcome`` is the outcome at the level that decides the run, after expectations turned it into
-``xfail`` / ``xpass`` where one applies (see ``expectations``).
+``xfail`` / ``xpass`` where one applies (see ``expectations``); ``divergence``, for an item whose
+gradients differ, where they first diverge in the graph (see ``locate``).
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ class ItemRecord:
     implementation: dict | None = None
     diff: list[dict] = field(default_factory=list)
     expected: dict | None = None
+    divergence: dict | None = None
 
     @classmethod
     def of(cls, item: Item) -> ItemRecord:
@@ -115,6 +117,7 @@ class ItemRecord:
 
     def as_dict(self) -> dict:
         data = asdict(self)
-        if data["expected"] is None:
-            del data["expected"]
+        for optional in ("expected", "divergence"):
+            if data[optional] is None:
+                del data[optional]
         return data

@@ -47,6 +47,8 @@ from .item import Item
 from .normalize import Normalizer
 
 TRACED_STATUSES = ("completed", "raised")
+# what tracing uses of an implementation (``gradtrace``): node hooks, and next_functions and name()
+TRACE_FEATURES = ("hooks", "graph-introspection")
 SIDE_NAMES = {"reference": "torch", "implementation": "the implementation"}
 SHOWN = 1000  # characters of one side's gradients in a result
 
@@ -55,6 +57,12 @@ def needs_locating(record: dict) -> bool:
     """Whether an item's gradients differ and both sides ran it to the end (then tracing can say where)."""
     ran = all((record.get(side) or {}).get("status") in TRACED_STATUSES for side in ("reference", "implementation"))
     return ran and any(diff.get("aspect") == "gradient" for diff in record.get("diff") or ())
+
+
+def untraceable(lacking: list[str] | tuple[str, ...]) -> dict:
+    """The result for an implementation whose profile says it lacks what tracing needs (it is not run)."""
+    return unavailable(f"the implementation does not aim to support {', '.join(lacking)}, which tracing the "
+                       f"gradients through graph nodes needs")
 
 
 def unavailable(why: str) -> dict:
