@@ -182,7 +182,8 @@ class Run:
 
     def _finished(self, pool: Pool, item: Item, reference: dict, implementation: dict, progress) -> None:
         """Judge and keep an item; one whose gradients differ is kept once its traced run (submitted
-        now, the pool staying busy meanwhile) says where they diverge (``locate``)."""
+        now, ahead of the items queued, the pool staying busy meanwhile) says where they diverge
+        (``locate``)."""
         if item.trace:
             record = self.awaiting_trace.pop(item.key)
             record["divergence"] = locate(item, reference, implementation, self.impl_module)
@@ -194,7 +195,7 @@ class Run:
             record["divergence"] = untraceable(lacking)
         elif needs_locating(record):
             self.awaiting_trace[item.key] = record
-            pool.submit(replace(item, trace=True), item.case.timeout or self.config.timeout)
+            pool.submit(replace(item, trace=True), item.case.timeout or self.config.timeout, first=True)
             return
         self._keep(record, progress)
 

@@ -411,10 +411,10 @@ def traced_submissions(monkeypatch) -> list[str]:
     submitted: list[str] = []
     original = Pool.submit
 
-    def submit(self, item, timeout, source=None):
+    def submit(self, item, timeout, source=None, first=False):
         if item.trace:
             submitted.append(item.label)
-        return original(self, item, timeout, source)
+        return original(self, item, timeout, source, first)
 
     monkeypatch.setattr(Pool, "submit", submit)
     return submitted
