@@ -452,7 +452,8 @@ def divergence_html(record: dict) -> str:
         return ""
     rows = []
     which = clean(divergence.get("which") or "")
-    for key, name in (("incoming", "incoming (grad_outputs)"), ("outgoing", f"outgoing {which}".strip())):
+    outgoing = which.lstrip(".") if which.startswith(".") else f"outgoing {which}".strip()
+    for key, name in (("incoming", "incoming (grad_outputs)"), ("outgoing", outgoing)):
         pair = divergence.get(key)
         if isinstance(pair, dict):
             reference, implementation = marked_pair(pair.get("torch"), pair.get("implementation"))
