@@ -15,22 +15,25 @@ call: an accumulation bug shows there, not in the hooks.
 The trace is ``{"calls": [call, ...], "problem"?: why nothing could be traced, "cut"?: what was
 left out}``; a call is::
 
-    {"entry": "Tensor.backward", "step": 3, "line": 12, "source": "y.backward()",
+    {"entry": "Tensor.backward", "step": 3, "line": 12, "source": "y.backward()", "roots": [0],
      "nodes": [node, ...], "raised"?: "RuntimeError", "result"?: [gradient, ...], "problem"?: text}
 
 ``step`` is the number of the scenario step the call belongs to (the next one recorded), ``line``
-and ``source`` the scenario line that made it, ``result`` what ``autograd.grad`` returned. Nodes
-are listed in the order the walk found them::
+and ``source`` the scenario line that made it, ``roots`` where each of the call's tensors leads
+(below), ``result`` what ``autograd.grad`` returned. Nodes are listed in the order the walk found
+them::
 
-    {"name": "MulBackward0", "parent": 0, "edge": 1, "edges": 2, "fired": 1,
+    {"name": "MulBackward0", "parent": 0, "edge": 1, "next": [2, -1], "fired": 1,
      "incoming": [gradient, ...] | None, "outgoing": [gradient, ...] | None,
      "grad_before"?: gradient, "grad_after"?: gradient}
 
 ``parent`` is the index of the node the walk reached it from (-1 for a root, whose ``edge`` is
 its index among the call's tensors), ``edge`` its index in that node's ``next_functions``:
 together they give the node's graph position, the path of indices from the roots (``locate``).
-``edges`` is the number of its ``next_functions``; ``fired`` the rank of its hook among the hooks
-that fired in the call (None: it did not fire). A call whose graph cannot be walked or hooked (no
+``next`` says where each of its ``next_functions`` leads: the index of that node, -1 for none
+(torch's ``(None, 0)``, an input that needs no gradient), -2 for a node past the limit; so two
+edges that lead to one node are seen to. ``fired`` is the rank of its hook among the hooks that
+fired in the call (None: it did not fire). A call whose graph cannot be walked or hooked (no
 ``grad_fn``, ``next_functions``, ``name()`` or ``register_hook``) has a ``problem`` instead.
 
 Nothing of the tracing changes what the scenario observes: the hooks return None, warnings the
@@ -157,21 +160,25 @@ class GradTracer:
     def _prepare(self, call: dict, roots: list) -> tuple[list, list]:
         """Walk the graph from ``roots`` and hook every node: (hook handles, [(node record, leaf)])."""
         nodes: list[dict] = call["nodes"]
-        seen: dict[int, Any] = {}  # id -> node, held until the call returns so that ids stay unique
-        queue = deque((self._grad_fn(root), -1, index) for index, root in enumerate(roots))
-        handles, accumulators = [], []
+        index_of: dict[int, int] = {}  # id(node) -> its index in nodes
+        held: list = []  # every node and edge met, held until the call returns so that ids stay unique
+        starts = [self._grad_fn(root) for root in roots]
+        queue = deque((node, -1, index) for index, node in enumerate(starts))
+        handles, accumulators, edges = [], [], []
         while queue:
             node, parent, edge = queue.popleft()
-            if node is None or id(node) in seen:
+            if node is None or id(node) in index_of:
                 continue
             if len(nodes) >= TRACE_NODES_LIMIT:
                 call["cut"] = f"nodes after the first {TRACE_NODES_LIMIT} were not traced"
                 break
-            seen[id(node)] = node
-            following = _next_functions(node)
-            record = {"name": _name(node), "parent": parent, "edge": edge, "edges": len(following), "fired": None,
+            index_of[id(node)] = len(nodes)
+            following = _next_functions(node)[:TRACE_NODES_LIMIT]
+            held.append((node, following))
+            record = {"name": _name(node), "parent": parent, "edge": edge, "next": [], "fired": None,
                       "incoming": None, "outgoing": None}
             nodes.append(record)
+            edges.append((record, following))
             handle = _register_hook(node, self._hook(record))
             if handle is not None:
                 handles.append(handle)
@@ -180,6 +187,9 @@ class GradTracer:
                 record["grad_before"] = self._gradient(_quiet(lambda: leaf.grad))
                 accumulators.append((record, leaf))
             queue.extend((child, len(nodes) - 1, index) for index, child in enumerate(following))
+        for record, following in edges:
+            record["next"] = [_target(index_of, child) for child in following]
+        call["roots"] = [_target(index_of, node) for node in starts]
         if nodes and not handles:
             raise CannotTrace("its graph nodes take no hooks (no Node.register_hook)")
         return handles, accumulators
@@ -261,6 +271,12 @@ def _roots(entry: str, args: tuple, kwargs: dict) -> list:
     if isinstance(value, (list, tuple)):
         return list(value)
     return [] if value is None else [value]
+
+
+def _target(index_of: dict[int, int], node: Any) -> int:
+    """Where an edge leads: the index of its node in the call's nodes; -1: no node; -2: a node
+    past the limit, not traced."""
+    return -1 if node is None else index_of.get(id(node), -2)
 
 
 def _next_functions(node: Any) -> list:

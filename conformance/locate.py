@@ -5,8 +5,8 @@ When an item's gradients differ, the runner runs it again with ``trace`` on both
 nodes by graph position: the path of indices by which a breadth-first walk from the call's
 tensors first reached the node through ``next_functions`` (``0.1``: the second edge of the first
 tensor's ``grad_fn``). Going through the reference's nodes in the order torch ran them (every
-node after the nodes that feed it; nodes it did not run last), the first node where the sides
-differ is the divergence:
+node after the nodes that feed it; nodes it did not run last), the first node where the
+gradients differ is the divergence:
 
 * ``node``: its incoming gradients (``grad_outputs``) agree and its outgoing ones do not
   (``grad_inputs``; for a node that accumulates into a leaf, the leaf's ``.grad`` after the
@@ -14,21 +14,30 @@ differ is the divergence:
 * ``incoming``: its incoming gradients differ though every node before it agreed: they were
   summed or changed differently on the way in, or came from outside the graph (the call's
   gradient, a ``.grad`` that already differed before the call);
-* ``structure``: the graphs differ there (no node at that position, another name, another
-  number of edges), or the calls themselves differ;
 * ``result``: every node agrees, but what ``autograd.grad`` returned does not.
 
-Otherwise ``none`` (the gradients agree at every node: the difference lies outside the traced
-calls) or ``unavailable`` (a side could not be traced; the summary says why). A gradient that
-is absent (``None``) agrees with zeros: torch reads an undefined gradient as zeros. Gradients
-compare as the judge compares them: same shape, values within the tolerance of their dtype
-(``compare``).
+Only what is the same quantity on both sides is compared. Where the graphs differ (a node the
+other side lacks, names otherwise, or gives another number of edges; an edge or a tensor of the
+call that leads to a node at another position, so that what flows into it is summed otherwise),
+the nodes there and below are left out; a gradient is compared along an edge only where that edge
+leads, on both sides, to a node at the same position with the same name (torch sends None where
+an input needs no gradient; an engine may write a formula with other operations). The first such
+difference of the graphs is the answer (``structure``) when no gradient differs, and is kept as
+``graphs_differ`` beside a gradient divergence. Otherwise ``none`` (the gradients agree at every
+node: the difference lies outside the traced calls) or ``unavailable`` (a side could not be
+traced; the summary says why).
+
+Gradients compare as the judge compares values (``compare``): within the tolerance of their
+dtype; the same numbers in another shape agree (between two nodes an engine may keep ``x`` as
+``[[x]]``); a gradient that is absent (``None``) agrees with zeros only (torch reads an undefined
+gradient as zeros); one a side could not read (an error, cut) is not compared. A list of
+incoming gradients shorter than the other's reads as ending in ``None``.
 
 The result is a small dict of texts and numbers, bounded, with a one-line ``summary``::
 
     {"found", "summary", "call"?, "entry"?, "step"?, "line"?, "source"?, "node"?, "position"?,
      "which"?, "differing"?: {"torch", "implementation"}, "incoming"?: {...}, "outgoing"?: {...},
-     "unobserved"?, "grad_before"?, "detail"?}
+     "unobserved"?, "grad_before"?, "graphs_differ"?, "detail"?}
 
 ``which`` names the gradient that differs (``grad_inputs[1]``, ``.grad after the call``) and
 ``differing`` shows it on each side; ``incoming`` and ``outgoing`` show all of the node's;
@@ -94,41 +103,73 @@ class Locator:
         if not ref_calls:
             return unavailable("the scenario made no backward call on torch (Tensor.backward, autograd.backward, "
                                "autograd.grad)")
+        parted = None  # the first place the graphs differ: the answer when no gradient differs
         for number, (ref, impl) in enumerate(zip(ref_calls, impl_calls), start=1):
             at = call_info(number, ref)
             for side, call in (("reference", ref), ("implementation", impl)):
                 if call.get("problem"):
                     return unavailable(f"{SIDE_NAMES[side]}, call {number} {where(at)}: {call['problem']}")
             if ref["entry"] != impl["entry"]:
-                return found("structure", at, f"call {number} is {ref['entry']} on torch and {impl['entry']} on the "
-                                              f"implementation")
-            divergence = self.call(ref, impl, at)
+                parted = parted or found("structure", at, f"call {number} is {ref['entry']} on torch and "
+                                                          f"{impl['entry']} on the implementation")
+                continue
+            divergence, graphs_part = self.call(ref, impl, at)
+            parted = parted or graphs_part
+            if divergence is not None and parted is not None:
+                divergence["graphs_differ"] = parted["detail"]
+                if divergence["found"] == "result":  # "every node agrees" is then about the nodes compared
+                    divergence["summary"] = cut_text(f"{divergence['summary']} (nodes left out where the graphs "
+                                                     f"differ: {parted['detail']})", 2000)
             if divergence is not None:
                 return divergence
         if len(ref_calls) != len(impl_calls):
-            return found("structure", {}, f"torch made {len(ref_calls)} backward call(s), the implementation "
-                                          f"{len(impl_calls)}, and the first {min(len(ref_calls), len(impl_calls))} "
-                                          f"agree at every node")
+            parted = parted or found("structure", {}, f"torch made {len(ref_calls)} backward call(s), the "
+                                                      f"implementation {len(impl_calls)}")
+        if parted is not None:
+            return parted
         return {"found": "none", "summary": f"gradients agree at every node of the {len(ref_calls)} traced backward "
                                             f"call(s): the difference lies outside them"}
 
-    def call(self, ref: dict, impl: dict, at: dict) -> dict | None:
-        ref_nodes, impl_nodes = ref["nodes"], impl["nodes"]
-        impl_at = dict(zip(positions(impl_nodes), impl_nodes))
-        ref_positions = positions(ref_nodes)
-        order = sorted(range(len(ref_nodes)), key=lambda i: (ref_nodes[i]["fired"] is None, ref_nodes[i]["fired"] or 0, i))
+    def call(self, ref: dict, impl: dict, at: dict) -> tuple[dict | None, dict | None]:
+        """(the first gradient divergence of one call, the first place its graphs differ). Nodes at or
+        below a node the other side lacks, names otherwise or gives another number of edges are not
+        compared (their positions no longer name the same operations), nor those an edge reaches on
+        one side and another edge on the other (what flows into them is summed otherwise); an edge
+        that leads to no node on one side is noted, and the comparison goes on."""
+        graphs = Graphs(ref, impl)
+        parted = self.roots(graphs, at)
+        order = sorted(range(len(ref["nodes"])), key=lambda i: (ref["nodes"][i]["fired"] is None,
+                                                                ref["nodes"][i]["fired"] or 0, i))
         for index in order:
-            node, position = ref_nodes[index], ref_positions[index]
-            other = impl_at.get(position)
-            divergence = self.structure(node, other, position, at) or self.node(node, other, position, at)
+            node, position = ref["nodes"][index], graphs.ref_positions[index]
+            if graphs.cut_off(position):
+                continue
+            other = graphs.impl_at.get(position)
+            difference = self.structure(node, other, position, at)
+            if difference is not None:
+                parted = parted or difference
+                graphs.cut.append(position)
+                continue
+            parted = parted or self.edges(graphs, node, other, position, at)
+            divergence = self.node(node, other, position, at, graphs.comparable(node, other, self.same_name))
             if divergence is not None:
-                return divergence
-        known = set(ref_positions)
-        for position in (p for p in positions(impl_nodes) if p not in known):
-            return found("structure", at | {"position": show_position(position)},
-                         f"the implementation has {impl_at[position]['name']} at position {show_position(position)}, "
-                         f"torch has no node there")
-        return self.returned(ref, impl, at) or self.raised(ref, impl, at)
+                return divergence, parted
+        return self.returned(ref, impl, at), parted or self.raised(ref, impl, at)
+
+    @staticmethod
+    def roots(graphs: Graphs, at: dict) -> dict | None:
+        """Where the call's tensors lead: a tensor whose node is another one's on one side only."""
+        ref_roots, impl_roots = graphs.ref.get("roots", []), graphs.impl.get("roots", [])
+        parted = None
+        for index, (r, m) in enumerate(zip(ref_roots, impl_roots)):
+            ends = graphs.ends(r, m)
+            if ends is not None:
+                parted = parted or found("structure", at, f"tensor {index} of the call leads to the node at position "
+                                                          f"{ends[0]} on torch and at {ends[1]} on the implementation")
+        return parted
+
+    def same_name(self, ref_name: str, impl_name: str) -> bool:
+        return self.comparison.norm_ref(ref_name) == self.comparison.norm_impl(impl_name)
 
     def structure(self, node: dict, other: dict | None, position: tuple, at: dict) -> dict | None:
         shown = show_position(position)
@@ -136,15 +177,35 @@ class Locator:
         if other is None:
             return found("structure", here, f"torch has {node['name']} at position {shown}, the implementation has "
                                             f"no node there")
-        if self.comparison.norm_ref(node["name"]) != self.comparison.norm_impl(other["name"]):
+        if not self.same_name(node["name"], other["name"]):
             return found("structure", here, f"the node at position {shown} is {node['name']} on torch and "
                                             f"{other['name']} on the implementation")
-        if node["edges"] != other["edges"]:
-            return found("structure", here, f"{node['name']} at position {shown} has {node['edges']} next "
-                                            f"function(s) on torch and {other['edges']} on the implementation")
+        if len(node["next"]) != len(other["next"]):
+            return found("structure", here, f"{node['name']} at position {shown} has {len(node['next'])} next "
+                                            f"function(s) on torch and {len(other['next'])} on the implementation")
         return None
 
-    def node(self, node: dict, other: dict, position: tuple, at: dict) -> dict | None:
+    @staticmethod
+    def edges(graphs: Graphs, node: dict, other: dict, position: tuple, at: dict) -> dict | None:
+        """Where the edges of two matched nodes lead: to no node on one side only (noted), or to nodes at
+        other positions (noted; both are left uncompared)."""
+        shown = show_position(position)
+        here = at | {"node": node["name"], "position": shown}
+        parted = None
+        for index, (r, m) in enumerate(zip(node["next"], other["next"])):
+            if (r == -1) != (m == -1):
+                detail = (f"next function {index} of {node['name']} at position {shown} leads to "
+                          f"{'none' if r == -1 else 'a node'} on torch and to {'none' if m == -1 else 'a node'} on "
+                          f"the implementation")
+            elif (ends := graphs.ends(r, m)) is not None:
+                detail = (f"next function {index} of {node['name']} at position {shown} leads to the node at "
+                          f"position {ends[0]} on torch and at {ends[1]} on the implementation")
+            else:
+                continue
+            parted = parted or found("structure", here, detail)
+        return parted
+
+    def node(self, node: dict, other: dict, position: tuple, at: dict, leads: list[bool]) -> dict | None:
         here = at | {"node": node["name"], "position": show_position(position),
                      "incoming": sides(node["incoming"], other["incoming"])}
         accumulates = "grad_after" in node and "grad_after" in other
@@ -159,7 +220,7 @@ class Locator:
             shown_out = sides([node["grad_after"]], [other["grad_after"]])
             here["grad_before"] = shown([node["grad_before"]])
         else:
-            outgoing = self.first_difference(node["outgoing"], other["outgoing"], "grad_inputs")
+            outgoing = self.first_difference(node["outgoing"], other["outgoing"], "grad_inputs", leads)
             shown_out = sides(node["outgoing"], other["outgoing"])
         if outgoing is None:
             return None
@@ -184,16 +245,20 @@ class Locator:
                                       f"{impl.get('raised') or 'nothing'} on the implementation, every node before "
                                       f"agreeing")
 
-    def first_difference(self, ref: list | None, impl: list | None, name: str) -> dict | None:
+    def first_difference(self, ref: list | None, impl: list | None, name: str,
+                         compared: list[bool] | None = None) -> dict | None:
         """``{"which", "detail", "differing"}`` for the first of two lists of gradients that differs
         (``differing``: that gradient on each side); None when they agree or a side did not observe
-        them (its hook did not fire)."""
+        them (its hook did not fire). A shorter list reads as ending in None (a node with several
+        outputs may leave out those that got no gradient); ``compared``: the indices to compare
+        (the edges that lead to a node on both sides), all by default."""
         if ref is None or impl is None:
             return None
-        if len(ref) != len(impl):
-            return {"which": name, "detail": f"{len(ref)} gradient(s) on torch, {len(impl)} on the implementation",
-                    "differing": sides(ref, impl)}
+        length = max(len(ref), len(impl))
+        ref, impl = ref + [None] * (length - len(ref)), impl + [None] * (length - len(impl))
         for index, (r, m) in enumerate(zip(ref, impl)):
+            if compared is not None and not (index < len(compared) and compared[index]):
+                continue
             detail = self.gradient_difference(r, m)
             if detail:
                 return {"which": name if name.startswith(".") else f"{name}[{index}]", "detail": detail,
@@ -208,17 +273,53 @@ class Locator:
                 return ""
             return f"None on {'torch' if ref is None else 'the implementation'}"
         if is_tagged(ref, "tensor") and is_tagged(impl, "tensor"):
-            if ref.get("shape") != impl.get("shape"):
-                return f"shapes {ref.get('shape')} and {impl.get('shape')}"
             r, m = ref.get("values"), impl.get("values")
-            if is_tagged(r, "cut") and is_tagged(m, "cut"):
-                return ""  # too large to have been recorded on either side: nothing to tell
+            if isinstance(r, dict) or isinstance(m, dict):
+                return ""  # not read on a side (too large, or reading it raised): nothing to tell
             tolerance = max(self.comparison.tolerance_of(ref.get("dtype")), self.comparison.tolerance_of(impl.get("dtype")))
-            return compare_numbers(r, m, tolerance)
+            # the same numbers in another shape agree (an engine may keep a gradient as [[x]] where torch has
+            # x, or view it otherwise between two nodes): the shape a node gives its inputs is checked by the
+            # engine, and the observations compare the shapes that matter
+            return compare_numbers(r, m, tolerance, flatten=ref.get("shape") != impl.get("shape"))
         r, m = numeric_content(ref), numeric_content(impl)
         if r is not None and m is not None:
             return compare_numbers(r, m, self.comparison.float_tolerance, flatten=True)
-        return "" if ref == impl else "different kinds of value"
+        return ""  # a gradient a side could not read (an error, an object): nothing to tell
+
+
+class Graphs:
+    """The two sides' graphs of one call, their nodes by position, and the positions left uncompared."""
+
+    def __init__(self, ref: dict, impl: dict) -> None:
+        self.ref, self.impl = ref, impl
+        self.ref_positions, self.impl_positions = positions(ref["nodes"]), positions(impl["nodes"])
+        self.impl_at = dict(zip(self.impl_positions, impl["nodes"]))
+        self.cut: list[tuple[int, ...]] = []
+
+    def cut_off(self, position: tuple[int, ...]) -> bool:
+        return any(position[:len(top)] == top for top in self.cut)
+
+    def ends(self, ref_target: int, impl_target: int) -> tuple[str, str] | None:
+        """Where two edges lead, as positions, when they lead to nodes at different positions (both
+        are then cut off); None otherwise."""
+        if ref_target < 0 or impl_target < 0:
+            return None
+        ref_end, impl_end = self.ref_positions[ref_target], self.impl_positions[impl_target]
+        if ref_end == impl_end:
+            return None
+        self.cut += [ref_end, impl_end]
+        return show_position(ref_end), show_position(impl_end)
+
+    def comparable(self, node: dict, other: dict, same_name) -> list[bool]:
+        """For each edge of two matched nodes: whether it leads, on both sides, to a node at the same
+        position with the same name. Only then is the gradient sent along it compared: torch sends
+        None where an input needs no gradient, and a gradient sent to another operation (the same
+        formula written with other operations) is another quantity."""
+        flags = []
+        for r, m in zip(node["next"], other["next"]):
+            flags.append(r >= 0 and m >= 0 and self.ref_positions[r] == self.impl_positions[m]
+                         and same_name(self.ref["nodes"][r]["name"], self.impl["nodes"][m]["name"]))
+        return flags
 
 
 # -- positions and texts ------------------------------------------------------------------------------
@@ -294,7 +395,7 @@ def found(kind: str, at: dict, detail: str = "") -> dict:
     elif kind == "incoming":
         parts = [f"gradients first differ where they enter {node}", call, f", every node before it agreeing: {values}"]
     elif kind == "result":
-        parts = ["every node agrees", call, f", but autograd.grad returned {values}"]
+        parts = ["every node compared agrees", call, f", but autograd.grad returned {values}"]
     else:
         parts = ["the graphs differ" if call else "the calls differ", call, f": {detail}"]
     text = " ".join(part for part in parts[:2] if part) + parts[2]

@@ -164,7 +164,7 @@ def _error_problem(error: Any) -> str | None:
 
 # -- gradient traces (see ``gradtrace``) ----------------------------------------------------------
 TRACE_ENTRIES = ("Tensor.backward", "autograd.backward", "autograd.grad")
-TRACE_NODE_FIELDS = ("name", "parent", "edge", "edges", "fired", "incoming", "outgoing")
+TRACE_NODE_FIELDS = ("name", "parent", "edge", "next", "fired", "incoming", "outgoing")
 MAX_NAME = NAME_LIMIT + 200  # a cut name carries a marker after the limit
 
 
@@ -200,22 +200,26 @@ def _call_problem(call: Any) -> str | None:
     nodes = call.get("nodes")
     if not isinstance(nodes, list) or len(nodes) > TRACE_NODES_LIMIT:
         return "nodes that are not a bounded list"
+    if "roots" in call and not _targets(call["roots"], len(nodes)):
+        return "roots that are not a bounded list of node indices"
     for index, node in enumerate(nodes):
-        problem = _node_problem(node, index)
+        problem = _node_problem(node, index, len(nodes))
         if problem:
             return f"node {index}: {problem}"
     return None
 
 
-def _node_problem(node: Any, index: int) -> str | None:
+def _node_problem(node: Any, index: int, count: int) -> str | None:
     if not isinstance(node, dict) or not all(key in node for key in TRACE_NODE_FIELDS):
         return "not an object with " + ", ".join(TRACE_NODE_FIELDS)
     if not isinstance(node["name"], str) or len(node["name"]) > MAX_NAME:
         return "a name that is not a bounded text"
     if not (_int(node["parent"]) and -1 <= node["parent"] < index):
         return "a parent that is not an earlier node"
-    if not (_int(node["edge"]) and node["edge"] >= 0 and _int(node["edges"]) and node["edges"] >= 0):
-        return "an edge or a number of edges that is not a count"
+    if not (_int(node["edge"]) and node["edge"] >= 0):
+        return "an edge that is not a count"
+    if not _targets(node["next"], count):
+        return "next functions that are not a bounded list of node indices"
     if node["fired"] is not None and not (_int(node["fired"]) and 0 <= node["fired"] <= TRACE_NODES_LIMIT):
         return "a firing rank that is not a count"
     for key in ("incoming", "outgoing"):
@@ -229,6 +233,13 @@ def _node_problem(node: Any, index: int) -> str | None:
             if problem:
                 return f"{key}: {problem}"
     return None
+
+
+def _targets(indices: Any, count: int) -> bool:
+    """Where edges lead (``gradtrace``): indices of the call's ``count`` nodes, -1 (no node) or -2
+    (a node past the limit)."""
+    return isinstance(indices, list) and len(indices) <= TRACE_NODES_LIMIT and all(
+        _int(i) and -2 <= i < count for i in indices)
 
 
 def _gradients_problem(gradients: Any) -> str | None:

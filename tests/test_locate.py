@@ -48,8 +48,9 @@ def grad(values, dtype: str = "torch.float32") -> dict:
             "is_leaf": True, "grad_fn": None, "retains_grad": False, "grad": None}
 
 
-def node(name: str, parent: int, edge: int, edges: int, fired: int | None, incoming, outgoing, **extra) -> dict:
-    return {"name": name, "parent": parent, "edge": edge, "edges": edges, "fired": fired, "incoming": incoming,
+def node(name: str, parent: int, edge: int, following: list[int], fired: int | None, incoming, outgoing,
+         **extra) -> dict:
+    return {"name": name, "parent": parent, "edge": edge, "next": following, "fired": fired, "incoming": incoming,
             "outgoing": outgoing, **extra}
 
 
@@ -60,16 +61,16 @@ def graph(dtype: str = "torch.float32") -> list[dict]:
         return grad(values, dtype)
 
     return [
-        node("SumBackward0", -1, 0, 1, 0, [g(1.0)], [g([1.0, 1.0])]),
-        node("MulBackward0", 0, 0, 2, 1, [g([1.0, 1.0])], [g([2.0, 3.0]), g([0.0, 0.5])]),
-        node("SinBackward0", 1, 0, 1, 3, [g([2.0, 3.0])], [g([2.0, 1.5])]),
-        node(ACCUMULATOR, 1, 1, 0, 2, [g([0.0, 0.5])], [], grad_before=None, grad_after=g([0.0, 0.5])),
-        node(ACCUMULATOR, 2, 0, 0, 4, [g([2.0, 1.5])], [], grad_before=None, grad_after=g([2.0, 1.5])),
+        node("SumBackward0", -1, 0, [1], 0, [g(1.0)], [g([1.0, 1.0])]),
+        node("MulBackward0", 0, 0, [2, 3], 1, [g([1.0, 1.0])], [g([2.0, 3.0]), g([0.0, 0.5])]),
+        node("SinBackward0", 1, 0, [4], 3, [g([2.0, 3.0])], [g([2.0, 1.5])]),
+        node(ACCUMULATOR, 1, 1, [], 2, [g([0.0, 0.5])], [], grad_before=None, grad_after=g([0.0, 0.5])),
+        node(ACCUMULATOR, 2, 0, [], 4, [g([2.0, 1.5])], [], grad_before=None, grad_after=g([2.0, 1.5])),
     ]
 
 
 def call(nodes: list[dict], entry: str = "Tensor.backward", **extra) -> dict:
-    return {"entry": entry, "step": 1, "line": 5, "source": "y.backward()", "nodes": nodes, **extra}
+    return {"entry": entry, "step": 1, "line": 5, "source": "y.backward()", "roots": [0], "nodes": nodes, **extra}
 
 
 def side(*calls: dict, status: str = "completed", **trace) -> dict:
@@ -162,15 +163,22 @@ def test_an_accumulator_whose_hook_did_not_fire_is_judged_by_the_grad_it_leaves(
     assert found["incoming"]["implementation"] == "not observed (the node's hook did not fire)"
 
 
+def lose_the_last_node(nodes: list[dict]) -> None:
+    nodes.pop()
+    nodes[2]["next"] = [-1]
+
+
+def share_the_accumulator(nodes: list[dict]) -> None:  # as x.sin() * x: the product's edges lead to one leaf
+    nodes[1]["next"] = [2, 3]
+
+
 @pytest.mark.parametrize(("change", "detail"), [
-    (lambda nodes: nodes.pop(), "torch has torch::autograd::AccumulateGrad at position 0.0.0.0, the implementation "
-                                "has no node there"),
     (lambda nodes: nodes[2].update(name="CosBackward0"), "the node at position 0.0.0 is SinBackward0 on torch and "
                                                           "CosBackward0 on the implementation"),
-    (lambda nodes: nodes[2].update(edges=2), "SinBackward0 at position 0.0.0 has 1 next function(s) on torch and 2 on "
-                                             "the implementation"),
-    (lambda nodes: nodes.append(node(ACCUMULATOR, 4, 0, 0, None, None, None)),
-     "the implementation has torch::autograd::AccumulateGrad at position 0.0.0.0.0, torch has no node there"),
+    (lambda nodes: nodes[2].update(next=[4, -1]), "SinBackward0 at position 0.0.0 has 1 next function(s) on torch and "
+                                                  "2 on the implementation"),
+    (lose_the_last_node, "next function 0 of SinBackward0 at position 0.0.0 leads to a node on torch and to none on "
+                         "the implementation"),
 ])
 def test_graphs_that_differ_in_structure_are_reported_where_they_part(change, detail):
     impl = graph()
@@ -180,15 +188,68 @@ def test_graphs_that_differ_in_structure_are_reported_where_they_part(change, de
     assert found["summary"] == f"the graphs differ in call 1 `y.backward()` (line 5): {detail}"
 
 
+def test_edges_that_lead_to_nodes_at_other_positions_are_a_difference_of_the_graphs():
+    shared = graph()
+    shared[1]["next"] = [2, 2]  # torch: x.sin() * x, one accumulator for both operands
+    shared[3].update(parent=2, edge=0, name=ACCUMULATOR)
+    del shared[4]
+    shared[2]["next"] = [3]
+    found = located([call(shared)], [call(graph())])
+    assert found["detail"] == ("next function 1 of MulBackward0 at position 0.0 leads to the node at position 0.0.0 on "
+                               "torch and at 0.0.1 on the implementation")
+    found = located([call(graph(), roots=[0, 0])], [call(graph() + [node("SumBackward0", -1, 1, [], None, None, None)],
+                                                         roots=[0, 5])])
+    assert found["detail"] == "tensor 1 of the call leads to the node at position 0 on torch and at 1 on the implementation"
+
+
+def test_a_gradient_divergence_comes_before_a_difference_of_the_graphs_and_mentions_it():
+    impl = graph()
+    impl[0]["name"] = "SumBackward1"  # noted; what is below it is not compared ...
+    impl[2]["outgoing"] = [grad([9.0, 9.0])]
+    found = located([call(graph())], [call(impl)])
+    assert found["found"] == "structure"  # ... so SinBackward0, below it, is not compared
+    impl = graph()
+    impl[2]["next"] = [-1]  # an edge to no node: noted, the comparison goes on
+    impl[4]["grad_after"] = grad([9.0, 9.0])
+    found = located([call(graph())], [call(impl)])
+    assert (found["found"], found["node"], found["position"]) == ("node", ACCUMULATOR, "0.0.0.0")
+    assert found["graphs_differ"] == ("next function 0 of SinBackward0 at position 0.0.0 leads to a node on torch and "
+                                      "to none on the implementation")
+
+
+def test_a_gradient_is_compared_along_an_edge_only_where_it_reaches_the_same_operation():
+    other_operation = graph()
+    other_operation[1]["outgoing"][0] = grad([7.0, 7.0])  # sent to what is SinBackward0 on torch ...
+    other_operation[2]["name"] = "CosBackward0"          # ... but another operation here
+    found = located([call(graph())], [call(other_operation)])
+    assert (found["found"], found["node"]) == ("structure", "SinBackward0")
+    no_gradient = graph()
+    no_gradient[1]["next"] = [2, -1]  # the second operand needs no gradient: what is sent there is no one's
+    no_gradient[1]["outgoing"][1] = grad([5.0, 5.0])
+    reference = graph()
+    reference[1]["next"] = [2, -1]
+    del reference[3], no_gradient[3]
+    reference[3]["parent"] = no_gradient[3]["parent"] = 2
+    reference[2]["next"] = no_gradient[2]["next"] = [3]
+    assert located([call(reference)], [call(no_gradient)])["found"] == "none"
+
+
 def test_calls_are_matched_in_order():
     found = located([call(graph()), call(graph())], [call(graph())])
-    assert found["summary"] == ("the calls differ: torch made 2 backward call(s), the implementation 1, and the first 1 "
-                                "agree at every node")
+    assert found["summary"] == "the calls differ: torch made 2 backward call(s), the implementation 1"
     found = located([call(graph())], [call(graph(), entry="autograd.grad")])
     assert found["detail"] == "call 1 is Tensor.backward on torch and autograd.grad on the implementation"
     found = located([call(graph()), call(graph(), entry="autograd.grad", result=[grad([1.0])])],
                     [call(graph()), call(graph(), entry="autograd.grad", result=[grad([2.0])])])
     assert (found["found"], found["call"], found["which"]) == ("result", 2, "result[0]")
+    assert found["summary"] == ("every node compared agrees in call 2 `y.backward()` (line 5), but autograd.grad "
+                                "returned result[0] torch [1.0] / implementation [2.0]")
+    renamed = graph()
+    renamed[2]["name"] = "CosBackward0"
+    found = located([call(graph(), entry="autograd.grad", result=[grad([1.0])])],
+                    [call(renamed, entry="autograd.grad", result=[grad([2.0])])])
+    assert found["summary"].endswith("(nodes left out where the graphs differ: the node at position 0.0.0 is "
+                                     "SinBackward0 on torch and CosBackward0 on the implementation)")
     found = located([call(graph())], [call(graph(), raised="RuntimeError")])
     assert found["detail"] == ("the call raised nothing on torch and RuntimeError on the implementation, every node "
                                "before agreeing")
@@ -239,7 +300,10 @@ def test_a_well_formed_trace_passes_the_protocol_check():
     (lambda t: t["calls"][0]["nodes"][1].update(name="x" * 10_000), "call 1: node 1: a name that is not a bounded text"),
     (lambda t: t["calls"][0]["nodes"][1].update(parent=3), "call 1: node 1: a parent that is not an earlier node"),
     (lambda t: t["calls"][0]["nodes"][1].update(parent=True), "call 1: node 1: a parent that is not an earlier node"),
-    (lambda t: t["calls"][0]["nodes"][1].update(edge=-1), "call 1: node 1: an edge or a number of edges"),
+    (lambda t: t["calls"][0]["nodes"][1].update(edge=-1), "call 1: node 1: an edge that is not a count"),
+    (lambda t: t["calls"][0]["nodes"][1].update(next=[2, 5]), "call 1: node 1: next functions that are not a bounded"),
+    (lambda t: t["calls"][0]["nodes"][1].update(next=[2, -3]), "call 1: node 1: next functions that are not a bounded"),
+    (lambda t: t["calls"][0].update(roots=[0, 99]), "call 1: roots that are not a bounded list of node indices"),
     (lambda t: t["calls"][0]["nodes"][1].update(fired=1 << 80), "call 1: node 1: a firing rank that is not a count"),
     (lambda t: t["calls"][0]["nodes"][1].update(incoming={"t": "tensor"}),
      "call 1: node 1: incoming: not a bounded list of gradients"),
@@ -276,9 +340,10 @@ def test_torch_is_traced_node_by_node_with_positions_and_firing_order():
     assert {key: only[key] for key in ("entry", "step", "line", "source")} == {
         "entry": "Tensor.backward", "step": 1, "line": 8, "source": "y.backward()"}
     nodes = only["nodes"]
-    assert [(n["name"], n["parent"], n["edge"], n["edges"]) for n in nodes] == [
-        ("SumBackward0", -1, 0, 1), ("ExpBackward0", 0, 0, 1), ("MulBackward0", 1, 0, 2), ("SinBackward0", 2, 0, 1),
-        (ACCUMULATOR, 2, 1, 0), (ACCUMULATOR, 3, 0, 0)]
+    assert [(n["name"], n["parent"], n["edge"], n["next"]) for n in nodes] == [
+        ("SumBackward0", -1, 0, [1]), ("ExpBackward0", 0, 0, [2]), ("MulBackward0", 1, 0, [3, 4]),
+        ("SinBackward0", 2, 0, [5]), (ACCUMULATOR, 2, 1, []), (ACCUMULATOR, 3, 0, [])]
+    assert only["roots"] == [0]
     assert sorted(n["fired"] for n in nodes) == list(range(6))  # every hook fired, once
     mul, w_accumulator = nodes[2], nodes[4]
     assert mul["outgoing"][1]["values"] == w_accumulator["incoming"][0]["values"] == w_accumulator["grad_after"]["values"]
