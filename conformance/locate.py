@@ -96,6 +96,9 @@ def locate(item: Item, reference: dict, implementation: dict, impl_module: str) 
 
 
 class Locator:
+    """Matches two traces (the calls of each side) and finds the first divergence; ``comparison``
+    gives the tolerances and the normalisation of names."""
+
     def __init__(self, comparison: Comparison) -> None:
         self.comparison = comparison
 
@@ -115,13 +118,8 @@ class Locator:
                 continue
             divergence, graphs_part = self.call(ref, impl, at)
             parted = parted or graphs_part
-            if divergence is not None and parted is not None:
-                divergence["graphs_differ"] = parted["detail"]
-                if divergence["found"] == "result":  # "every node agrees" is then about the nodes compared
-                    divergence["summary"] = cut_text(f"{divergence['summary']} (nodes left out where the graphs "
-                                                     f"differ: {parted['detail']})", 2000)
             if divergence is not None:
-                return divergence
+                return divergence if parted is None else noting(divergence, parted)
         if len(ref_calls) != len(impl_calls):
             parted = parted or found("structure", {}, f"torch made {len(ref_calls)} backward call(s), the "
                                                       f"implementation {len(impl_calls)}")
@@ -251,7 +249,7 @@ class Locator:
         (``differing``: that gradient on each side); None when they agree or a side did not observe
         them (its hook did not fire). A shorter list reads as ending in None (a node with several
         outputs may leave out those that got no gradient); ``compared``: the indices to compare
-        (the edges that lead to a node on both sides), all by default."""
+        (``Graphs.comparable``), all by default."""
         if ref is None or impl is None:
             return None
         length = max(len(ref), len(impl))
@@ -372,6 +370,16 @@ def where(at: dict) -> str:
     if at.get("source"):
         return f"`{cut_text(at['source'], 120)}` (line {at.get('line')})"
     return f"({at.get('entry', 'a backward call')})" if at else ""
+
+
+def noting(divergence: dict, parted: dict) -> dict:
+    """A gradient divergence with the first difference of the graphs beside it (a "result" one says,
+    in its summary, that the nodes compared agree, and which were left out)."""
+    divergence["graphs_differ"] = parted["detail"]
+    if divergence["found"] == "result":
+        divergence["summary"] = cut_text(f"{divergence['summary']} (nodes left out where the graphs differ: "
+                                         f"{parted['detail']})", 2000)
+    return divergence
 
 
 def found(kind: str, at: dict, detail: str = "") -> dict:
