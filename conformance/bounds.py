@@ -20,6 +20,10 @@ STEPS_LIMIT = 2_000          # steps recorded by one side of one item
 INT_BITS_LIMIT = 1_024       # bits of an integer recorded as it is (larger ones by a digest)
 RESULT_BYTES_LIMIT = 16 << 20  # bytes of one side's result as it crosses a process boundary
 CONSOLE_LIMIT = 240          # characters of a detail shown on the console
+TRACE_CALLS_LIMIT = 64       # backward calls traced in one item (``gradtrace``)
+TRACE_NODES_LIMIT = 1_000    # graph nodes traced in one backward call
+TRACE_VALUES_LIMIT = 200_000  # gradient elements recorded in one item's trace (the rest: cut)
+NAME_LIMIT = 400             # characters of a node's name
 
 
 def cut_text(text: str, limit: int = TEXT_LIMIT) -> str:

@@ -420,6 +420,8 @@ def command_fuzz(args: argparse.Namespace) -> int:
               f"({args.budget:g} s, seed {args.seed})")
         return 0
     print(for_console(f"difference: {finding.record.get('outcome')}: {finding.record.get('detail', '')}", 400))
+    if (finding.record.get("divergence") or {}).get("summary"):
+        print(for_console(f"where gradients diverge: {finding.record['divergence']['summary']}", 400))
     label = "shrunk program: " if campaign.config.shrink else "program (not shrunk): "
     print(label + ", ".join(str(p) for p in finding.paths))
     return 1

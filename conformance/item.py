@@ -5,7 +5,7 @@ dictionary form (``ItemRecord.as_dict``) is what ``results.json`` holds per item
 
     {"id", "topic", "title", "device", "dtype", "doc", "tags", "features", "source", "location",
      "without", "outcome", "levels", "detail", "duration", "reference", "implementation", "diff",
-     "compared"?, "expected"?}
+     "compared"?, "expected"?, "divergence"?}
 
 ``compared`` (items both sides ran to the end) counts what the judge compared: steps, and per
 aspect the checks made, values and gradients element by element (``compare.Comparison.compared``).
@@ -15,7 +15,8 @@ lacks them and the case can do without them); empty for an item that ran whole o
 
 ``levels`` holds the outcome at each level (``semantics``, ``api``, ``drop-in``, see ``levels``);
 ``outcome`` is the outcome at the level that decides the run, after expectations turned it into
-``xfail`` / ``xpass`` where one applies (see ``expectations``).
+``xfail`` / ``xpass`` where one applies (see ``expectations``); ``divergence``, for an item whose
+gradients differ, where they first diverge in the graph (see ``locate``).
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ class ItemRecord:
     diff: list[dict] = field(default_factory=list)
     compared: dict | None = None
     expected: dict | None = None
+    divergence: dict | None = None
 
     @classmethod
     def of(cls, item: Item) -> ItemRecord:
@@ -124,7 +126,7 @@ class ItemRecord:
 
     def as_dict(self) -> dict:
         data = asdict(self)
-        for optional in ("expected", "compared"):
+        for optional in ("expected", "compared", "divergence"):
             if data[optional] is None:
                 del data[optional]
         return data

@@ -205,14 +205,18 @@ class Pool:
             raise StartupError(why)
 
     # -- items ------------------------------------------------------------------------------
-    def submit(self, item: Item, timeout: float, source: str | None = None) -> None:
-        """Queue ``item`` on both sides; ``source``: a program to run instead of a catalog case."""
+    def submit(self, item: Item, timeout: float, source: str | None = None, first: bool = False) -> None:
+        """Queue ``item`` on both sides; ``source``: a program to run instead of a catalog case;
+        ``first``: before the items already queued (a judged item's record waits for it)."""
         self.items[item.request_key] = item
         self.timeouts[item.request_key] = timeout
         if source is not None:
             self.sources[item.request_key] = source
         for side in SIDES:
-            self.queues[side].append(item)
+            if first:
+                self.queues[side].appendleft(item)
+            else:
+                self.queues[side].append(item)
 
     def pending(self) -> int:
         return len(self.items)

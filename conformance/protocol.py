@@ -6,7 +6,8 @@ The judging process (the CLI, or pytest) sends each side worker one request at a
      "timeout": 30.0, "memory_mib": 2048, "kind": "item"}
 
 and the worker answers with the same ``seq``, ``token``, ``case``, ``device`` and ``dtype`` and the
-side's result (``{"status", "steps", "duration", ...}``, see ``recorder.observe``). Messages are
+side's result (``{"status", "steps", "duration", "trace"?, ...}``, see ``recorder.observe`` and
+``gradtrace``). Messages are
 JSON, one per line, at most ``MAX_MESSAGE`` bytes. Nothing the implementation's side sends is
 trusted: :func:`reply_problem` checks that an answer matches the request it answers (the token
 is drawn per request by the judging process; the case's child was forked before the request
@@ -23,7 +24,16 @@ import os
 import secrets
 from typing import Any
 
-from .bounds import CAPTURE_LIMIT, DEPTH_LIMIT, RESULT_BYTES_LIMIT, STEPS_LIMIT, TEXT_LIMIT
+from .bounds import (
+    CAPTURE_LIMIT,
+    DEPTH_LIMIT,
+    NAME_LIMIT,
+    RESULT_BYTES_LIMIT,
+    STEPS_LIMIT,
+    TEXT_LIMIT,
+    TRACE_CALLS_LIMIT,
+    TRACE_NODES_LIMIT,
+)
 
 MAX_MESSAGE = RESULT_BYTES_LIMIT + (1 << 20)
 SIDE_STATUSES = ("completed", "raised", "timeout", "crash", "memory", "error")
@@ -111,6 +121,10 @@ def side_problem(side: Any) -> str | None:
         problem = step_problem(step)
         if problem:
             return f"step {number}: {problem}"
+    if "trace" in side:
+        problem = trace_problem(side["trace"])
+        if problem:
+            return f"trace: {problem}"
     return None
 
 
@@ -147,6 +161,96 @@ def _error_problem(error: Any) -> str | None:
     if missing is not None and not (isinstance(missing, dict) and _text(missing.get("name"))
                                     and _text(missing.get("kind"))):
         return "a malformed missing-API name"
+    return None
+
+
+# -- gradient traces (see ``gradtrace``) ----------------------------------------------------------
+TRACE_ENTRIES = ("Tensor.backward", "autograd.backward", "autograd.grad")
+TRACE_NODE_FIELDS = ("name", "parent", "edge", "next", "fired", "incoming", "outgoing")
+MAX_NAME = NAME_LIMIT + 200  # a cut name carries a marker after the limit
+
+
+def trace_problem(trace: Any) -> str | None:
+    """Why ``trace`` is not a gradient trace, or None."""
+    if not isinstance(trace, dict) or not isinstance(trace.get("calls"), list):
+        return "not an object with a list of calls"
+    if len(trace["calls"]) > TRACE_CALLS_LIMIT:
+        return f"more than {TRACE_CALLS_LIMIT} calls"
+    for key in ("problem", "cut"):
+        if key in trace and not _text(trace[key]):
+            return f"a {key} that is not a bounded text"
+    for number, call in enumerate(trace["calls"], start=1):
+        problem = _call_problem(call)
+        if problem:
+            return f"call {number}: {problem}"
+    return None
+
+
+def _call_problem(call: Any) -> str | None:
+    if not isinstance(call, dict) or call.get("entry") not in TRACE_ENTRIES:
+        return "not an object naming a backward entry point"
+    for key in ("step", "line"):
+        if call.get(key) is not None and not _int(call[key]):
+            return f"a {key} that is not a number"
+    for key in ("source", "raised", "problem", "cut"):
+        if call.get(key) is not None and not _text(call[key]):
+            return f"a {key} that is not a bounded text"
+    if "result" in call:
+        problem = _gradients_problem(call["result"])
+        if problem:
+            return f"result: {problem}"
+    nodes = call.get("nodes")
+    if not isinstance(nodes, list) or len(nodes) > TRACE_NODES_LIMIT:
+        return "nodes that are not a bounded list"
+    if "roots" in call and not _targets(call["roots"], len(nodes)):
+        return "roots that are not a bounded list of node indices"
+    for index, node in enumerate(nodes):
+        problem = _node_problem(node, index, len(nodes))
+        if problem:
+            return f"node {index}: {problem}"
+    return None
+
+
+def _node_problem(node: Any, index: int, count: int) -> str | None:
+    if not isinstance(node, dict) or not all(key in node for key in TRACE_NODE_FIELDS):
+        return "not an object with " + ", ".join(TRACE_NODE_FIELDS)
+    if not isinstance(node["name"], str) or len(node["name"]) > MAX_NAME:
+        return "a name that is not a bounded text"
+    if not (_int(node["parent"]) and -1 <= node["parent"] < index):
+        return "a parent that is not an earlier node"
+    if not (_int(node["edge"]) and node["edge"] >= 0):
+        return "an edge that is not a count"
+    if not _targets(node["next"], count):
+        return "next functions that are not a bounded list of node indices"
+    if node["fired"] is not None and not (_int(node["fired"]) and 0 <= node["fired"] <= TRACE_NODES_LIMIT):
+        return "a firing rank that is not a count"
+    for key in ("incoming", "outgoing"):
+        if node[key] is not None:
+            problem = _gradients_problem(node[key])
+            if problem:
+                return f"{key}: {problem}"
+    for key in ("grad_before", "grad_after"):
+        if key in node:
+            problem = value_problem(node[key])
+            if problem:
+                return f"{key}: {problem}"
+    return None
+
+
+def _targets(indices: Any, count: int) -> bool:
+    """Where edges lead (``gradtrace``): indices of the call's ``count`` nodes, -1 (no node) or -2
+    (a node past the limit)."""
+    return isinstance(indices, list) and len(indices) <= TRACE_NODES_LIMIT and all(
+        _int(i) and -2 <= i < count for i in indices)
+
+
+def _gradients_problem(gradients: Any) -> str | None:
+    if not isinstance(gradients, list) or len(gradients) > 64:
+        return "not a bounded list of gradients"
+    for gradient in gradients:
+        problem = value_problem(gradient)
+        if problem:
+            return problem
     return None
 
 

@@ -36,6 +36,7 @@ from typing import Any
 
 from .bounds import STEPS_LIMIT, TEXT_LIMIT, cut_text, safe_str
 from .case import Case
+from .gradtrace import GradTracer
 from .snapshot import Snapshotter, exception_info, qualified_type_name
 from .surface import Surface
 
@@ -133,6 +134,12 @@ class Recorder:
             self._add(label, line, self._drain(), value={"t": "ok"})
 
     # -- used by the runner ----------------------------------------------------------------
+    def position(self) -> dict:
+        """Where the scenario is now: the number of the step it is in (the next one recorded) and
+        its line (what ``gradtrace`` records of each backward call)."""
+        line = self._caller_line(depth=2)
+        return {"step": len(self.steps) + self._dropped_steps + 1, "line": line, "source": self._source_line(line)}
+
     def uncaught(self, exc: BaseException) -> None:
         self._add("raised", self._raising_line(exc), self._drain(), error=self._error(exc))
 
@@ -211,7 +218,8 @@ def observe(case: Case, namespace: Any, device: str, dtype: str | None = None, o
     """Run one case on one namespace, in this process, and return what it observed.
 
     ``options`` (``item.Item.options``): ``without``, the features the run leaves out
-    (``Recorder.has``).
+    (``Recorder.has``); ``trace``, whether to trace the gradients through every graph node of each
+    backward call (``gradtrace``: the result then has a ``trace``).
 
     Warnings are recorded with the "always" filter, so a warning that the implementation emits
     once per process shows up exactly once, and one emitted on every call shows up every time.
@@ -225,16 +233,24 @@ def observe(case: Case, namespace: Any, device: str, dtype: str | None = None, o
         with contextlib.redirect_stdout(stdout):
             rec = Recorder(namespace, device, dtype or case.dtypes[0], case, caught, stdout,
                            without=tuple((options or {}).get("without") or ()))
+            tracer = GradTracer(namespace, rec.position) if (options or {}).get("trace") else None
             try:
                 seed = getattr(namespace, "manual_seed", None)
                 if callable(seed):
                     seed(0)
+                if tracer is not None:
+                    tracer.install()
                 case.scenario(namespace, rec)
             except BaseException as exc:  # SystemExit too: the implementation must not end the run
                 rec.uncaught(exc)
                 status = "raised"
+            finally:
+                if tracer is not None:
+                    tracer.uninstall()
             rec.finish()
     result = {"status": status, "steps": rec.steps, "duration": time.perf_counter() - started}
+    if tracer is not None:
+        result["trace"] = tracer.result()
     if rec.out_of_memory:
         result["out_of_memory"] = True
     return result

@@ -4,10 +4,13 @@ The runner is the judging process's main loop. It plans every item (a case on a 
 dtype): items on a device one side cannot use are ``skip``; items whose case needs a feature the
 implementation's profile lacks are ``n/a``; the others go to the pool (``pool``), which runs
 both sides in their own processes, each item without the lacking features its case can do
-without (``Item.without``). As each item finishes, the runner judges it (``judge``),
-applies the expectations, appends the record to ``<report dir>/results.jsonl`` at once (the
-journal: its header is on disk before the first item, and it is rewritten whole if the report
-directory disappears during the run) and shows progress.
+without (``Item.without``). As each item finishes, the runner judges it (``judge``); an
+item whose gradients differ runs once more, traced, and its record says where they first
+diverge (``locate``: ``record["divergence"]``; a run without gradient differences costs nothing
+more). Then the runner applies the expectations, appends the record to
+``<report dir>/results.jsonl`` at once (the journal: its header is on disk before the first
+item, and it is rewritten whole if the report directory disappears during the run) and shows
+progress.
 
 SIGINT and SIGTERM end the run at once: workers are killed, the reports are written with what
 was done and marked interrupted, and the exit status is 130 or 143.
@@ -36,6 +39,7 @@ from .expectations import ImplementationFile
 from .item import Item, ItemRecord, items_of
 from .judge import judge
 from .levels import DEFAULT_LEVEL, LEVELS
+from .locate import TRACE_FEATURES, locate, needs_locating, untraceable
 from .pool import Pool, PoolConfig, StartupError
 from .progress import Progress
 
@@ -128,6 +132,7 @@ class Run:
         self.started = datetime.now(UTC)
         self.info: dict[str, dict] = {}
         self.device_status: dict[str, str | None] = {}
+        self.awaiting_trace: dict[tuple, dict] = {}  # item key -> its record, until its traced run is back
         self.journal = Journal(config.report_dir / "results.jsonl", self.metadata())
 
     # -- the run ----------------------------------------------------------------------------
@@ -156,7 +161,9 @@ class Run:
                 pool.submit(item, item.case.timeout or self.config.timeout)
             while pool.pending() and self.interrupted_by is None:
                 for item, reference, implementation in pool.poll():
-                    self._keep(self._judged(item, reference, implementation), progress)
+                    self._finished(pool, item, reference, implementation, progress)
+            for record in self.awaiting_trace.values():  # interrupted before their traced runs came back
+                self._keep(record, progress)
         finally:
             pool.close()
             for number, handler in previous.items():
@@ -184,9 +191,31 @@ class Run:
                 todo.append(replace(item, without=profile.left_out_of(item.case.optional_features)))
         return todo, ready
 
+    def _finished(self, pool: Pool, item: Item, reference: dict, implementation: dict, progress) -> None:
+        """Judge and keep an item; one whose gradients differ is kept once its traced run (submitted
+        now, ahead of the items queued, the pool staying busy meanwhile) says where they diverge
+        (``locate``)."""
+        if item.trace:
+            record = self.awaiting_trace.pop(item.key)
+            record["divergence"] = locate(item, reference, implementation, self.impl_module)
+            self._keep(record, progress)
+            return
+        record = self._judged(item, reference, implementation)
+        lacking = self.config.impl_file.profile.missing_for(TRACE_FEATURES)
+        if needs_locating(record) and lacking:
+            record["divergence"] = untraceable(lacking)
+        elif needs_locating(record):
+            self.awaiting_trace[item.key] = record
+            pool.submit(replace(item, trace=True), item.case.timeout or self.config.timeout, first=True)
+            return
+        self._keep(record, progress)
+
+    @property
+    def impl_module(self) -> str:
+        return self.info.get("implementation", {}).get("module", self.config.impl)
+
     def _judged(self, item: Item, reference: dict, implementation: dict) -> dict:
-        module = self.info.get("implementation", {}).get("module", self.config.impl)
-        record = judge(item, reference, implementation, module, self.config.level, self.config.memory_mib)
+        record = judge(item, reference, implementation, self.impl_module, self.config.level, self.config.memory_mib)
         return record.as_dict()
 
     def _keep(self, record: dict, progress) -> None:

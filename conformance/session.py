@@ -1,14 +1,18 @@
 """Running single items on demand, judged: for the pytest plugin, ``conformance show`` and tests.
 
 A :class:`Session` keeps one worker per side (started on first use, see ``pool``) and runs one
-item at a time; the process that holds it judges and never imports the implementation.
+item at a time (or locates where its gradients diverge, ``Session.locate``); the process that
+holds it judges and never imports the implementation.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .item import Item, ItemRecord
 from .judge import judge
 from .levels import DEFAULT_LEVEL
+from .locate import locate
 from .pool import Pool, PoolConfig
 from .runner import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT, merged_devices
 
@@ -47,8 +51,19 @@ class Session:
 
     def run(self, item: Item, timeout: float = DEFAULT_TIMEOUT, source: str | None = None) -> ItemRecord:
         reference, implementation = self.observe(item, timeout, source)
-        module = self.info.get("implementation", {}).get("module", self.config.impl)
-        return judge(item, reference, implementation, module, self.level, self.config.memory_mib)
+        return judge(item, reference, implementation, self.impl_module, self.level, self.config.memory_mib)
+
+    def locate(self, item: Item, timeout: float = DEFAULT_TIMEOUT, source: str | None = None) -> dict:
+        """Where the gradients of ``item`` first diverge between the two sides (``locate``): both run
+        it once more, tracing every backward call. Worth calling when the item's gradients differ
+        (``locate.needs_locating`` of its record)."""
+        traced = replace(item, trace=True)
+        reference, implementation = self.observe(traced, timeout, source)
+        return locate(traced, reference, implementation, self.impl_module)
+
+    @property
+    def impl_module(self) -> str:
+        return self.info.get("implementation", {}).get("module", self.config.impl)
 
     def close(self) -> None:
         if self.pool is not None:

@@ -198,8 +198,13 @@ class Worker:
 
 
 def fit(result: dict) -> dict:
-    """The result, with its last steps replaced by a marker if it is too large to send."""
+    """The result, with its gradient trace left out, then its last steps replaced by a marker, if it
+    is too large to send."""
     size = len(json.dumps(result, allow_nan=False))
+    if size > RESULT_BYTES_LIMIT and "trace" in result:
+        result["trace"] = {"calls": [], "problem": f"the trace was left out: the result was over "
+                                                   f"{RESULT_BYTES_LIMIT} bytes"}
+        size = len(json.dumps(result, allow_nan=False))
     steps = result["steps"]
     while size > RESULT_BYTES_LIMIT and steps:
         dropped = max(1, len(steps) // 4)

@@ -137,6 +137,31 @@ def view_of_backward_gradient_is_adopted(torch, rec):
     rec("h after y.grad.mul_(10)", h)
 
 
+@case("A hook that keeps no reference to the gradient it is shown leaves .grad free to adopt it; a hook that "
+      "keeps one makes .grad a copy",
+      doc=docs.GRAD_LAYOUTS, tags=("hard",),
+      features=("non-scalar", "in-place", "hooks"))
+def hooks_that_keep_the_gradient_stop_its_adoption(torch, rec):
+    # torch adopts a gradient that no other tensor object holds: what a hook was shown counts only
+    # if the hook kept it (the tensor, or the tuple of a node hook's arguments)
+    kept = []
+    hooks = {
+        "a node post-hook that keeps nothing": lambda y, x: y.grad_fn.register_hook(lambda gi, go: None),
+        "a node post-hook that keeps grad_inputs": lambda y, x: y.grad_fn.register_hook(lambda gi, go: kept.append(gi)),
+        "a node pre-hook that keeps grad_outputs": lambda y, x: y.grad_fn.register_prehook(kept.append),
+        "a leaf tensor hook that keeps nothing": lambda y, x: x.register_hook(lambda g: None),
+        "a leaf tensor hook that keeps the gradient": lambda y, x: x.register_hook(kept.append),
+    }
+    for label, register in hooks.items():
+        x = torch.zeros(2, 3, requires_grad=True, device=rec.device)
+        g = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], device=rec.device)
+        y = x.reshape(6)
+        register(y, x)
+        y.backward(g)  # reshape's backward makes a view of g: adopted unless a hook kept it
+        x.grad.mul_(10)
+        rec(f"g after x.grad.mul_(10), with {label}", g)
+
+
 @case("0-d leaves stacked and summed get views of one element as .grad: changing one changes the other",
       doc=docs.GRAD_LAYOUTS, tags=("hard",),
       features=("non-scalar", "in-place"))

@@ -303,6 +303,36 @@ def node_posthook_replaces_grad_inputs(torch, rec):
     rec("x.grad after handle.remove()", x.grad)
 
 
+@case("The Node hooks of a leaf's AccumulateGrad run around the accumulation: the pre-hook before the "
+      "gradient is added, the post-hook after, with no grad_inputs",
+      doc=docs.NODE_REGISTER_HOOK,
+      features=("non-scalar", "hooks", "graph-introspection", "retain-graph"))
+def accumulate_grad_node_hooks_run_around_the_accumulation(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * 3
+    accumulator = y.grad_fn.next_functions[0][0]
+    seen = []
+    accumulator.register_prehook(lambda grad_outputs: seen.append(
+        ("pre-hook", [g.clone() for g in grad_outputs], None if x.grad is None else x.grad.clone())))
+    accumulator.register_hook(lambda grad_inputs, grad_outputs: seen.append(
+        ("post-hook", list(grad_inputs), [g.clone() for g in grad_outputs], x.grad.clone())))
+    x.register_post_accumulate_grad_hook(lambda p: seen.append(("post-accumulate hook", p.grad.clone())))
+    y.sum().backward(retain_graph=True)
+    y.sum().backward()
+    rec("what the hooks saw, in order", seen)
+
+
+@case("A pre-hook of a leaf's AccumulateGrad can replace the gradient that is accumulated",
+      doc=docs.NODE_REGISTER_PREHOOK,
+      features=("non-scalar", "hooks", "graph-introspection"))
+def accumulate_grad_prehook_replaces_the_gradient(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = x * 3
+    y.grad_fn.next_functions[0][0].register_prehook(lambda grad_outputs: (grad_outputs[0] * 10,))
+    y.sum().backward()
+    rec("x.grad", x.grad)
+
+
 @case("Hooks fire in the order: tensor hook, Node pre-hook, Node post-hook, leaf tensor hook, "
       "post-accumulate-grad hook",
       doc=docs.BACKWARD_HOOKS, tags=("hard",),

@@ -14,10 +14,11 @@ every difference is a value that rounding alone explains (``conditioning``: torc
 moves that far when the program's literal tensors are scaled by a few ulps): it is counted as
 ill-conditioned and written out as ``ill-conditioned-<hash>.py`` (with its ``.diff.txt``) for a
 person to check. The first program
-that does not pass otherwise is shrunk by hypothesis to a minimal one and written to the report
-directory as ``<hash>.py`` (a catalog-style scenario, ready to promote), ``<hash>.diff.txt`` (its
-differences) and ``<hash>.json`` (how to replay it: implementation, versions, seed, chunk,
-dtype, device, level).
+that does not pass otherwise is shrunk by hypothesis to a minimal one; where its gradients differ,
+it runs once more traced, to say at which graph node they first diverge (``conformance.locate``).
+It is written to the report directory as ``<hash>.py`` (a catalog-style scenario, ready to
+promote), ``<hash>.diff.txt`` (its differences, and where its gradients diverge) and
+``<hash>.json`` (how to replay it: implementation, versions, seed, chunk, dtype, device, level).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from ..expectations import explained
 from ..item import Item
 from ..judge import REFERENCE_FAILED
 from ..levels import DEFAULT_LEVEL
+from ..locate import needs_locating
 from ..operators.tolerances import COMPOSITE
 from ..reports.common import diff_text
 from ..session import Session
@@ -181,6 +183,7 @@ class Campaign:
                 if self.run_chunk(chunk):
                     program, record = self._failing
                     self.finding = Finding(program, record, chunk)
+                    self.locate(self.finding)
                     self.finding.paths = self.write(self.finding)
                     break
                 chunk += 1
@@ -219,6 +222,15 @@ class Campaign:
         except FoundDifference:
             return True
         return False
+
+    def locate(self, finding: Finding) -> None:
+        """Where the gradients of the shrunk program first diverge (``conformance.locate``), kept in
+        its record (``record["divergence"]``) when its gradients differ."""
+        if not needs_locating(finding.record):
+            return
+        case = self.case_of(finding.program)
+        finding.record["divergence"] = self.session.locate(Item(case, self.config.device, finding.program.dtype),
+                                                           PROGRAM_TIMEOUT, case.source)
 
     # -- output -----------------------------------------------------------------------------
     def show(self, final: bool = False) -> None:

@@ -96,6 +96,26 @@ def expected_note(record: dict) -> str:
     return clean(f"expected {expected.get('outcome', '?')}: {expected.get('reason', '')}")
 
 
+def divergence_line(record: dict) -> str:
+    """Where an item's gradients first diverge in the graph (``conformance.locate``), in one line;
+    empty where that was not located."""
+    divergence = record.get("divergence")
+    if not isinstance(divergence, dict) or not divergence.get("summary"):
+        return ""
+    return clean(one_line(f"where gradients diverge: {divergence['summary']}"))
+
+
+def divergence_short(record: dict) -> str:
+    """The node where an item's gradients first diverge, in a few words (for a table cell)."""
+    divergence = record.get("divergence")
+    if not isinstance(divergence, dict) or not divergence.get("summary"):
+        return ""
+    if divergence.get("found") in ("node", "incoming") and divergence.get("node"):
+        return clean(one_line(f"gradients diverge at {divergence['node']} (position {divergence.get('position')}, "
+                              f"call {divergence.get('call')})"))
+    return clean(one_line(divergence["summary"]))
+
+
 def side_status(side: dict | None) -> str:
     if side is None:
         return "did not run"
@@ -118,6 +138,8 @@ def diff_text(record: dict) -> str:
         lines.append(expected_note(record))
     if record.get("detail"):
         lines.append(f"detail: {record['detail']}")
+    if divergence_line(record):
+        lines.append(divergence_line(record))
     diffs = record.get("diff") or []
     if diffs:
         lines.append("")

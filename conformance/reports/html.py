@@ -467,6 +467,25 @@ def diffs_table(diffs: list[dict]) -> str:
             f"<tbody>{''.join(rows)}</tbody></table>")
 
 
+def divergence_html(record: dict) -> str:
+    """Where an item's gradients first diverge in the graph (``conformance.locate``): the summary, then
+    what came into that node and went out of it on each side; empty where that was not located."""
+    divergence = record.get("divergence")
+    if not isinstance(divergence, dict) or not divergence.get("summary"):
+        return ""
+    rows = []
+    which = clean(divergence.get("which") or "")
+    outgoing = which.lstrip(".") if which.startswith(".") else f"outgoing {which}".strip()
+    for key, name in (("incoming", "incoming (grad_outputs)"), ("outgoing", outgoing)):
+        pair = divergence.get(key)
+        if isinstance(pair, dict):
+            reference, implementation = marked_pair(pair.get("torch"), pair.get("implementation"))
+            rows.append(f"<tr><td>{e(name)}</td><td><pre>{reference}</pre></td><td><pre>{implementation}</pre></td></tr>")
+    table = ('<table class="diffs"><thead><tr><th>gradients</th><th>torch</th><th>implementation</th></tr></thead>'
+             f"<tbody>{''.join(rows)}</tbody></table>") if rows else ""
+    return f'<h4>Where gradients diverge</h4><p class="divergence">{e(divergence["summary"])}</p>{table}'
+
+
 def item_html(record: dict) -> tuple[str, set[int]]:
     outcome = clean(record.get("outcome", "error"))
     device = column(record)
@@ -482,6 +501,7 @@ def item_html(record: dict) -> tuple[str, set[int]]:
     if record.get("reference") is not None or record.get("implementation") is not None:
         table, lines = steps_table(record)
         parts.append(table)
+    parts.append(divergence_html(record))
     parts.append(diffs_table(record.get("diff") or []))
     parts.append("</div>")
     return "".join(parts), lines

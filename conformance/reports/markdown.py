@@ -31,6 +31,7 @@ from .common import (
     column,
     counts,
     describe_duration,
+    divergence_short,
     expected_note,
     headline,
     label,
@@ -51,6 +52,7 @@ ICONS = {"pass": "\u2705", "fail": "\u274c", "xfail": "\u2611\ufe0f", "xpass": "
          "n/a": "\u2796"}
 VERDICT_ICONS = {"passed": "\u2705", "failed": "\u274c", "incomplete": "\u26a0\ufe0f", "interrupted": "\u26a0\ufe0f"}
 TEXT_LIMIT = 200
+DIVERGENCE_LIMIT = 160
 MAX_ITEMS = 500
 MAX_MISSING = 30
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]|~])")
@@ -186,10 +188,18 @@ def item_table(result: dict) -> list[str]:
         text = headline(record)
         if outcome == "xfail" and expected_note(record):
             text = f"{expected_note(record)} \u2014 {text}"
-        lines.append(f"| {ICONS.get(outcome, '')} {escape(outcome)} | {code(label(record))} | {escape(text)} |")
+        lines.append(f"| {ICONS.get(outcome, '')} {escape(outcome)} | {code(label(record))} | {escape(text)}"
+                     f"{divergence_note(record)} |")
     if len(ordered) > MAX_ITEMS:
         lines += ["", f"\u2026 and {len(ordered) - MAX_ITEMS} more: see `report.html` or `results.json`."]
     return lines
+
+
+def divergence_note(record: dict) -> str:
+    """`` — gradients diverge at MulBackward0 (position 0.1, call 1)`` for an item where that was
+    located (``conformance.locate``), escaped; empty otherwise."""
+    short = divergence_short(record)
+    return f" \u2014 {escape(short, DIVERGENCE_LIMIT)}" if short else ""
 
 
 def skip_lines(result: dict) -> list[str]:

@@ -9,7 +9,8 @@ engine owns the arrays it computes: what a formula returns, views included, and 
 contributions. It hands each to one consumer; a node that passes its gradient through (an
 identity) passes the ownership on. The engine does not own, and records in its task's
 ``foreign`` set, what it was given from outside (root gradients, what hooks and custom
-Functions' backward return) and an array that one node sent along two edges (``x + y`` gives
+Functions' backward return), what user code kept (a hook that still holds the tensor it was
+shown, ``engine.HandedOut``) and an array that one node sent along two edges (``x + y`` gives
 both the same gradient). So a view a formula makes of the caller's gradient is adopted, as torch
 adopts it: ``x.reshape(6).backward(g)`` leaves ``x.grad`` sharing ``g``'s memory, and the two 0-d
 leaves of ``torch.stack([a, b]).sum()`` get views of one element (their ``.grad`` alias each

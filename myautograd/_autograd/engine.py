@@ -21,6 +21,7 @@ same loop with the common cases inlined) runs instead, outside anomaly mode.
 
 from __future__ import annotations
 
+import sys
 import warnings
 import weakref
 from typing import Any
@@ -275,8 +276,14 @@ def evaluate(node: Node, grads: list, task: GraphTask) -> list | None:
         return None
     if is_accumulator:
         if task.accumulate and grads[0] is not None:
+            # as torch's: the node's pre-hooks, the accumulation (with its post-accumulate hooks), then
+            # its post-hooks, which see no grad_inputs (an accumulator has no next edges)
+            if extras is not None and extras.pre_hooks:
+                grads = _run_node_pre_hooks(extras.pre_hooks, grads, task)
             owned = not task.create_graph and task.ownership.owns(grads[0])
             accumulate(node, grads[0], mode, owned)
+            if extras is not None and extras.post_hooks:
+                _run_node_post_hooks(extras.post_hooks, [], grads, task)
         return None
     if extras is not None and extras.pre_hooks:
         grads = _run_node_pre_hooks(extras.pre_hooks, grads, task)
@@ -400,17 +407,51 @@ def _hook_name(hook) -> str:
 
 
 def shown_to_user(task: GraphTask | None, grads) -> None:
-    """Gradients handed to user code (hooks, a custom Function's backward) are no longer the
-    engine's alone; nor is what that code returns."""
+    """Gradients handed to user code (a custom Function's backward) are no longer the engine's
+    alone; nor is what that code returns."""
     if task is not None and not task.create_graph:
         for grad in grads:
             task.ownership.mark_foreign(grad)
 
 
+class HandedOut:
+    """Gradients shown to hooks as tensors. As torch's use count decides whether a leaf's ``.grad``
+    may adopt a gradient, one stays the engine's unless the hooks kept a reference to its tensor,
+    or to the tuple it was passed in: ``release`` (called once the hooks are done and the engine
+    holds no more references to them than when they were shown) compares reference counts."""
+
+    __slots__ = ("objects", "counts")
+
+    def __init__(self, *objects) -> None:
+        self.objects = [item for item in objects if item is not None]
+        self.counts: list[int] = []
+
+    def watch(self) -> HandedOut:
+        """Note the references each holds now (called once the call that made this one is over: its
+        arguments hold references too)."""
+        self.counts = [sys.getrefcount(item) for item in self.objects]
+        return self
+
+    def release(self, task: GraphTask) -> None:
+        for index, count in enumerate(self.counts):  # not zip: its reused result tuple would hold the item
+            item = self.objects[index]
+            if sys.getrefcount(item) > count:
+                kept = item if isinstance(item, tuple) else (item,)
+                shown_to_user(task, [tensor._data for tensor in kept if isinstance(tensor, Tensor)])
+        self.objects = self.counts = []
+
+
+def _returned_by_user(task: GraphTask, results: list, given: list) -> None:
+    """What hooks returned in place of the gradients they were given is theirs, not the engine's."""
+    originals = {id(grad) for grad in given if grad is not None}
+    shown_to_user(task, [result for result in results if result is not None and id(result) not in originals])
+
+
 def _run_tensor_hooks(hooks: dict, grad, task: GraphTask):
     mode = task.mode
-    shown_to_user(task, (grad,))
-    value = mode.as_tensor(grad)
+    shown = mode.as_tensor(grad)
+    handed = HandedOut(shown).watch()
+    value, result = shown, None
     for hook in list(hooks.values()):
         result = hook(value)
         if result is None:
@@ -425,33 +466,41 @@ def _run_tensor_hooks(hooks: dict, grad, task: GraphTask):
                 f"{value.dtype.legacy_type_name(value.device.type)} got {result.dtype.legacy_type_name(result.device.type)})"
             )
         value = result
-    result = mode.from_tensor(value)
-    shown_to_user(task, (result,))
-    return result
+    final = mode.from_tensor(value)
+    del value, result
+    handed.release(task)
+    _returned_by_user(task, [final], [grad])
+    return final
 
 
 def _run_node_pre_hooks(hooks: dict, grads: list, task: GraphTask) -> list:
     mode = task.mode
-    shown_to_user(task, grads)
-    values = tuple(None if g is None else mode.as_tensor(g) for g in grads)
+    shown = tuple(None if g is None else mode.as_tensor(g) for g in grads)
+    handed = HandedOut(shown, *shown).watch()
+    values, result = shown, None
     for hook in list(hooks.values()):
         result = hook(values)
         if result is not None:
             values = tuple(result)
     results = [None if v is None else mode.from_tensor(v) for v in values]
-    shown_to_user(task, results)
+    del values, result
+    handed.release(task)
+    _returned_by_user(task, results, grads)
     return results
 
 
 def _run_node_post_hooks(hooks: dict, outputs: list, grads: list, task: GraphTask) -> list:
     mode = task.mode
-    shown_to_user(task, outputs)
-    grad_inputs = tuple(None if g is None else mode.as_tensor(g) for g in outputs)
+    shown_inputs = tuple(None if g is None else mode.as_tensor(g) for g in outputs)
     grad_outputs = tuple(None if g is None else mode.as_tensor(g) for g in grads)
+    handed = HandedOut(shown_inputs, grad_outputs, *shown_inputs, *grad_outputs).watch()
+    grad_inputs, result = shown_inputs, None
     for hook in list(hooks.values()):
         result = hook(grad_inputs, grad_outputs)
         if result is not None:
             grad_inputs = tuple(result)
     results = [None if v is None else mode.from_tensor(v) for v in grad_inputs]
-    shown_to_user(task, results)
+    del grad_inputs, result
+    handed.release(task)
+    _returned_by_user(task, results, outputs)
     return results
