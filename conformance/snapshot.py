@@ -127,7 +127,7 @@ def bounded_values(values: Any) -> Any:
 # -- exceptions --------------------------------------------------------------------------------
 TRACEBACK_FRAMES = 40       # the innermost frames of a traceback that are kept
 TRACEBACK_LIMIT = 8_000     # characters of a traceback
-_HARNESS_FRAMES = ("conformance/recorder.py", "contextlib.py")
+_HARNESS_FRAMES = ("conformance/recorder.py", "conformance/gradtrace.py", "contextlib.py")
 
 
 def exception_info(exc: BaseException, missing: dict | None = None, with_traceback: bool = False) -> dict:

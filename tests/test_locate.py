@@ -383,7 +383,15 @@ def test_tracing_changes_nothing_the_scenario_observes(catalog_registry, impl, c
     plain, with_trace = traced(case, impl, trace=False), traced(case, impl)
     assert with_trace["trace"]["calls"] and not any(c.get("problem") for c in with_trace["trace"]["calls"])
     del with_trace["trace"]
-    assert {**plain, "duration": 0} == {**with_trace, "duration": 0}
+    # a traceback is a diagnostic kept with an exception, not an observation: the tracing's own calls
+    # may reach the engine through another of its entry points
+    assert {**without_tracebacks(plain), "duration": 0} == {**without_tracebacks(with_trace), "duration": 0}
+
+
+def without_tracebacks(result: dict) -> dict:
+    steps = [{**step, "error": {k: v for k, v in step["error"].items() if k != "traceback"}} if "error" in step else step
+             for step in result["steps"]]
+    return {**result, "steps": steps}
 
 
 def test_the_entry_points_are_restored_after_the_scenario():
