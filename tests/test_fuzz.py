@@ -126,6 +126,16 @@ def test_programs_whose_every_difference_a_fuzz_entry_explains_are_counted_not_f
         assert explained(finding.record["diff"], known, "drop-in") is None
 
 
+def test_a_program_that_reaches_a_name_an_entry_explains_is_counted_not_found(tmp_path):
+    """tests.broken.no_retain_grad has no Tensor.retain_grad: its programs are unsupported there."""
+    known = (FuzzExpectation("no retain_grad", unsupported=r"^Tensor\.retain_grad$"),)
+    campaign = Campaign(FuzzConfig(impl="tests.broken.no_retain_grad", budget=15, seed=2, report_dir=tmp_path,
+                                   shrink=False, known=known))
+    finding = campaign.run()
+    assert campaign.explained.get("no retain_grad", 0) >= 1
+    assert finding is None, finding.record["detail"]
+
+
 def test_the_command_line_fuzzer_refuses_a_malformed_fuzz_entry_in_one_line(run_cli, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('[[fuzz]]\nwhere = "t[0"\nreason = "r"\n')

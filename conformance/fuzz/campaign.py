@@ -36,7 +36,7 @@ from pathlib import Path
 from ..bounds import for_console
 from ..case import Doc, case_from_source
 from ..compare import tolerances_for
-from ..expectations import explained
+from ..expectations import explained, explained_unsupported
 from ..item import Item
 from ..judge import REFERENCE_FAILED
 from ..levels import DEFAULT_LEVEL
@@ -180,8 +180,12 @@ class Campaign:
 
     def is_explained(self, record: dict) -> bool:
         """Whether a [[fuzz]] entry of the implementation's expectations explains every difference
-        of ``record`` that counts at the campaign's level (then it is counted, not a finding)."""
-        entry = explained(record.get("diff") or (), self.config.known, self.config.level)
+        of ``record`` that counts at the campaign's level, or, for an unsupported program, the one at
+        the name the implementation lacks (then it is counted, not a finding)."""
+        if record["outcome"] == "unsupported":
+            entry = explained_unsupported(record, self.config.known, self.config.level)
+        else:
+            entry = explained(record.get("diff") or (), self.config.known, self.config.level)
         if entry is None:
             return False
         self.explained[entry.reason] = self.explained.get(entry.reason, 0) + 1
@@ -270,8 +274,9 @@ class Campaign:
             self._checking = True
             if reference_broke(record):
                 self.set_aside(program, record)
-            elif record["outcome"] == "fail" and (self.is_explained(record)
-                                                  or self.is_ill_conditioned(program, record)):
+            elif record["outcome"] in ("fail", "unsupported") and self.is_explained(record):
+                pass
+            elif record["outcome"] == "fail" and self.is_ill_conditioned(program, record):
                 pass
             elif not self.baseline_differs(program):
                 if self._failing is None or len(program.source()) <= len(self._failing[0].source()):
