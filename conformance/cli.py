@@ -31,6 +31,7 @@ from . import catalog
 from . import expectations as expectations_module
 from .bounds import for_console
 from .case import ALL_DEVICES, Case
+from .fuzz import GRACE as FUZZ_GRACE
 from .isolation import MODES, default_mode
 from .levels import DEFAULT_LEVEL, LEVELS
 from .selection import SelectionError, compile_expression
@@ -143,11 +144,16 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--registry", default=DEFAULT_REGISTRY, metavar="MODULE:ATTRIBUTE",
                         help="the catalog the item comes from (default: the built-in catalog)")
 
-    fuzz = commands.add_parser("fuzz", help="differential fuzzing of whole autograd programs against torch")
+    fuzz = commands.add_parser("fuzz", help="differential fuzzing of whole autograd programs against torch",
+                               description="Differential fuzzing of whole autograd programs against torch. Programs "
+                                           "use only the features the implementation's profile keeps (its "
+                                           "expectations file's [profile] lacks).")
     fuzz.add_argument("--impl", default="myautograd", help="implementation under test (as for run)")
     fuzz.add_argument("--device", default="cpu", choices=ALL_DEVICES, help="the device programs run on (default: cpu)")
     fuzz.add_argument("--budget", type=number(float, 1, 7 * 86400, "number of seconds"), default=60.0,
-                      help="seconds to fuzz for (default: 60)")
+                      help="seconds to fuzz for, shrinking included (default: 60); counted once both sides have "
+                           f"started, and the campaign ends at most {FUZZ_GRACE:g} s after it (the program running "
+                           "then is stopped; a shrink cut short writes the shortest program found so far)")
     fuzz.add_argument("--seed", type=number(int, 0, 2**32 - 1, "whole number"), default=0,
                       help="seed of the first chunk of programs (default: 0); the same seed replays a campaign")
     fuzz.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
@@ -161,8 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="an implementation whose own differences from torch are not findings: a program on "
                            "which it differs too is passed over (to find what a change to it broke)")
     fuzz.add_argument("--expectations", type=Path, default=None,
-                      help="a file whose [[fuzz]] entries explain known differences (default: the built-in one "
-                           "for the implementation, if any)")
+                      help="a file whose [profile] says which features programs may not use, and whose [[fuzz]] "
+                           "entries explain known differences (default: the built-in one for the implementation, "
+                           "if any)")
     fuzz.add_argument("--no-shrink", action="store_true",
                       help="write the first difference as drawn, without shrinking it (quicker; for measuring "
                            "how soon differences are found)")
@@ -397,14 +404,19 @@ def command_fuzz(args: argparse.Namespace) -> int:
         raise UsageError("the fuzzer needs hypothesis: pip install 'autograd-conformance[fuzz]'") from None
 
     check_report_dir(args.report_dir, ())
-    known = load_implementation_file(args).fuzz
+    impl_file = load_implementation_file(args)
     campaign = Campaign(FuzzConfig(impl=args.impl, device=args.device, budget=args.budget, seed=args.seed,
                                    level=args.level, report_dir=args.report_dir, max_steps=args.max_steps,
                                    startup_timeout=args.startup_timeout, shrink=not args.no_shrink,
-                                   baseline=args.baseline, known=known))
+                                   baseline=args.baseline, known=impl_file.fuzz, lacks=impl_file.profile.lacks))
+    refusal = campaign.gate.refusal(args.device)
+    if refusal is not None:
+        raise UsageError(f"{impl_file.path or 'the expectations file'}: {refusal}")
     try:
+        campaign.start()
         reason = campaign.session.device_reason(args.device)
         if reason is not None:
+            campaign.close()
             raise UsageError(f"device {args.device}: {reason}")
         finding = campaign.run()
     except StartupError as exc:
@@ -416,12 +428,17 @@ def command_fuzz(args: argparse.Namespace) -> int:
               f"{campaign.ill_conditioned} program(s)")
     if finding is None:
         counted = campaign.explained or campaign.ill_conditioned
+        if campaign.unchecked:
+            print("the budget ran out while a program that differs was being checked (not reported; a longer "
+                  "--budget or another --seed shows it)")
         print(f"no {'unexplained ' if counted else ''}difference in {campaign.programs} programs "
-              f"({args.budget:g} s, seed {args.seed})")
+              f"({args.budget:g} s after a start-up of {campaign.startup:.1f} s, seed {args.seed})")
         return 0
     print(for_console(f"difference: {finding.record.get('outcome')}: {finding.record.get('detail', '')}", 400))
     if (finding.record.get("divergence") or {}).get("summary"):
         print(for_console(f"where gradients diverge: {finding.record['divergence']['summary']}", 400))
+    if finding.cut_short:
+        print("shrinking was cut short by the budget: the program written is the shortest found by then")
     label = "shrunk program: " if campaign.config.shrink else "program (not shrunk): "
     print(label + ", ".join(str(p) for p in finding.paths))
     return 1

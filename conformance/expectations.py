@@ -21,11 +21,14 @@ Differences the fuzzer (``python -m conformance fuzz``) may meet and the file ex
     where = "grad_fn"                  # optional: a regular expression searched in where it was seen
     torch = "AddBackward1"             # optional: ... in what torch showed
     implementation = "AddBackward0"    # optional: ... in what the implementation showed
+    unsupported = "^torch\\."          # optional: ... in the torch name the implementation lacks there
     reason = "scalar overloads inside create_graph formulas"
 
-An entry needs a reason and at least one of the four matching keys. A fuzzed program whose every
+An entry needs a reason and at least one of the five matching keys. A fuzzed program whose every
 difference that counts at the campaign's level is explained by an entry is no finding: the
-campaign counts it under the entry's reason and goes on.
+campaign counts it under the entry's reason and goes on. A program that reaches a name the
+implementation lacks is ``unsupported`` and, as a catalog item, not compared past that name: an
+entry that explains the difference at the name explains the program.
 
 Items whose case needs a feature the profile lacks are ``n/a``: listed, not run, left out of the
 scores. A lacking feature the case can do without (``Case.optional_features``) does not make it
@@ -66,8 +69,8 @@ BUILTIN_DIR = Path(__file__).with_name("expectations")
 ENTRY_KEYS = {"case": str, "outcome": str, "reason": str, "device": str, "dtype": str, "reference": str}
 REQUIRED = ("case", "outcome", "reason")
 PROFILE_KEYS = {"lacks": list, "note": str}
-FUZZ_KEYS = {"aspect": str, "where": str, "torch": str, "implementation": str, "reason": str}
-FUZZ_PATTERNS = ("where", "torch", "implementation")  # regular expressions, searched in the diff's fields
+FUZZ_KEYS = {"aspect": str, "where": str, "torch": str, "implementation": str, "unsupported": str, "reason": str}
+FUZZ_PATTERNS = ("where", "torch", "implementation", "unsupported")  # regular expressions, searched in the diff's fields
 
 
 class ExpectationError(Exception):
@@ -133,13 +136,16 @@ class FuzzExpectation:
     where: str | None = None
     torch: str | None = None
     implementation: str | None = None
+    unsupported: str | None = None
 
     def explains(self, diff: dict) -> bool:
         """Whether ``diff`` (one difference of a judged record) is this known one."""
         if self.aspect is not None and diff.get("aspect") != self.aspect:
             return False
+        if self.unsupported is not None and not diff.get("unsupported"):
+            return False
         fields = {"where": diff.get("where"), "torch": diff.get("reference"),
-                  "implementation": diff.get("implementation")}
+                  "implementation": diff.get("implementation"), "unsupported": diff.get("unsupported")}
         return all(re.search(pattern, str(fields[key] or "")) for key in FUZZ_PATTERNS
                    if (pattern := getattr(self, key)) is not None)
 
@@ -247,7 +253,8 @@ def _fuzz_entries(raw: object, path: Path) -> tuple[FuzzExpectation, ...]:
         if not entry.get("reason"):
             raise ExpectationError(f"{where} lacks reason")
         if not any(entry.get(key) for key in ("aspect", *FUZZ_PATTERNS)):
-            raise ExpectationError(f"{where} matches every difference; give aspect, where, torch or implementation")
+            raise ExpectationError(f"{where} matches every difference; give aspect, where, torch, implementation or "
+                                   "unsupported")
         if entry.get("aspect") is not None and entry["aspect"] not in ASPECTS:
             raise ExpectationError(f"{where} has aspect {entry['aspect']!r}; known: {', '.join(ASPECTS)}")
         for key in FUZZ_PATTERNS:
@@ -256,7 +263,7 @@ def _fuzz_entries(raw: object, path: Path) -> tuple[FuzzExpectation, ...]:
             except re.error as exc:
                 raise ExpectationError(f"{where}: {key} is not a regular expression: {exc}") from None
         entries.append(FuzzExpectation(entry["reason"], entry.get("aspect"), entry.get("where"), entry.get("torch"),
-                                       entry.get("implementation")))
+                                       entry.get("implementation"), entry.get("unsupported")))
     return tuple(entries)
 
 
@@ -273,6 +280,17 @@ def explained(diffs: Iterable[dict], entries: Iterable[FuzzExpectation], level: 
             return None
         first = first or entry
     return first
+
+
+def explained_unsupported(record: dict, entries: Iterable[FuzzExpectation], level: str) -> FuzzExpectation | None:
+    """For a record whose outcome at ``level`` is ``unsupported``: the entry explaining the difference
+    at the name the implementation lacks (the earliest that counts, named in the record's detail as
+    ``levels.outcome_at`` writes it); nothing past that name is compared. None otherwise."""
+    at_name = [d for d in record.get("diff") or () if counts_at(d["aspect"], level) and d.get("unsupported")
+               and record.get("detail") == f"unsupported: {d['unsupported']}"]
+    if record.get("outcome") != "unsupported" or not at_name:
+        return None
+    return next((e for e in entries if e.explains(at_name[0])), None)
 
 
 def _check_keys(table: dict, schema: dict[str, type], where: str) -> None:

@@ -74,11 +74,32 @@ def test_a_fuzz_entry_explains_a_program_only_when_it_explains_every_difference_
     assert expectations.explained([], [entry], "drop-in") is None
 
 
+DEVICE_DIFF = {"where": "step 1: t1: device", "aspect": "device", "step": 1, "reference": "'cpu'",
+               "implementation": "unsupported: Tensor.device", "unsupported": "Tensor.device"}
+RAISED_DIFF = {"where": "step 2", "aspect": "raised", "step": 2, "reference": "observed 't2'",
+               "implementation": "s2: t2 = torch.floor(t1) raised AttributeError", "unsupported": "torch.floor"}
+LATER_DIFF = {**VALUE_DIFF, "step": 3}
+
+
+def test_an_unsupported_program_is_explained_by_the_entry_that_explains_its_missing_name(tmp_path):
+    [entry] = fuzz_entries('[[fuzz]]\nunsupported = "^torch\\\\."\nreason = "no translation"\n', tmp_path)
+    assert entry.explains(RAISED_DIFF) and not entry.explains(DEVICE_DIFF) and not entry.explains(VALUE_DIFF)
+    # the earliest difference that counts names the missing name; nothing past it is compared
+    record = {"outcome": "unsupported", "detail": "unsupported: torch.floor", "diff": [LATER_DIFF, RAISED_DIFF]}
+    assert expectations.explained_unsupported(record, [entry], "semantics") is entry
+    assert expectations.explained_unsupported({**record, "outcome": "fail"}, [entry], "semantics") is None
+    # at the api level the tensor's missing device comes first: that name is not explained
+    at_api = {**record, "detail": "unsupported: Tensor.device", "diff": [DEVICE_DIFF, LATER_DIFF, RAISED_DIFF]}
+    assert expectations.explained_unsupported(at_api, [entry], "api") is None
+    assert expectations.explained_unsupported(at_api, [entry], "semantics") is None
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ('[[fuzz]]\naspect = "node-name"\n', "lacks reason"),
     ('[[fuzz]]\nreason = "anything"\n', "matches every difference"),
     ('[[fuzz]]\naspect = "colour"\nreason = "r"\n', "has aspect 'colour'"),
     ('[[fuzz]]\nwhere = "t[0"\nreason = "r"\n', "where is not a regular expression"),
+    ('[[fuzz]]\nunsupported = "(torch"\nreason = "r"\n', "unsupported is not a regular expression"),
     ('[[fuzz]]\ncase = "x.*"\nreason = "r"\n', "unknown key 'case'"),
     ('fuzz = "x"\n', "must be an array of tables"),
 ])

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import io
 import json
 import re
+import time
 
 import pytest
 
 from conformance.case import REGISTRY
 from conformance.expectations import FuzzExpectation, explained
+from conformance.fuzz import GRACE
 from conformance.fuzz.campaign import Campaign, FuzzConfig, reference_broke
 from conformance.fuzz.ops import elementwise_ops
 
@@ -123,6 +126,16 @@ def test_programs_whose_every_difference_a_fuzz_entry_explains_are_counted_not_f
         assert explained(finding.record["diff"], known, "drop-in") is None
 
 
+def test_a_program_that_reaches_a_name_an_entry_explains_is_counted_not_found(tmp_path):
+    """tests.broken.no_retain_grad has no Tensor.retain_grad: its programs are unsupported there."""
+    known = (FuzzExpectation("no retain_grad", unsupported=r"^Tensor\.retain_grad$"),)
+    campaign = Campaign(FuzzConfig(impl="tests.broken.no_retain_grad", budget=15, seed=2, report_dir=tmp_path,
+                                   shrink=False, known=known))
+    finding = campaign.run()
+    assert campaign.explained.get("no retain_grad", 0) >= 1
+    assert finding is None, finding.record["detail"]
+
+
 def test_the_command_line_fuzzer_refuses_a_malformed_fuzz_entry_in_one_line(run_cli, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('[[fuzz]]\nwhere = "t[0"\nreason = "r"\n')
@@ -130,3 +143,32 @@ def test_the_command_line_fuzzer_refuses_a_malformed_fuzz_entry_in_one_line(run_
                    "--report-dir", str(tmp_path / "out"))
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert "where is not a regular expression" in done.stderr
+
+
+def test_the_budget_bounds_the_whole_campaign_shrinking_included(tmp_path):
+    """Every program differs and each takes 0.3 s: shrinking would take minutes, the budget is 4 s."""
+    stream = io.StringIO()
+    campaign = Campaign(FuzzConfig(impl="tests.broken.slow_wrong_gradients", budget=4, seed=1, report_dir=tmp_path),
+                        stream=stream)
+    begun = time.monotonic()
+    finding = campaign.run()
+    fuzzing = time.monotonic() - begun - campaign.startup
+    assert fuzzing <= 4 + GRACE, f"{fuzzing:.1f} s after a start-up of {campaign.startup:.1f} s"
+    assert finding is not None and finding.cut_short and campaign.programs >= 2
+    scenario, _, meta = finding.paths
+    assert "Shrinking was cut short by the budget" in scenario.read_text()
+    assert json.loads(meta.read_text())["shrinking"] == "cut short by the budget"
+    progress = stream.getvalue()
+    assert f"started in {campaign.startup:.1f} s; fuzzing for 4 s" in progress
+    spent = [int(seconds) for seconds in re.findall(r"(\d+) s of 4\b", progress)]
+    assert spent and max(spent) <= 4, progress
+
+
+def test_the_program_running_when_the_budget_ends_is_stopped_there_and_is_no_finding(tmp_path):
+    """Backward never returns: the first program would run to its 30 s time limit."""
+    campaign = Campaign(FuzzConfig(impl="tests.broken.hang", budget=3, seed=1, report_dir=tmp_path))
+    begun = time.monotonic()
+    finding = campaign.run()
+    fuzzing = time.monotonic() - begun - campaign.startup
+    assert finding is None and not list(tmp_path.iterdir())
+    assert 3 <= fuzzing <= 3 + GRACE, f"{fuzzing:.1f} s"

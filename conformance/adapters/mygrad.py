@@ -16,7 +16,8 @@ translates:
 * Methods and functions whose MyGrad equivalent differs only in name or keyword spelling
   (``dim``/``keepdim`` -> ``axis``/``keepdims``, ``clamp`` -> ``clip``, ``cat`` ->
   ``concatenate``, ``transpose`` -> ``swapaxes``, ``add_`` -> ``+=``, ``to(dtype)`` ->
-  ``astype(dtype, copy=False)``, ``no_grad()`` -> ``no_autodiff``, ...). MyGrad's own
+  ``astype(dtype, copy=False)``, ``no_grad()`` -> ``no_autodiff``, ``abs(x)`` -> ``absolute``,
+  ...). MyGrad's own
   behaviour stays: its casts leave the graph, its backward clears the graph and does not
   accumulate, a non-scalar backward sums.
 * dtypes: ``float32`` and the others are MyGrad's (NumPy's) dtypes under torch's names.
@@ -349,6 +350,9 @@ def _matmul(self, other: Any) -> Tensor:
 Tensor.pow = _pow
 Tensor.clamp = _clamp
 Tensor.matmul = Tensor.mm = Tensor.mv = Tensor.dot = _matmul
+# Python's abs(x) is torch.abs(x); MyGrad's Tensor has no __abs__ (abs() of it raises TypeError), and
+# its absolute is the same function
+Tensor.__abs__ = _method("__abs__", mg.absolute)
 
 
 def cat(tensors: Any, dim: int = 0) -> Tensor:

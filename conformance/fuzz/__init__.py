@@ -6,5 +6,10 @@ with ``bookkeeping`` drawing hooks, grad modes, custom Functions and batched gra
 ``program`` holds what they build and renders it as a catalog-style scenario; ``campaign`` runs
 programs side by side on torch and the implementation through the same pool, recorder and
 judge as the catalog, and shrinks the first difference to a minimal program it writes out;
-``ops`` reads the operators off the operator table.
+``ops`` reads the operators off the operator table; ``gate`` keeps out of programs what the
+implementation's profile lacks.
 """
+
+# how long after its budget a campaign may take to end: the program running at the budget is
+# stopped there (its process killed), then the finding is written and the workers are stopped
+GRACE = 5.0

@@ -1,6 +1,6 @@
 """The fuzzer's bookkeeping steps: hooks, ``retain_grad``, grad modes, custom Functions, batched gradients.
 
-A mixin of ``generator.Generator`` (it uses the generator's ``draw``, ``pick``, ``leaf``,
+A mixin of ``generator.Generator`` (it uses the generator's ``draw``, ``gate``, ``pick``, ``leaf``,
 ``result`` and ``op``). These steps draw what engines get wrong without any formula being wrong:
 the order hooks run in, a grad mode left changed by an exception or inherited by a thread, what a
 custom Function's ``ctx`` says and saves, which gradients reach its backward, a gradient batched
@@ -31,7 +31,10 @@ class BookkeepingSteps:
         var = self.pick(program, lambda v: True)
         if var is None:
             return
-        form = self.draw(self.st.sampled_from(("tensor", "tensor", "two tensor hooks", "post_accumulate", "node")))
+        forms = ("tensor", "tensor", "two tensor hooks", "post_accumulate", "node")
+        if not self.gate.allows("post-accumulate-grad hooks"):
+            forms = tuple(f for f in forms if f != "post_accumulate")
+        form = self.draw(self.st.sampled_from(forms))
         change = self.draw(self.st.sampled_from(HOOK_FORMS))
         if form == "tensor":
             statement = f"{var.name}.register_hook(lambda g: {change})"
@@ -60,7 +63,9 @@ class BookkeepingSteps:
         leaving a block; a thread started inside a block."""
         form = self.draw(self.st.sampled_from(("op", "op", "op", "exception", "thread")))
         if form == "op":
-            self.op(program, under=self.draw(self.st.sampled_from(MODE_FORMS)))
+            forms = MODE_FORMS if self.gate.allows("inference mode") else tuple(f for f in MODE_FORMS
+                                                                                 if f != GRAD_MODES[3])
+            self.op(program, under=self.draw(self.st.sampled_from(forms)))
             return
         block = self.draw(self.st.sampled_from(GRAD_MODES[:2] + RECORDING_MODES[1:]))
         if form == "exception":
@@ -106,12 +111,14 @@ class BookkeepingSteps:
             "            grad * a if ctx.needs_input_grad[1] else None)",
         ])
         out = self.result(program, a.shape, a.requires_grad or b.requires_grad)
+        program.made(out, [a, b])
         program.attempt(f"{out.name} = {name}.apply({a.name}, {b.name})",
                         [f"{out.name} = {name}.apply({a.name}, {b.name})", program.record(out)])
         writable = [v for v in (b, a) if not (v.leaf and v.requires_grad)]
-        if writable and self.draw(self.st.booleans()):  # a saved input changed: its backward must refuse
-            statement = f"{writable[0].name}.add_(1)"
+        if writable and self.gate.allows("a saved input changed in place") and self.draw(self.st.booleans()):
+            statement = f"{writable[0].name}.add_(1)"  # a saved input changed: its backward must refuse
             program.attempt(statement, [statement, program.record(writable[0], version=True)])
+            program.changed_in_place(writable[0], [])
 
     def _function_two_outputs(self, program: Program, name: str, a: Var) -> None:
         materialize = self.draw(self.st.booleans())
@@ -128,6 +135,7 @@ class BookkeepingSteps:
         ])
         index = self.draw(self.st.integers(0, 1))
         out = self.result(program, a.shape, a.requires_grad)
+        program.made(out, [a])
         call = f"{out.name} = {name}.apply({a.name})[{index}]"
         program.attempt(call, [call, program.record(out)])
 
@@ -141,6 +149,7 @@ class BookkeepingSteps:
             "    return grad * 2",
         ])
         out = self.result(program, a.shape, a.requires_grad)
+        program.made(out, [a])
         sign = self.result(program, a.shape, False)
         call = f"{out.name}, {sign.name} = {name}.apply({a.name})"
         program.attempt(call, [call, program.record(out), program.record(sign)])
@@ -152,14 +161,18 @@ class BookkeepingSteps:
             "def backward(ctx, grad):", "    a, = ctx.saved_tensors", "    return grad * 3 * a * a",
         ], once=True)
         out = self.result(program, a.shape, a.requires_grad)
+        program.made(out, [a])
         call = f"{out.name} = {name}.apply({a.name})"
         program.attempt(call, [call, program.record(out)])
-        if a.requires_grad:
+        if (a.requires_grad and self.gate.allows("differentiating a once_differentiable backward")
+                and self.can_backward(program, out)):
             gradient = self.result(program, a.shape, True, operand=False)
+            program.made(gradient, [out, a])
             program.attempt(f"differentiate {name} twice", [
                 f"{gradient.name}, = torch.autograd.grad({out.name}.sum(), [{a.name}], create_graph=True)",
                 program.record(gradient), f"rec('second derivative', torch.autograd.grad({gradient.name}.sum(), "
                                           f"[{a.name}]))"])
+            program.went_through(gradient)
 
     # -- batched gradients --------------------------------------------------------------------
     def batched_grad(self, program: Program) -> None:

@@ -1,8 +1,13 @@
 """A fuzzing campaign: draw programs, run both sides, judge, shrink the first difference, write it.
 
 Programs are drawn with hypothesis (``generator.Generator``) in chunks of ``CHUNK`` examples, each
-chunk seeded from ``--seed`` (chunk ``k`` uses seed ``seed + k``), until the time budget is spent
-(it is checked between chunks: a campaign may run over by one chunk).
+chunk seeded from ``--seed`` (chunk ``k`` uses seed ``seed + k``), and use only what the
+implementation's profile keeps (``gate``). The budget is a limit on the whole campaign, shrinking
+and every rerun included: it starts once both sides have started (start-up is shown, not
+counted), no program starts after it, and the program running when it ends is stopped there; the
+campaign then ends within ``conformance.fuzz.GRACE`` seconds. Shrinking that the budget cuts
+short writes the shortest difference found so far, and says so.
+
 Each program runs as one item through the same pool, isolation, recorder and judge as the
 catalog's cases (``session.Session``), at the level given. A program that the reference itself
 cannot run to the end (torch crashes or hangs on it) or on which one of torch's internal
@@ -32,7 +37,7 @@ from pathlib import Path
 from ..bounds import for_console
 from ..case import Doc, case_from_source
 from ..compare import tolerances_for
-from ..expectations import explained
+from ..expectations import explained, explained_unsupported
 from ..item import Item
 from ..judge import REFERENCE_FAILED
 from ..levels import DEFAULT_LEVEL
@@ -41,6 +46,7 @@ from ..operators.tolerances import COMPOSITE
 from ..reports.common import diff_text
 from ..session import Session
 from .conditioning import could_be_ill_conditioned, ill_conditioned, scaled_source, scales
+from .gate import Gate
 from .generator import Generator
 from .ops import elementwise_ops, table_ops
 from .program import Program
@@ -73,6 +79,11 @@ class FoundDifference(AssertionError):
     """A program whose outcome is not pass (hypothesis shrinks it)."""
 
 
+class OutOfTime(BaseException):
+    """The budget is spent. Not an ``Exception``: hypothesis lets it through at once instead of
+    taking it for a failing example to shrink."""
+
+
 @dataclass
 class FuzzConfig:
     impl: str = "myautograd"
@@ -86,6 +97,7 @@ class FuzzConfig:
     shrink: bool = True                 # False: the first difference as drawn
     baseline: str | None = None         # an implementation whose own differences are not findings
     known: tuple = ()                   # FuzzExpectation entries: differences explained, not findings
+    lacks: tuple[str, ...] = ()         # features the implementation's profile lacks: no program uses them
 
 
 @dataclass
@@ -94,6 +106,7 @@ class Finding:
     record: dict
     chunk: int
     paths: list[Path] = field(default_factory=list)
+    cut_short: bool = False             # the budget ran out while shrinking: the shortest program found by then
 
 
 class Campaign:
@@ -108,9 +121,14 @@ class Campaign:
         self.baseline_differences = 0   # programs on which the baseline differs too: not findings
         self.explained: dict[str, int] = {}  # reason of a [[fuzz]] entry -> programs it explained
         self.ill_conditioned = 0        # programs whose every difference is an ill-conditioned value
+        self.gate = Gate.of(config.lacks)
         self.ops = elementwise_ops()
         self.table = table_ops()
-        self.started = time.monotonic()
+        self.startup: float | None = None   # seconds both sides took to start
+        self.started = time.monotonic()     # when fuzzing began (once both sides had started)
+        self.deadline = self.started + config.budget
+        self.unchecked = False              # the budget ran out while a differing program was being checked
+        self._checking = False
         self._last_shown = 0.0
         self._failing: tuple[Program, dict] | None = None
         self.reference_failures: list[Path] = []
@@ -122,9 +140,30 @@ class Campaign:
                                 "A fuzzed autograd program", DOC, dtypes=(program.dtype,), tags=("fuzz",),
                                 tolerances=TOLERANCES)
 
+    def time_limit(self) -> float:
+        """The time limit of the next program: ``PROGRAM_TIMEOUT``, or what is left of the budget
+        (OutOfTime when nothing is)."""
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise OutOfTime
+        return min(PROGRAM_TIMEOUT, left)
+
+    def observed(self, session: Session, item: Item, source: str, judged: bool = True):
+        """One item run through ``session`` within the budget: its record (``judged``), or both sides'
+        results; OutOfTime when the budget stopped it."""
+        limit = self.time_limit()
+        if judged:
+            result = session.run(item, limit, source)
+            sides = (result.reference or {}, result.implementation or {})
+        else:
+            result = sides = session.observe(item, limit, source)
+        if limit < PROGRAM_TIMEOUT and any(side.get("status") == "timeout" for side in sides):
+            raise OutOfTime
+        return result
+
     def judge(self, program: Program) -> dict:
         case = self.case_of(program)
-        record = self.session.run(Item(case, self.config.device, program.dtype), PROGRAM_TIMEOUT, case.source)
+        record = self.observed(self.session, Item(case, self.config.device, program.dtype), case.source)
         self.programs += 1
         self.show()
         return record.as_dict()
@@ -135,7 +174,7 @@ class Campaign:
         if self.baseline is None:
             return False
         case = self.case_of(program)
-        record = self.baseline.run(Item(case, self.config.device, program.dtype), PROGRAM_TIMEOUT, case.source)
+        record = self.observed(self.baseline, Item(case, self.config.device, program.dtype), case.source)
         if record.outcome == "pass":
             return False
         self.baseline_differences += 1
@@ -143,8 +182,12 @@ class Campaign:
 
     def is_explained(self, record: dict) -> bool:
         """Whether a [[fuzz]] entry of the implementation's expectations explains every difference
-        of ``record`` that counts at the campaign's level (then it is counted, not a finding)."""
-        entry = explained(record.get("diff") or (), self.config.known, self.config.level)
+        of ``record`` that counts at the campaign's level, or, for an unsupported program, the one at
+        the name the implementation lacks (then it is counted, not a finding)."""
+        if record["outcome"] == "unsupported":
+            entry = explained_unsupported(record, self.config.known, self.config.level)
+        else:
+            entry = explained(record.get("diff") or (), self.config.known, self.config.level)
         if entry is None:
             return False
         self.explained[entry.reason] = self.explained.get(entry.reason, 0) + 1
@@ -158,8 +201,8 @@ class Campaign:
         scaled = {}
         for number, (name, factor) in enumerate(scales(program.dtype).items()):
             case = self.case_of(program, scaled_source(program.source(), factor), f".scaled{number}")
-            reference, _ = self.session.observe(Item(case, self.config.device, program.dtype), PROGRAM_TIMEOUT,
-                                                case.source)
+            reference, _ = self.observed(self.session, Item(case, self.config.device, program.dtype), case.source,
+                                         judged=False)
             if reference.get("status") != "completed":
                 return False
             scaled[name] = reference["steps"]
@@ -173,47 +216,81 @@ class Campaign:
 
     # -- the campaign ---------------------------------------------------------------------
     def run(self) -> Finding | None:
-        """Fuzz until the budget is spent or a difference is found (and shrunk)."""
-        self.session.start()
-        if self.baseline is not None:
-            self.baseline.start()
+        """Fuzz until the budget is spent or a difference is found (and shrunk, as far as the budget
+        lets)."""
+        self.start()
+        self.write_line(f"fuzz {self.config.impl} on {self.config.device}: started in {self.startup:.1f} s; "
+                        f"fuzzing for {self.config.budget:g} s")
         try:
             chunk = 0
-            while time.monotonic() - self.started < self.config.budget:
-                if self.run_chunk(chunk):
+            while time.monotonic() < self.deadline:
+                cut_short = False
+                try:
+                    found = self.run_chunk(chunk)
+                except OutOfTime:
+                    found = cut_short = self._failing is not None
+                    self.unchecked = self._checking and not found
+                if found:
                     program, record = self._failing
-                    self.finding = Finding(program, record, chunk)
+                    self.finding = Finding(program, record, chunk, cut_short=cut_short)
                     self.locate(self.finding)
                     self.finding.paths = self.write(self.finding)
                     break
                 chunk += 1
         finally:
-            self.session.close()
-            if self.baseline is not None:
-                self.baseline.close()
+            self.close()
             self.show(final=True)
         return self.finding
 
+    def start(self) -> None:
+        """Start both sides (and the baseline), then the clock of the budget (once)."""
+        if self.startup is not None:
+            return
+        begun = time.monotonic()
+        self.session.start()
+        if self.baseline is not None:
+            self.baseline.start()
+        self.started = time.monotonic()
+        self.startup = self.started - begun
+        self.deadline = self.started + self.config.budget
+
+    def close(self) -> None:
+        self.session.close()
+        if self.baseline is not None:
+            self.baseline.close()
+
     def run_chunk(self, chunk: int) -> bool:
+        """Run one chunk of programs: True when one differs (it is shrunk); OutOfTime when the budget
+        runs out first."""
         from hypothesis import HealthCheck, Phase, given, settings
         from hypothesis import seed as with_seed
         from hypothesis import strategies as st
 
         def check(data) -> None:
-            dtype = data.draw(st.sampled_from(("float32", "float64")))
-            program = Generator(data.draw, self.ops, st, self.table).program(dtype, self.config.max_steps)
+            dtype = data.draw(st.sampled_from(self.gate.dtypes()))
+            program = Generator(data.draw, self.ops, st, self.table, self.gate).program(dtype, self.config.max_steps)
+            # out of time only once the program is drawn: hypothesis takes a test case that stops
+            # drawing earlier than another with the same choices for a flaky strategy
             record = self.judge(program)
-            if record["outcome"] != "pass" and reference_broke(record):
+            if record["outcome"] == "pass":
+                return
+            self._checking = True
+            if reference_broke(record):
                 self.set_aside(program, record)
-                return
-            if record["outcome"] == "fail" and (self.is_explained(record) or self.is_ill_conditioned(program, record)):
-                return
-            if record["outcome"] != "pass" and not self.baseline_differs(program):
+            elif record["outcome"] in ("fail", "unsupported") and self.is_explained(record):
+                pass
+            elif record["outcome"] == "fail" and self.is_ill_conditioned(program, record):
+                pass
+            elif not self.baseline_differs(program):
                 if self._failing is None or len(program.source()) <= len(self._failing[0].source()):
                     self._failing = (program, record)
+                self._checking = False
                 raise FoundDifference(record["detail"])
+            self._checking = False
 
-        phases = tuple(Phase) if self.config.shrink else (Phase.explicit, Phase.generate)
+        # no explain phase: it reruns the shrunk example only to annotate hypothesis's own report
+        phases = tuple(p for p in Phase if p is not Phase.explain) if self.config.shrink else (Phase.explicit,
+                                                                                                 Phase.generate)
         test = settings(max_examples=CHUNK, deadline=None, database=None, derandomize=False, phases=phases,
                         suppress_health_check=list(HealthCheck), print_blob=False)(
             with_seed(self.config.seed + chunk)(given(st.data())(check)))
@@ -229,19 +306,28 @@ class Campaign:
         if not needs_locating(finding.record):
             return
         case = self.case_of(finding.program)
+        try:
+            limit = self.time_limit()
+        except OutOfTime:
+            finding.record["divergence"] = {"found": "unavailable", "summary": "cannot locate: the budget ran out"}
+            return
         finding.record["divergence"] = self.session.locate(Item(case, self.config.device, finding.program.dtype),
-                                                           PROGRAM_TIMEOUT, case.source)
+                                                           limit, case.source)
 
     # -- output -----------------------------------------------------------------------------
     def show(self, final: bool = False) -> None:
+        """The progress line (its time never reads beyond the budget)."""
         now = time.monotonic()
         live = getattr(self.stream, "isatty", lambda: False)()
         if not final and now - self._last_shown < (0.2 if live else 10.0):
             return
         self._last_shown = now
         found = 0 if self._failing is None else 1
+        spent = min(max(now - self.started, 0.0), self.config.budget)
         text = (f"fuzz {self.config.impl} on {self.config.device}: {self.programs} programs, {found} difference(s), "
-                f"{now - self.started:.0f} s of {self.config.budget:g}")
+                f"{spent:.0f} s of {self.config.budget:g}")
+        if found and not final:
+            text += ", shrinking"
         if self.baseline is not None:
             text += f" ({self.baseline_differences} where {self.config.baseline} differs too)"
         if self.explained:
@@ -253,6 +339,13 @@ class Campaign:
                                                                                           else ""))
             if final and live:
                 self.stream.write("\n")
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def write_line(self, text: str) -> None:
+        try:
+            self.stream.write(text + "\n")
             self.stream.flush()
         except (OSError, ValueError):
             pass
@@ -285,9 +378,12 @@ class Campaign:
         float32 = finding.program.dtype == "float32"  # compared at the campaign's float32 tolerance
         tolerance = ", tolerances={'float32': COMPOSITE.per_dtype()['float32']}" if float32 else ""
         tolerance_import = "from conformance.operators.tolerances import COMPOSITE\n" if float32 else ""
+        cut_short = ("Shrinking was cut short by the budget: this is the shortest program found by then.\n"
+                     if finding.cut_short else "")
         scenario.write_text(
             f'"""Found by the fuzzer: {self.config.impl} differs from torch at level {self.config.level}\n'
             f"({finding.program.dtype}, {self.config.device}): {detail}\n\n"
+            f"{cut_short}"
             f"Replay: {replay} (the difference is in chunk {finding.chunk}).\n"
             f"To promote it, move the function into a topic module of conformance/catalog/ and give it a title,\n"
             f'the documentation it checks and its features."""\n\n'
@@ -303,6 +399,7 @@ class Campaign:
             "implementation": self.config.impl, "device": self.config.device, "dtype": finding.program.dtype,
             "level": self.config.level, "seed": self.config.seed, "chunk": finding.chunk,
             "max_steps": self.config.max_steps, "replay": replay, "outcome": finding.record.get("outcome"),
+            "shrinking": ("cut short by the budget" if finding.cut_short else "done") if self.config.shrink else "off",
             "versions": {side: info.get(side, {}).get("version") for side in ("reference", "implementation")},
         }, indent=1) + "\n", encoding="utf-8")
         return [scenario, diff, meta]

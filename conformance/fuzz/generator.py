@@ -27,7 +27,12 @@ shapes it tracks, and draws each next step from these kinds:
 
 Every program ends with the gradients of its newest results (up to ``FINAL_GRADIENTS``) with
 respect to its leaves, each weighted unevenly (``program.weights``), then a backward of its
-newest tensor that requires grad: every operator drawn has its derivative observed. Literal
+newest tensor that requires grad: every operator drawn has its derivative observed. Without
+``torch.autograd.grad`` (or without ``retain_graph``), the gradients are those of one backward of
+the results' weighted sum, read from the leaves' ``.grad`` (set to None first).
+
+Every draw that uses a feature of ``features.FEATURES`` asks the ``gate`` (the implementation's
+profile) first, so that a program needs nothing the profile lacks (``gate.USES``). Literal
 values are tenths and quarters in the input's range (``0.1`` is not exact in binary: float64
 work done in float32 shows), or, for one leaf in four, a few round values (ties and zeros).
 
@@ -42,6 +47,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .bookkeeping import SET_GRAD_ENABLED_CALL, BookkeepingSteps
+from .gate import Gate
 from .ops import ElementwiseOp, TableOp
 from .program import (
     GRAD_MODES,
@@ -67,31 +73,46 @@ KINDS = ("op", "op", "op", "op", "op", "op", "leaf", "view", "in_place", "detach
 
 
 class Generator(BookkeepingSteps):
-    """Draws one program from ``draw`` (hypothesis's ``data.draw``), using ``ops``."""
+    """Draws one program from ``draw`` (hypothesis's ``data.draw``), using ``ops`` and the samples of
+    ``table``, and nothing that ``gate`` (the implementation's profile) keeps out."""
 
     def __init__(self, draw: Draw, ops: tuple[ElementwiseOp, ...], strategies,
-                 table: dict[str, tuple[TableOp, ...]] | None = None) -> None:
+                 table: dict[str, tuple[TableOp, ...]] | None = None, gate: Gate | None = None) -> None:
         self.draw = draw
-        self.ops = ops
+        self.gate = gate = gate or Gate()
+        self.ops = gate.elementwise(ops)
         self.st = strategies
-        self.table = table or {}
+        self.table = gate.table(table or {})
         self.table_names = tuple(sorted(self.table))
+        self.kinds = gate.kinds(KINDS)
+        self.shapes = SHAPES if gate.allows("shapes of other than one element") else ((),)
 
     def program(self, dtype: str, max_steps: int) -> Program:
         program = Program(dtype)
         self.leaf(program, requires_grad=True)
         steps = self.draw(self.st.integers(1, max_steps))
         for _ in range(steps):
-            getattr(self, self.draw(self.st.sampled_from(KINDS)))(program)
+            getattr(self, self.draw(self.st.sampled_from(self.kinds)))(program)
         self.finish(program)
         return program
+
+    def can_backward(self, program: Program, var: Var) -> bool:
+        """Whether a backward (or ``autograd.grad``) from ``var`` stays within the profile: through no
+        node freed before (``retain-graph``), nor one that saved memory changed in place since
+        (``version-counter``)."""
+        return ((self.gate.keeps("retain-graph") or not program.through_freed(var))
+                and (self.gate.keeps("version-counter") or not program.stale(var)))
 
     def finish(self, program: Program) -> None:
         """The gradients of the newest results with respect to the leaves, then a final backward."""
         leaves = program.leaves()
-        if leaves:
-            for var in [v for v in program.vars if v.requires_grad and not v.leaf][-FINAL_GRADIENTS:]:
-                self.weighted_gradient(program, var, leaves)
+        newest = [v for v in program.vars if v.requires_grad and not v.leaf and self.can_backward(program, v)]
+        if leaves and newest:
+            if self.gate.allows("gradients through autograd.grad"):
+                for var in newest[-FINAL_GRADIENTS:]:
+                    self.weighted_gradient(program, var, leaves)
+            else:
+                self.weighted_backward(program, newest[-FINAL_GRADIENTS:], leaves)
         self.backward(program, final=True)
 
     def weighted_gradient(self, program: Program, var: Var, leaves: list[Var]) -> None:
@@ -103,6 +124,21 @@ class Generator(BookkeepingSteps):
         call = f"torch.autograd.grad({output}, retain_graph=True, allow_unused=True)"
         body = [f"grads = {call}", *(f"rec({f'd{var.name}/d{v.name}'!r}, grads[{i}])" for i, v in enumerate(leaves))]
         program.attempt(f"gradients of {var.name} with respect to {inputs}", body)
+
+    def weighted_backward(self, program: Program, results: list[Var], leaves: list[Var]) -> None:
+        """The ending without ``autograd.grad``: the leaves' ``.grad`` set to None, then one backward of
+        the results' sum, each weighted unevenly, then the leaves' ``.grad``."""
+        terms = [f"({v.name} * {self.weights_literal(v.shape, start=i)}).sum()" if known(v) else f"{v.name}.sum()"
+                 for i, v in enumerate(results)]
+        retain = "retain_graph=True" if self.gate.allows("retain_graph=True") else ""
+        names = " + ".join(v.name for v in results)
+        body = [f"{v.name}.grad = None" for v in leaves]
+        body += [f"({' + '.join(terms)}).backward({retain})",
+                 *(f"rec({f'd({names})/d{v.name}'!r}, {v.name}.grad)" for v in leaves)]
+        program.attempt(f"gradients of {names} (weighted) with respect to {', '.join(v.name for v in leaves)}", body)
+        if not retain:
+            for var in results:
+                program.went_through(var)
 
     @staticmethod
     def weights_literal(shape: tuple[int, ...], start: int = 0) -> str:
@@ -123,7 +159,7 @@ class Generator(BookkeepingSteps):
         """A new leaf: random literal values of ``shape`` in ``[low, high]``, or ``values`` as given."""
         if values is not None:
             shape = shape_of(values)
-        shape = self.draw(self.st.sampled_from(SHAPES)) if shape is None else shape
+        shape = self.draw(self.st.sampled_from(self.shapes)) if shape is None else shape
         requires_grad = self.draw(self.st.booleans()) if requires_grad is None else requires_grad
         var = Var(program.new_name(), shape, True, requires_grad)
         program.vars.append(var)
@@ -159,7 +195,11 @@ class Generator(BookkeepingSteps):
     # -- kinds of steps --------------------------------------------------------------------
     def op(self, program: Program, under: str | None = None) -> None:
         kinds = ("elementwise", "elementwise", "table", "table", "scalar", "reduce", "matmul")
-        kind = self.draw(self.st.sampled_from(kinds if self.table else kinds[:2] + kinds[4:]))
+        if not self.table:
+            kinds = kinds[:2] + kinds[4:]
+        if not self.gate.allows("matrix products"):
+            kinds = kinds[:-1]
+        kind = self.draw(self.st.sampled_from(kinds))
         made = getattr(self, f"_{kind}")(program)
         if made is None:
             return
@@ -167,6 +207,10 @@ class Generator(BookkeepingSteps):
         recording = under is None or under in RECORDING_MODES
         out = self.result(program, shape, any(v.requires_grad for v in inputs) and recording)
         out.from_inference = under == GRAD_MODES[3] or any(v.from_inference for v in inputs)
+        if shape is None:  # a table operator's result may be a view of its inputs
+            out.memory = out.memory.union(*(v.memory for v in inputs))
+            out.data_alias = any(v.data_alias for v in inputs)
+        program.made(out, inputs)
         body = [f"{out.name} = {expr}", program.record(out)]
         if under == SET_GRAD_ENABLED_CALL:
             body = ["torch.set_grad_enabled(False)", "try:", f"    {out.name} = {expr}", "finally:",
@@ -277,10 +321,12 @@ class Generator(BookkeepingSteps):
         expr, shape = self.draw(self.st.sampled_from(forms))
         out = self.result(program, shape, var.requires_grad)
         out.from_inference, out.from_backward = var.from_inference, var.from_backward
+        out.memory, out.data_alias = var.memory, var.data_alias
+        program.made(out, [var])
         program.attempt(f"{out.name} = {expr}", [f"{out.name} = {expr}", program.record(out)])
 
     def in_place(self, program: Program) -> None:
-        var = self.pick(program, lambda v: True)
+        var = self.pick(program, lambda v: self.writable(program, v))
         if var is None:
             return
         other = self.pick(program, lambda v: known(v) and known(var) and broadcast(var.shape, v.shape) == var.shape)
@@ -291,40 +337,54 @@ class Generator(BookkeepingSteps):
         if var.shape and var.shape[0] > 0:
             forms.append(f"{var.name}[0] = 0.5")
         statement = self.draw(self.st.sampled_from(forms))
-        program.attempt(statement, [statement, program.record(var, version=True)])
+        program.attempt(statement, [statement, self.record_with_version(program, var)])
+        program.changed_in_place(var, [other] if other is not None and statement == f"{var.name}.add_({other.name})"
+                                 else [])
+
+    def writable(self, program: Program, var: Var) -> bool:
+        """Whether an in-place op on ``var`` stays within the profile: without ``version-counter``, not
+        through a ``.data`` alias of memory a graph saved."""
+        return self.gate.keeps("version-counter") or not (var.data_alias and program.in_a_graph(var))
+
+    def record_with_version(self, program: Program, var: Var) -> str:
+        """``rec`` of a tensor an in-place op changed, with its ``_version`` where the profile keeps it."""
+        return program.record(var, version=self.gate.allows("recorded _version"))
 
     def detach(self, program: Program) -> None:
         var = self.pick(program, lambda v: True)
         if var is None:
             return
-        form = self.draw(self.st.sampled_from(("{v}.detach()", "{v}.data", "{v}.detach_()")))
+        forms = ("{v}.detach()", "{v}.data", "{v}.detach_()")
+        form = self.draw(self.st.sampled_from(forms if self.gate.allows("detach_()") else forms[:2]))
         if form == "{v}.detach_()":
             program.attempt(f"{var.name}.detach_()", [f"{var.name}.detach_()", program.record(var)])
             var.requires_grad = False
+            var.graph = frozenset()
             return
         out = self.result(program, var.shape, False)
         out.from_inference, out.from_backward = var.from_inference, var.from_backward
+        out.memory, out.data_alias = var.memory, var.data_alias or form == "{v}.data"
         expr = form.format(v=var.name)
-        program.attempt(f"{out.name} = {expr}", [f"{out.name} = {expr}", program.record(out, version=True)])
+        program.attempt(f"{out.name} = {expr}", [f"{out.name} = {expr}", self.record_with_version(program, out)])
 
     def backward(self, program: Program, final: bool = False) -> None:
         """A backward call; ``final``: the program's last step, a plain backward of its newest
         tensor that requires grad (if any)."""
         if final:
-            wanted = [v for v in program.vars if v.requires_grad and not v.leaf]
+            wanted = [v for v in program.vars if v.requires_grad and not v.leaf and self.can_backward(program, v)]
             if wanted:
                 self._backward_call(program, wanted[-1], [])
             return
-        var = self.pick(program, lambda v: v.requires_grad) or self.pick(program, lambda v: True)
+        var = self.pick_to_differentiate(program)
         if var is None:
             return
         options = []
-        if self.draw(self.st.booleans()):
+        if self.gate.allows("retain_graph=True") and self.draw(self.st.booleans()):
             options.append("retain_graph=True")
-        if self.draw(self.st.integers(0, 4)) == 0:
+        if self.gate.allows("create_graph=True") and self.draw(self.st.integers(0, 4)) == 0:
             options.append("create_graph=True")
         leaves = [v for v in program.vars if v.leaf and v.requires_grad]
-        if leaves and self.draw(self.st.integers(0, 3)) == 0:
+        if leaves and self.gate.allows("backward(inputs=)") and self.draw(self.st.integers(0, 3)) == 0:
             chosen = self.draw(self.st.lists(self.st.sampled_from(leaves), min_size=1, max_size=2, unique_by=id))
             options.append(f"inputs=[{', '.join(v.name for v in chosen)}]")
         if var.shape and self.draw(self.st.booleans()):
@@ -336,17 +396,26 @@ class Generator(BookkeepingSteps):
     def _backward_call(self, program: Program, var: Var, options: list[str], summed: bool = True) -> None:
         target = f"{var.name}{'.sum()' if summed else ''}.backward({', '.join(options)})"
         program.attempt(target, [target, *program.grad_records()])
+        if not {"retain_graph=True", "create_graph=True"} & set(options):
+            program.went_through(var)
+
+    def pick_to_differentiate(self, program: Program) -> Var | None:
+        """The tensor a backward or ``autograd.grad`` starts from: one that requires grad if any (else
+        one that does not: torch raises), and one the profile lets a backward start from."""
+        return (self.pick(program, lambda v: v.requires_grad and self.can_backward(program, v))
+                or self.pick(program, lambda v: self.can_backward(program, v)))
 
     def grad(self, program: Program) -> None:
-        var = self.pick(program, lambda v: v.requires_grad) or self.pick(program, lambda v: True)
+        var = self.pick_to_differentiate(program)
         inputs = [v for v in program.vars if v.requires_grad and v is not var]
         if var is None or not inputs:
             return
         chosen = self.draw(self.st.lists(self.st.sampled_from(inputs), min_size=1, max_size=2, unique_by=id))
         options = []
-        create = self.draw(self.st.integers(0, 2)) == 0
+        create = self.gate.allows("create_graph=True") and self.draw(self.st.integers(0, 2)) == 0
         unused = self.draw(self.st.booleans())
-        for flag, text in ((self.draw(self.st.booleans()), "retain_graph=True"), (create, "create_graph=True"),
+        retain = self.gate.allows("retain_graph=True") and self.draw(self.st.booleans())
+        for flag, text in ((retain, "retain_graph=True"), (create, "create_graph=True"),
                            (unused, "allow_unused=True")):
             if flag:
                 options.append(text)
@@ -359,10 +428,13 @@ class Generator(BookkeepingSteps):
         results = [self.result(program, v.shape, create, operand=not unused) for v in chosen]
         for result in results:
             result.from_backward = True
+            program.made(result, [var, *chosen])
         names = ", ".join(r.name for r in results) + ("," if len(results) == 1 else "")
         call = f"torch.autograd.grad({output}, [{', '.join(v.name for v in chosen)}]{''.join(', ' + o for o in options)})"
         body = [f"{names} = {call}", *(program.record(r) for r in results)]
         program.attempt(f"{names} = {call}", body)
+        if not (retain or create):
+            program.went_through(var)
 
     def to_python(self, program: Program) -> None:
         """A tensor's values as Python numbers: ``item()`` of a one-element tensor, or ``tolist()``."""
@@ -394,19 +466,23 @@ class Generator(BookkeepingSteps):
             options = f"lr=0.1, betas=(0.8, 0.9), eps={eps}, weight_decay={decay}, amsgrad={amsgrad}"
         names = ", ".join(v.name for v in chosen)
         body = [f"opt = torch.optim.{kind}([{names}], {options})"]
+        rescale = self.gate.allows("rescaled gradients between optimizer steps")
         for scale in (-0.5, 0.25, None):
             body.append("opt.step()")
-            if scale is not None:
+            if scale is not None and rescale:
                 body += [f"for p in [{names}]:", "    if p.grad is not None:", f"        p.grad.mul_({scale})"]
-        body += [program.record(v, version=True) for v in chosen]
+        body += [self.record_with_version(program, v) for v in chosen]
         if self.draw(self.st.booleans()):
             body.append("opt.zero_grad()")
         body += [f"rec({(v.name + '.grad')!r}, {v.name}.grad)" for v in chosen]
         program.attempt(f"{kind}({options}) steps on {names}", body)
+        for var in chosen:  # the steps change the leaves in place
+            program.written(var)
 
     def reset_grad(self, program: Program) -> None:
         var = self.pick(program, lambda v: v.leaf and v.requires_grad)
         if var is None:
             return
-        statement = self.draw(self.st.sampled_from((f"{var.name}.grad = None", f"{var.name}.grad.zero_()")))
+        forms = (f"{var.name}.grad = None", f"{var.name}.grad.zero_()")
+        statement = self.draw(self.st.sampled_from(forms if self.gate.allows("zeroing .grad in place") else forms[:1]))
         program.attempt(statement, [statement, f"rec({(var.name + '.grad')!r}, {var.name}.grad)"])

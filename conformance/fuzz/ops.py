@@ -12,7 +12,7 @@ identically on both sides when the implementation behaves).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ..operators.spec import Input
@@ -80,12 +80,40 @@ class TableOp:
     The fuzzer binds the sample's input names to tensors of the program (a float input: a
     program tensor of the same shape, or a fresh leaf drawn from the input's range or given by
     its explicit values; an int64 or bool input: its explicit values), then makes the call. The
-    result's shape is not tracked (it is whatever the operator returns).
+    result's shape is not tracked (it is whatever the operator returns). ``features``: what the
+    sample needs (``sample_features``), so that a profile that lacks one never draws it.
     """
 
     name: str
     call: str
     inputs: tuple[tuple[str, Input], ...]
+    features: frozenset[str] = frozenset()
+
+
+# operators whose result shares its input's memory: torch's view operations ("Tensor Views" in its
+# documentation), those that may return their input itself, and those whose result torch makes as a
+# view of an intermediate (tests/test_fuzz_profile.py checks every sample of the table against torch)
+VIEW_OPERATORS = frozenset({
+    "adjoint", "alias", "as_strided", "chunk", "contiguous", "detach", "diagonal", "dsplit", "expand", "expand_as",
+    "flatten", "getitem", "H", "hsplit", "imag", "indices", "mH", "movedim", "moveaxis", "mT", "narrow", "permute",
+    "real", "reshape", "reshape_as", "select", "slice", "split", "split_with_sizes", "squeeze", "swapaxes",
+    "swapdims", "t", "T", "tensor_split", "to", "transpose", "unbind", "unflatten", "unfold", "unsqueeze", "values",
+    "view", "view_as", "view_as_complex", "view_as_real", "vsplit",
+    "bilinear", "einsum", "linear", "tensordot",
+})
+
+
+def sample_features(operator, variant, sample) -> frozenset[str]:
+    """The features one sample call needs: as its operator case declares them (``render.features_of``,
+    on that sample alone), with ``nn`` for ``F.`` and ``views`` for a view operation."""
+    from ..operators.render import features_of
+
+    found = set(features_of(operator, replace(variant, samples=(sample,)), sample.call))
+    if "F." in sample.call:
+        found.add("nn")
+    if operator.name in VIEW_OPERATORS:
+        found.add("views")
+    return frozenset(found)
 
 
 @lru_cache(maxsize=1)
@@ -105,6 +133,6 @@ def table_ops() -> dict[str, tuple[TableOp, ...]]:
                         or "out" in re.findall(r"\w+", sample.call) or not sample.inputs
                         or any(i.layout != "contiguous" for i in sample.inputs.values())):
                     continue
-                found.setdefault(operator.name, []).append(
-                    TableOp(operator.name, sample.call, tuple(sample.inputs.items())))
+                found.setdefault(operator.name, []).append(TableOp(
+                    operator.name, sample.call, tuple(sample.inputs.items()), sample_features(operator, variant, sample)))
     return {name: tuple(samples) for name, samples in found.items()}

@@ -3,6 +3,13 @@
 ``generator.Generator`` draws the steps; this module keeps what they build (``Program``, ``Var``)
 and the small helpers that turn values and shapes into source text. A program's source is its
 whole behaviour: nothing in it depends on random numbers, object addresses or the order of a dict.
+
+A program also tracks, conservatively, what a profile without ``retain-graph`` or
+``version-counter`` must stay clear of (``gate``): the graph nodes a backward from each tensor may go
+through (each named by the step that made it), the memory each tensor may share with others
+(views, ``detach()`` and ``.data`` aliases, results of table operators), which memory every node may
+have saved and how often that memory was changed in place since, and the nodes a backward already
+went through without keeping the graph.
 """
 
 from __future__ import annotations
@@ -31,6 +38,12 @@ class Var:
     from_inference: bool = False       # made in inference mode, or computed from a tensor that was
     from_backward: bool = False        # returned by autograd.grad, or a view or detached alias of one
     retains: bool = False              # retain_grad() was called on it: its .grad is recorded with the leaves'
+    memory: frozenset[str] = frozenset()  # the memory it may share (named by tensors); its own name when empty
+    graph: frozenset[str] = frozenset()   # the nodes a backward from it may go through
+    data_alias: bool = False           # made by .data (or a view or detach() of such): torch counts no versions for it
+
+    def __post_init__(self) -> None:
+        self.memory = self.memory or frozenset({self.name})
 
 
 @dataclass
@@ -43,6 +56,9 @@ class Program:
     steps: int = 0
     named: int = 0                     # names given (t0, t1, ...), also to results no step uses
     functions: int = 0                 # custom Functions defined (Fn0, Fn1, ...)
+    versions: dict[str, int] = field(default_factory=dict)          # memory -> times changed in place
+    saved: dict[str, dict[str, int]] = field(default_factory=dict)  # node -> {memory: its version then}
+    freed: set[str] = field(default_factory=set)                    # nodes a backward went through and freed
 
     # -- building -------------------------------------------------------------------------
     def new_name(self) -> str:
@@ -69,6 +85,49 @@ class Program:
         ``index`` and ``gather`` give version 1, ``max(dim)`` 2, ``mul`` 0)."""
         suffix = ", version=True" if version and not (var.from_inference or var.from_backward) else ""
         return f"rec({var.name!r}, {var.name}{suffix})"
+
+    # -- what a backward may go through -------------------------------------------------------
+    def made(self, out: Var, inputs: list[Var]) -> None:
+        """``out`` computed from ``inputs``: when it requires grad, a node that may have saved the
+        memory of its inputs and of ``out``."""
+        if out.requires_grad:
+            self._node(out.name, out, inputs)
+
+    def written(self, var: Var) -> None:
+        """``var``'s memory changed in place (by an in-place op, or an optimizer's step)."""
+        for memory in var.memory:
+            self.versions[memory] = self.versions.get(memory, 0) + 1
+
+    def changed_in_place(self, var: Var, others: list[Var]) -> None:
+        """An in-place op on ``var`` that reads ``others``: its memory changes and, where gradients flow,
+        every tensor sharing that memory now has a graph through the op's node."""
+        self.written(var)
+        if var.requires_grad or any(v.requires_grad for v in others):
+            self._node(f"{var.name}.{self.steps}", var, others)
+            for alias in self.vars:
+                if alias.memory & var.memory:
+                    alias.graph |= var.graph
+
+    def _node(self, node: str, out: Var, inputs: list[Var]) -> None:
+        out.graph = out.graph.union({node}, *(v.graph for v in inputs))
+        self.saved[node] = {m: self.versions.get(m, 0) for v in (*inputs, out) for m in v.memory}
+
+    def went_through(self, var: Var) -> None:
+        """A backward from ``var`` that did not keep the graph: its nodes are freed."""
+        self.freed |= var.graph
+
+    def through_freed(self, var: Var) -> bool:
+        """Whether a backward from ``var`` may go through a node an earlier backward freed."""
+        return bool(var.graph & self.freed)
+
+    def stale(self, var: Var) -> bool:
+        """Whether a backward from ``var`` may go through a node that saved memory changed in place since."""
+        return any(self.versions.get(m, 0) != version for node in var.graph
+                   for m, version in self.saved.get(node, {}).items())
+
+    def in_a_graph(self, var: Var) -> bool:
+        """Whether a node may have saved some of ``var``'s memory."""
+        return any(var.memory & saved.keys() for saved in self.saved.values())
 
     def leaves(self) -> list[Var]:
         """The leaves that require grad, in the order they were made."""
