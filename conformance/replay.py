@@ -32,6 +32,7 @@ from .compare import describe
 from .expectations import ImplementationFile, find
 from .item import Item
 from .levels import level_of
+from .locate import TRACE_FEATURES, needs_locating, untraceable
 from .session import Session
 from .worker import DEFAULT_REGISTRY
 
@@ -116,6 +117,10 @@ def replay(item: Item, impl: str, level: str, timeout: float, startup_timeout: f
         if reason is not None:
             raise BadInput(f"device {item.device}: {reason}")
         record = session.run(item, timeout=item.case.timeout or timeout).as_dict()
+        if needs_locating(record):  # as a run does: where the gradients first diverge
+            lacking = impl_file.profile.missing_for(TRACE_FEATURES)
+            record["divergence"] = untraceable(lacking) if lacking else \
+                session.locate(item, timeout=item.case.timeout or timeout)
         info = session.info
     elapsed = time.monotonic() - started
     reference_version = info["reference"]["version"]
@@ -216,8 +221,8 @@ def show_verdict(record: dict, level: str, say: Console) -> None:
         say(f"       implementation: {for_console(diff['implementation'], VALUE_WIDTH)}")
         if diff.get("detail"):
             say(f"       {for_console(diff['detail'], VALUE_WIDTH)}")
-    if "divergence" in record:
-        say(f"divergence: {for_console(record['divergence'], VALUE_WIDTH)}")
+    if record.get("divergence"):
+        say(f"\nwhere gradients diverge: {for_console(record['divergence'].get('summary', ''), 1000)}")
     levels = record.get("levels") or {}
     say("\noutcome: " + ", ".join(f"{name} {outcome}" for name, outcome in levels.items()))
     if record.get("detail") and levels.get(level) != "pass":

@@ -67,6 +67,13 @@ def test_replay_of_an_operator_case_against_a_broken_implementation(run_cli):
     assert "[gradient, counts from semantics] step 2: 1: gradients of x[0]: values" in result.stdout
 
 
+def test_replay_says_where_the_gradients_first_diverge(run_cli):
+    result = run_cli("replay", "broadcast.add_grads_summed_to_operand_shape", "--impl", "tests.broken.gradients.broadcast")
+    assert result.returncode == 1, result.stderr
+    assert ("where gradients diverge: gradients first diverge at AddBackward0 (position 0.0) in call 1 "
+            "`y.sum().backward()`") in result.stdout
+
+
 def test_the_level_decides_the_exit_status(run_cli):
     """The message of the second backward differs: a fail at drop-in, a pass at api."""
     at_api = run_cli("replay", MESSAGE, "--impl", "tests.broken.message_changed", "--level", "api")
