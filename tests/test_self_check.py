@@ -66,7 +66,8 @@ def torch_observes(sides_for):
 # implementation's side, detail)
 DIFFERENCES = [
     ("drop_warning", "nonleaf_grad_warns", "fail", "step 2: b.grad: warnings",
-     f'["{NONLEAF_WARNING}', "none", 'step 2: b.grad: warnings: torch ["UserWarning'),
+     f'["{NONLEAF_WARNING}', "none",
+     'step 2: b.grad: warnings (1 warning(s) on torch, 0 on the implementation): torch ["UserWarning'),
     ("message_changed", "second_backward_raises", "fail", "step 2: y.backward() again: message",
      f"RuntimeError: {SECOND_BACKWARD}", "RuntimeError: Trying to backward through the graph twice",
      "step 2: y.backward() again: message: torch RuntimeError: Trying"),
@@ -74,9 +75,9 @@ DIFFERENCES = [
      f"RuntimeError: {SECOND_BACKWARD}", f"ValueError: {SECOND_BACKWARD}",
      "step 2: y.backward() again: exception: torch RuntimeError"),
     ("no_accumulation", "grad_accumulates", "fail", "step 2: x.grad after the second backward: values",
-     "[5.0, 7.0]", "[3.0, 3.0]", "step 2: x.grad after the second backward: values: torch [5.0, 7.0]"),
+     "[5.0, 7.0]", "[3.0, 3.0]", "step 2: x.grad after the second backward: values (mismatched elements: 2 / 2"),
     ("perturb_far", "grad_accumulates", "fail", "step 1: x.grad: values",
-     "[2.0, 4.0]", "[2.000999927520752, 4.000999927520752]", "step 1: x.grad: values: torch [2.0, 4.0]"),
+     "[2.0, 4.0]", "[2.001, 4.001]", "step 1: x.grad: values (mismatched elements: 2 / 2"),
     ("no_retain_grad", "retain_grad_keeps_nonleaf_grad", "unsupported", "step 2",
      "observed 'y.grad' at line", "raised AttributeError: 'Tensor' object has no attribute 'retain_grad'",
      "unsupported: Tensor.retain_grad"),
@@ -355,7 +356,7 @@ def test_pytest_plugin_reports_outcomes(catalog_registry, tmp_path):
     assert failure(xfail) is None and properties(xfail)["conformance_outcome"] == "xfail"
     assert "xpass: expected fail (it used to fail) but it passes; the expectation should go" in failure(xpass)
     message = failure(failing)
-    assert "fail at level drop-in: 1 difference, the first at step 1: " in message
+    assert "fail at level drop-in: 1 difference, the most severe: step 1: " in message
     assert "printed output [printed]\n  torch:          ''\n  implementation: 'broken: print_in_case\\n'" in message
     assert "2 failed, 1 passed" in done.stdout
 
