@@ -84,6 +84,8 @@ class FuzzConfig:
     shrink: bool = True                 # False: the first difference as drawn
     baseline: str | None = None         # an implementation whose own differences are not findings
     known: tuple = ()                   # FuzzExpectation entries: differences explained, not findings
+    program_timeout: float = PROGRAM_TIMEOUT  # seconds per program and side (an implementation's [run] program_timeout)
+    set_aside_from: tuple = ()          # modules whose warnings the judge sets aside ([warnings] of the same file)
 
 
 @dataclass
@@ -100,7 +102,7 @@ class Campaign:
         self.stream = stream or sys.stderr
         self.programs = 0
         self.session = Session(config.impl, devices=(config.device,), level=config.level,
-                               startup_timeout=config.startup_timeout)
+                               startup_timeout=config.startup_timeout, set_aside_from=config.set_aside_from)
         self.baseline = None if config.baseline is None else Session(
             config.baseline, devices=(config.device,), level=config.level, startup_timeout=config.startup_timeout)
         self.baseline_differences = 0   # programs on which the baseline differs too: not findings
@@ -122,7 +124,8 @@ class Campaign:
 
     def judge(self, program: Program) -> dict:
         case = self.case_of(program)
-        record = self.session.run(Item(case, self.config.device, program.dtype), PROGRAM_TIMEOUT, case.source)
+        record = self.session.run(Item(case, self.config.device, program.dtype), self.config.program_timeout,
+                                  case.source)
         self.programs += 1
         self.show()
         return record.as_dict()
@@ -133,7 +136,8 @@ class Campaign:
         if self.baseline is None:
             return False
         case = self.case_of(program)
-        record = self.baseline.run(Item(case, self.config.device, program.dtype), PROGRAM_TIMEOUT, case.source)
+        record = self.baseline.run(Item(case, self.config.device, program.dtype), self.config.program_timeout,
+                                   case.source)
         if record.outcome == "pass":
             return False
         self.baseline_differences += 1
@@ -156,8 +160,8 @@ class Campaign:
         scaled = {}
         for number, (name, factor) in enumerate(scales(program.dtype).items()):
             case = self.case_of(program, scaled_source(program.source(), factor), f".scaled{number}")
-            reference, _ = self.session.observe(Item(case, self.config.device, program.dtype), PROGRAM_TIMEOUT,
-                                                case.source)
+            reference, _ = self.session.observe(Item(case, self.config.device, program.dtype),
+                                                self.config.program_timeout, case.source)
             if reference.get("status") != "completed":
                 return False
             scaled[name] = reference["steps"]
