@@ -19,6 +19,10 @@ it does not know (nor inside ``try``). So the scenario's source is rewritten wit
   ``del``, imports, and function and class definitions (moved into a region, their
   ``__qualname__`` would name the region).
 
+Two things a region changes, which no catalog scenario meets: a name read before it is bound (or
+after ``del``) raises ``NameError`` for a free variable where the scenario raises
+``UnboundLocalError``, and a lambda written in a region has the region in its ``__qualname__``.
+
 The rewritten scenario is compiled under the scenario's own file name with its own line numbers
 (every generated node takes the line of the statements it holds), in the scenario's globals, so
 that the recorder still maps each step to its scenario line and tracebacks show the scenario's
