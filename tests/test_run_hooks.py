@@ -84,7 +84,7 @@ def test_a_warm_up_that_raises_stops_the_run_with_one_line(run_cli, tmp_path):
 def test_each_warning_keeps_the_module_it_came_from(reference_impl):
     side = observed(HOOK_CASES.get("test_run_hooks.product_that_warns"), resolve("tests.broken.noisy_compiler").namespace)
     first, second = side["steps"][0]["warnings"], side["steps"][1]["warnings"]
-    assert [w["origin"] for w in first] == ["tests.broken.noisy_diagnostics"]
+    assert [w["origin"] for w in first] == ["tests.broken._noisy_diagnostics"]
     assert [w["origin"] for w in second] == ["tests.test_run_hooks"]
 
 
@@ -124,21 +124,21 @@ def test_a_set_aside_mark_the_implementation_sends_is_not_trusted():
 
 def test_the_rule_reaches_the_judge_and_the_reports(run_cli, tmp_path):
     rule = tmp_path / "noisy.toml"
-    rule.write_text('[warnings]\nset_aside_from = ["tests.broken.noisy_diagnostics"]\n'
+    rule.write_text('[warnings]\nset_aside_from = ["tests.broken._noisy_diagnostics"]\n'
                     'reason = "the diagnostics of the planted compiler"\n', encoding="utf-8")
     args = ("run", "--impl", "tests.broken.noisy_compiler", "--registry", FAKES, "-k", "leaf_with_requires_grad",
             "--device", "cpu", "--no-progress")
     ruled = run_cli(*args, "--expectations", str(rule), "--report-dir", str(tmp_path / "ruled"), "--full-observations")
     assert ruled.returncode == 0, ruled.stdout + ruled.stderr
     results = json.loads((tmp_path / "ruled" / "results.json").read_text(encoding="utf-8"))
-    assert results["warnings"] == {"set_aside_from": ["tests.broken.noisy_diagnostics"],
+    assert results["warnings"] == {"set_aside_from": ["tests.broken._noisy_diagnostics"],
                                    "reason": "the diagnostics of the planted compiler"}
     [warning] = results["cases"][0]["implementation"]["steps"][0]["warnings"]
     assert warning["set_aside"] is True
     html = (tmp_path / "ruled" / "report.html").read_text(encoding="utf-8")
     assert "warnings set aside" in html and "the diagnostics of the planted compiler" in html
     summary = (tmp_path / "ruled" / "summary.md").read_text(encoding="utf-8")
-    assert "Warnings set aside" in summary and "tests.broken.noisy\\_diagnostics" in summary  # markdown-escaped
+    assert "Warnings set aside" in summary and "tests.broken.\\_noisy\\_diagnostics" in summary  # markdown-escaped
     bare = tmp_path / "bare.toml"
     bare.write_text("", encoding="utf-8")
     unruled = run_cli(*args, "--expectations", str(bare), "--report-dir", str(tmp_path / "unruled"))

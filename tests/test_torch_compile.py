@@ -59,7 +59,7 @@ def test_each_step_is_where_torch_records_it_and_the_regions_ran_compiled(smoke)
 
 
 def test_a_backend_that_zeroes_a_gradient_is_caught(run_cli, tmp_path, smoke):
-    status, results = run_smoke(run_cli, tmp_path, "tests.broken.compile_zeroes_gradient:namespace",
+    status, results = run_smoke(run_cli, tmp_path, "tests.broken.compile_zeroes_gradient",
                                 "--expectations", AOT_EAGER_FILE)
     assert status == 1
     record = next(r for r in results["cases"] if r["id"] == "leaf.backward_fills_every_leaf")

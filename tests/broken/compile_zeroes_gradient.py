@@ -1,9 +1,11 @@
 """Broken: torch under ``torch.compile`` with a backend that wraps AOTAutograd (as ``aot_eager``) and
 multiplies by zero the first gradient every backward graph returns: a compiler bug that gives
-silently wrong gradients. The adapter is the shipped one (``conformance.adapters.torch_compile``);
-only the backend differs. ``--impl tests.broken.compile_zeroes_gradient:namespace``."""
+silently wrong gradients. The adapter is the shipped one (``conformance.adapters.torch_compile``),
+its hooks this module's; only the backend differs."""
 
 from conformance.adapters.torch_compile import Compiled
+
+from ._fault import exports as _exports
 
 
 def zero_first_gradient(graph, example_inputs):
@@ -27,4 +29,8 @@ def zero_first_gradient(graph, example_inputs):
     return aot_autograd(fw_compiler=forward, bw_compiler=backward)(graph, example_inputs)
 
 
-namespace = Compiled(zero_first_gradient)
+_compiled = Compiled(zero_first_gradient)
+__conformance_run__ = _compiled.__conformance_run__
+__conformance_warm_up__ = _compiled.__conformance_warm_up__
+__conformance_module__, _, __getattr__ = _exports()
+__version__ = _compiled.__version__
