@@ -54,8 +54,8 @@ class RewriteError(Exception):
 
 
 def rewrite(scenario: Callable) -> Callable[[Callable], Callable]:
-    """A maker: ``rewrite(scenario)(run_region)`` is the scenario with each region called as
-    ``run_region(region)``. Rewriting once and making per call keeps the parsing out of each run."""
+    """A maker: ``rewrite(scenario)(run_region)`` is the scenario rewritten, each region called as
+    ``run_region(region)`` (``RewriteError`` where its source cannot be read)."""
     code = scenario.__code__
     try:
         source = textwrap.dedent(inspect.getsource(scenario))

@@ -79,9 +79,10 @@ class Compiled(types.ModuleType):
     def __init__(self, backend: str | Callable, dynamic: bool | None = None, compiled_autograd: bool = False) -> None:
         backend_name = getattr(backend, "__name__", backend)
         super().__init__(f"conformance.adapters.torch_compile.{backend_name}", "torch under torch.compile")
-        self.backend = backend
-        self.dynamic = dynamic
-        self.compiled_autograd = compiled_autograd
+        # the namespace's own names start with "_": every other name is torch's
+        self._backend = backend
+        self._dynamic = dynamic
+        self._compiled_autograd = compiled_autograd
         settings = [f"backend {backend_name}"] + ["dynamic"] * bool(dynamic) + ["compiled autograd"] * compiled_autograd
         self.__conformance_module__ = "torch"
         self.__version__ = f"{torch.__version__} (torch.compile, {', '.join(settings)})"
@@ -91,12 +92,12 @@ class Compiled(types.ModuleType):
             raise AttributeError(name)
         return getattr(torch, name)
 
-    def run_region(self, region: Callable[[], None]) -> None:
-        torch.compile(region, backend=self.backend, dynamic=self.dynamic)()
+    def _run_region(self, region: Callable[[], None]) -> None:
+        torch.compile(region, backend=self._backend, dynamic=self._dynamic)()
 
-    def settings(self):
+    def _settings(self):
         """The compiler configuration a run needs (compiled autograd, where asked), as a context."""
-        if not self.compiled_autograd:
+        if not self._compiled_autograd:
             return contextlib.nullcontext()
         import torch._dynamo
 
@@ -104,8 +105,8 @@ class Compiled(types.ModuleType):
 
     # -- the suite's hooks (docs/writing-an-adapter.md) --------------------------------------------
     def __conformance_run__(self, scenario: Callable, namespace: Any, rec: Any) -> None:
-        compiled = rewrite(scenario)(self.run_region)
-        with self.settings():
+        compiled = rewrite(scenario)(self._run_region)
+        with self._settings():
             compiled(torch, OpaqueRecorder(rec))
 
     def __conformance_warm_up__(self) -> None:
@@ -113,8 +114,8 @@ class Compiled(types.ModuleType):
             x = torch.ones(3, requires_grad=True)
             (x * x).sin().sum().backward()
 
-        with self.settings():
-            self.run_region(warm_up)
+        with self._settings():
+            self._run_region(warm_up)
 
 
 inductor = Compiled("inductor")
