@@ -84,17 +84,20 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--allow-empty", action="store_true",
                      help="exit 0 also when the run is incomplete: nothing of the selection ran, or a device named "
                           "with --device cannot be used (the reports still say so)")
-    run.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
-                     help=f"the level whose outcomes decide the exit status (default: {DEFAULT_LEVEL})")
+    run.add_argument("--level", choices=LEVELS, default=None,
+                     help=f"the level whose outcomes decide the exit status (default: the implementation's [run] level "
+                          f"in its expectations file, else {DEFAULT_LEVEL})")
     run.add_argument("--report-dir", type=Path, default=Path("reports"), help="where reports go (default: reports/)")
     run.add_argument("--jobs", "-j", type=number(int, 0, 256, "whole number"), default=0,
                      help="workers per side (default: one per core)")
-    run.add_argument("--timeout", type=number(float, 0.01, 86400, "number of seconds"), default=30.0,
-                     help="seconds per case and side (default: 30)")
+    run.add_argument("--timeout", type=number(float, 0.01, 86400, "number of seconds"), default=None,
+                     help="seconds per case and side (default: the implementation's [run] timeout in its expectations "
+                          "file, else 30)")
     run.add_argument("--memory-limit", type=number(int, 0, 1 << 20, "number of MiB"), default=2048, metavar="MIB",
                      help="memory a case may add to its process, in MiB; 0: no limit (default: 2048)")
-    run.add_argument("--startup-timeout", type=number(float, 1, 3600, "number of seconds"), default=120.0,
-                     help="seconds for each side to import and get ready (default: 120)")
+    run.add_argument("--startup-timeout", type=number(float, 1, 3600, "number of seconds"), default=None,
+                     help="seconds for each side to import and get ready (default: the implementation's [run] "
+                          "startup_timeout, else 120)")
     run.add_argument("--expectations", type=Path, default=None,
                      help="expectations and profile file (default: the built-in one for the implementation, if any)")
     run.add_argument("--isolation", choices=MODES, default=default_mode(),
@@ -156,13 +159,16 @@ def build_parser() -> argparse.ArgumentParser:
                            "then is stopped; a shrink cut short writes the shortest program found so far)")
     fuzz.add_argument("--seed", type=number(int, 0, 2**32 - 1, "whole number"), default=0,
                       help="seed of the first chunk of programs (default: 0); the same seed replays a campaign")
-    fuzz.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
-                      help=f"the level at which a program must pass (default: {DEFAULT_LEVEL})")
+    fuzz.add_argument("--level", choices=LEVELS, default=None,
+                      help=f"the level at which a program must pass (default: the implementation's [run] level, else "
+                           f"{DEFAULT_LEVEL})")
     fuzz.add_argument("--max-steps", type=number(int, 1, 200, "whole number"), default=20,
                       help="steps a program may have at most (default: 20)")
     fuzz.add_argument("--report-dir", type=Path, default=Path("reports/fuzz"),
                       help="where a shrunk difference is written (default: reports/fuzz/)")
-    fuzz.add_argument("--startup-timeout", type=number(float, 1, 3600, "number of seconds"), default=120.0)
+    fuzz.add_argument("--startup-timeout", type=number(float, 1, 3600, "number of seconds"), default=None,
+                      help="seconds for each side to import and get ready (default: the implementation's [run] "
+                           "startup_timeout, else 120)")
     fuzz.add_argument("--baseline", metavar="IMPL",
                       help="an implementation whose own differences from torch are not findings: a program on "
                            "which it differs too is passed over (to find what a change to it broke)")
@@ -252,18 +258,21 @@ def load_implementation_file(args: argparse.Namespace):
 def command_run(args: argparse.Namespace) -> int:
     from .pool import StartupError
     from .reports import write_all
-    from .runner import Run, RunConfig
+    from .runner import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT, Run, RunConfig
 
     devices = parse_devices(args.device)
     cases = select_cases(args.select, args.registry)
     impl_file = load_implementation_file(args)
     check_report_dir(args.report_dir)
+    level = args.level or impl_file.run.level or DEFAULT_LEVEL
     config = RunConfig(
         impl=args.impl, cases=cases, devices=devices, report_dir=args.report_dir, jobs=args.jobs,
-        timeout=args.timeout, memory_mib=args.memory_limit, isolation=args.isolation, level=args.level,
+        timeout=args.timeout or impl_file.run.timeout or DEFAULT_TIMEOUT, memory_mib=args.memory_limit,
+        isolation=args.isolation, level=level,
         impl_file=impl_file, all_case_ids=tuple(c.id for c in load_registry(args.registry)), registry=args.registry,
-        selection={"k": args.select, "devices": list(devices), "level": args.level},
-        live_progress=False if args.no_progress else None, startup_timeout=args.startup_timeout,
+        selection={"k": args.select, "devices": list(devices), "level": level},
+        live_progress=False if args.no_progress else None,
+        startup_timeout=args.startup_timeout or impl_file.run.startup_timeout or DEFAULT_STARTUP_TIMEOUT,
         required_devices=devices if args.device is not None else (), allow_empty=args.allow_empty,
         full_observations=args.full_observations,
     )
@@ -395,8 +404,9 @@ def command_matrix(args: argparse.Namespace) -> int:
 
 
 def command_fuzz(args: argparse.Namespace) -> int:
-    from .fuzz.campaign import Campaign, FuzzConfig
+    from .fuzz.campaign import PROGRAM_TIMEOUT, Campaign, FuzzConfig
     from .pool import StartupError
+    from .runner import DEFAULT_STARTUP_TIMEOUT
 
     try:
         import hypothesis  # noqa: F401 - the fuzzer draws programs with it
@@ -406,9 +416,13 @@ def command_fuzz(args: argparse.Namespace) -> int:
     check_report_dir(args.report_dir, ())
     impl_file = load_implementation_file(args)
     campaign = Campaign(FuzzConfig(impl=args.impl, device=args.device, budget=args.budget, seed=args.seed,
-                                   level=args.level, report_dir=args.report_dir, max_steps=args.max_steps,
-                                   startup_timeout=args.startup_timeout, shrink=not args.no_shrink,
-                                   baseline=args.baseline, known=impl_file.fuzz, lacks=impl_file.profile.lacks))
+                                   level=args.level or impl_file.run.level or DEFAULT_LEVEL,
+                                   report_dir=args.report_dir, max_steps=args.max_steps,
+                                   startup_timeout=args.startup_timeout or impl_file.run.startup_timeout
+                                   or DEFAULT_STARTUP_TIMEOUT, shrink=not args.no_shrink,
+                                   baseline=args.baseline, known=impl_file.fuzz, lacks=impl_file.profile.lacks,
+                                   program_timeout=impl_file.run.program_timeout or PROGRAM_TIMEOUT,
+                                   set_aside_from=impl_file.warnings.set_aside_from))
     refusal = campaign.gate.refusal(args.device)
     if refusal is not None:
         raise UsageError(f"{impl_file.path or 'the expectations file'}: {refusal}")

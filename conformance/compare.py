@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from .bounds import cut_text
-from .normalize import is_ignored_warning
+from .normalize import is_ignored_warning, is_set_aside
 from .snapshot import decode_float
 
 DEFAULT_TOLERANCES: dict[str, tuple[float, float]] = {
@@ -69,9 +69,11 @@ class Difference:
         return asdict(self)
 
 
-def compared_warnings(step: dict) -> list[dict]:
-    """The warnings of a step that take part in the comparison (see ``normalize.IGNORED_WARNINGS``)."""
-    return [w for w in step.get("warnings", []) if not is_ignored_warning(w["category"], w["message"])]
+def compared_warnings(step: dict, set_aside_from: tuple[str, ...] = ()) -> list[dict]:
+    """The warnings of a step that take part in the comparison: not those of ``normalize.IGNORED_WARNINGS``,
+    nor those issued from the modules of ``set_aside_from`` (``normalize.is_set_aside``)."""
+    return [w for w in step.get("warnings", []) if not is_ignored_warning(w["category"], w["message"])
+            and not is_set_aside(w, set_aside_from)]
 
 
 def tolerances_for(overrides: Mapping[str, tuple[float, float]] | None) -> dict[str, tuple[float, float]]:
@@ -83,10 +85,13 @@ def tolerances_for(overrides: Mapping[str, tuple[float, float]] | None) -> dict[
 
 class Comparison:
     """Diff of one item. ``normalize_ref`` / ``normalize_impl`` normalise the texts of each side;
-    ``dtype`` is the dtype the item runs in (Python floats are compared at its tolerance)."""
+    ``dtype`` is the dtype the item runs in (Python floats are compared at its tolerance);
+    warnings issued from the modules of ``set_aside_from`` take no part (on both sides)."""
 
     def __init__(self, normalize_ref: Callable[[str], str], normalize_impl: Callable[[str], str],
-                 tolerances: Mapping[str, tuple[float, float]] | None = None, dtype: str = "float32") -> None:
+                 tolerances: Mapping[str, tuple[float, float]] | None = None, dtype: str = "float32",
+                 set_aside_from: tuple[str, ...] = ()) -> None:
+        self.set_aside_from = tuple(set_aside_from)
         self.norm_ref = normalize_ref
         self.norm_impl = normalize_impl
         self.tolerances = tolerances_for(tolerances)
@@ -141,8 +146,8 @@ class Comparison:
 
     def _step(self, ref: dict, impl: dict) -> None:
         where = f"step {self._step_number}: {ref['label']}"
-        ref_warnings = [self._warning(w, self.norm_ref) for w in compared_warnings(ref)]
-        impl_warnings = [self._warning(w, self.norm_impl) for w in compared_warnings(impl)]
+        ref_warnings = [self._warning(w, self.norm_ref) for w in compared_warnings(ref, self.set_aside_from)]
+        impl_warnings = [self._warning(w, self.norm_impl) for w in compared_warnings(impl, self.set_aside_from)]
         self.count("warned")
         if ref_warnings and impl_warnings:
             self.count("warning-text", len(ref_warnings))

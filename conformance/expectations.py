@@ -30,6 +30,26 @@ campaign counts it under the entry's reason and goes on. A program that reaches 
 implementation lacks is ``unsupported`` and, as a catalog item, not compared past that name: an
 entry that explains the difference at the name explains the program.
 
+Warnings that are not the program's own, set aside by the judge on both sides, and the time an
+implementation needs::
+
+    [warnings]
+    set_aside_from = ["torch._dynamo", "torch._inductor"]  # modules (and those inside them)
+    reason = "diagnostics of the compiler, issued while it traces"
+
+    [run]
+    timeout = 120                      # seconds per item and side, where --timeout is not given
+    program_timeout = 120              # seconds per fuzzed program and side (the fuzzer's default: 30)
+    startup_timeout = 600              # seconds for a side to start, where --startup-timeout is not given
+    level = "api"                      # the level that decides the run, where --level is not given
+
+A warning whose origin (the module that issued it, as the recorder saw it: ``recorder.origin_of``)
+is one of ``set_aside_from`` or inside one takes no part in the comparison (a ``<...>`` name, such as
+``<string>`` for code compiled from a string, matches that origin alone); the reports show the rule and
+mark each such warning "set aside". ``set_aside_from`` needs a ``reason``. The ``[run]`` settings
+are optional; ``level`` is for an implementation whose differences at the levels above it are
+by design (the reports still show every item's outcome at every level).
+
 Items whose case needs a feature the profile lacks are ``n/a``: listed, not run, left out of the
 scores. A lacking feature the case can do without (``Case.optional_features``) does not make it
 ``n/a``: its items run without that feature (``Item.without``; the operator cases take their
@@ -48,7 +68,8 @@ Every field is checked when the file is loaded (types, values, unknown keys): a 
 line naming the file, the entry and the field, before any case runs.
 
 Without ``--expectations``, the runner uses ``conformance/expectations/<implementation>.toml``
-when it exists.
+when it exists (``builtin_path``: a shipped adapter's option, ``torch-compile-aot-eager:dynamic``,
+uses the file of the name before the colon unless it has one of its own).
 """
 
 from __future__ import annotations
@@ -62,7 +83,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .features import FEATURES
-from .levels import ASPECTS, counts_at
+from .levels import ASPECTS, LEVELS, counts_at
 
 EXPECTABLE = ("fail", "unsupported", "error", "timeout", "crash")
 BUILTIN_DIR = Path(__file__).with_name("expectations")
@@ -71,6 +92,9 @@ REQUIRED = ("case", "outcome", "reason")
 PROFILE_KEYS = {"lacks": list, "note": str}
 FUZZ_KEYS = {"aspect": str, "where": str, "torch": str, "implementation": str, "unsupported": str, "reason": str}
 FUZZ_PATTERNS = ("where", "torch", "implementation", "unsupported")  # regular expressions, searched in the diff's fields
+WARNINGS_KEYS = {"set_aside_from": list, "reason": str}
+RUN_KEYS = {"timeout": (int, float), "program_timeout": (int, float), "startup_timeout": (int, float), "level": str}
+TABLES = ("profile", "expected", "fuzz", "warnings", "run")
 
 
 class ExpectationError(Exception):
@@ -170,18 +194,49 @@ class Profile:
 
 
 @dataclass(frozen=True)
+class WarningRule:
+    """Warnings set aside by the judge: those issued from ``set_aside_from`` (module names)."""
+
+    set_aside_from: tuple[str, ...] = ()
+    reason: str = ""
+
+    def as_dict(self) -> dict:
+        return {"set_aside_from": list(self.set_aside_from), "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """Seconds an implementation needs, and the level that decides its runs, where the command line
+    does not say (None: the suite's default)."""
+
+    timeout: float | None = None
+    program_timeout: float | None = None
+    startup_timeout: float | None = None
+    level: str | None = None
+
+
+@dataclass(frozen=True)
 class ImplementationFile:
-    """What an expectations file says: the profile and the expected failures."""
+    """What an expectations file says: the profile, the expected failures, the warnings set aside and
+    the time the implementation needs."""
 
     profile: Profile = field(default_factory=Profile)
     entries: tuple[Expectation, ...] = ()
     path: str | None = None
     fuzz: tuple[FuzzExpectation, ...] = ()
+    warnings: WarningRule = field(default_factory=WarningRule)
+    run: RunSettings = field(default_factory=RunSettings)
 
 
 def builtin_path(implementation: str) -> Path | None:
-    path = BUILTIN_DIR / f"{implementation.replace(':', '_')}.toml"
-    return path if path.exists() else None
+    """The built-in file of an implementation: ``<name>.toml`` (``:`` read as ``_``); for ``NAME:OPTION``
+    (a shipped adapter's option, ``torch-compile-aot-eager:dynamic``, or ``module:attribute``) without a
+    file of its own, NAME's."""
+    for name in (implementation.replace(":", "_"), implementation.partition(":")[0]):
+        path = BUILTIN_DIR / f"{name}.toml"
+        if path.exists():
+            return path
+    return None
 
 
 def load_file(path: Path | None) -> ImplementationFile:
@@ -191,12 +246,13 @@ def load_file(path: Path | None) -> ImplementationFile:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ExpectationError(f"cannot read expectations file {path}: {exc}") from exc
-    unknown = sorted(set(data) - {"profile", "expected", "fuzz"})
+    unknown = sorted(set(data) - set(TABLES))
     if unknown:
-        raise ExpectationError(f"{path}: unknown table or key {unknown[0]!r}; expected [profile], [[expected]] "
-                               "and [[fuzz]]")
+        raise ExpectationError(f"{path}: unknown table or key {unknown[0]!r}; expected [profile], [[expected]], "
+                               "[[fuzz]], [warnings] and [run]")
     return ImplementationFile(_profile(data.get("profile", {}), path), _entries(data.get("expected", []), path),
-                              str(path), _fuzz_entries(data.get("fuzz", []), path))
+                              str(path), _fuzz_entries(data.get("fuzz", []), path),
+                              _warnings(data.get("warnings", {}), path), _run(data.get("run", {}), path))
 
 
 def load(path: Path | None) -> list[Expectation]:
@@ -214,6 +270,34 @@ def _profile(raw: object, path: Path) -> Profile:
     if unknown:
         raise ExpectationError(f"{path}: [profile] lacks unknown feature {unknown[0]!r}; known: {', '.join(FEATURES)}")
     return Profile(tuple(lacks), raw.get("note", ""))
+
+
+def _warnings(raw: object, path: Path) -> WarningRule:
+    if not isinstance(raw, dict):
+        raise ExpectationError(f"{path}: [warnings] must be a table")
+    _check_keys(raw, WARNINGS_KEYS, f"{path}: [warnings]")
+    modules = raw.get("set_aside_from", [])
+    bad = [name for name in modules if not isinstance(name, str) or not re.fullmatch(r"\w+(\.\w+)*|<[^<>\s]+>", name)]
+    if bad:
+        raise ExpectationError(f"{path}: [warnings] set_aside_from must list module names (or <...> file names), "
+                               f"not {bad[0]!r}")
+    if modules and not raw.get("reason"):
+        raise ExpectationError(f"{path}: [warnings] set_aside_from needs a reason")
+    return WarningRule(tuple(modules), raw.get("reason", ""))
+
+
+def _run(raw: object, path: Path) -> RunSettings:
+    if not isinstance(raw, dict):
+        raise ExpectationError(f"{path}: [run] must be a table")
+    _check_keys(raw, RUN_KEYS, f"{path}: [run]")
+    seconds = {key: value for key, value in raw.items() if key != "level"}
+    for key, value in seconds.items():
+        if isinstance(value, bool) or not 0 < value <= 86400:
+            raise ExpectationError(f"{path}: [run] {key} must be a positive number of seconds, at most 86400, "
+                                   f"not {value!r}")
+    if raw.get("level", LEVELS[0]) not in LEVELS:
+        raise ExpectationError(f"{path}: [run] level {raw['level']!r} is not one of {', '.join(LEVELS)}")
+    return RunSettings(**{key: float(value) for key, value in seconds.items()}, level=raw.get("level"))
 
 
 def _tables(raw: object, path: Path, name: str, label: str, schema: dict[str, type]):
@@ -293,13 +377,14 @@ def explained_unsupported(record: dict, entries: Iterable[FuzzExpectation], leve
     return next((e for e in entries if e.explains(at_name[0])), None)
 
 
-def _check_keys(table: dict, schema: dict[str, type], where: str) -> None:
+def _check_keys(table: dict, schema: dict[str, type | tuple[type, ...]], where: str) -> None:
     for key, value in table.items():
         if key not in schema:
             raise ExpectationError(f"{where} has unknown key {key!r}; known: {', '.join(schema)}")
-        if not isinstance(value, schema[key]):
-            raise ExpectationError(f"{where}: {key} must be a {schema[key].__name__}, not {type(value).__name__} "
-                                   f"({value!r})")
+        kinds = schema[key] if isinstance(schema[key], tuple) else (schema[key],)
+        if not isinstance(value, kinds):
+            raise ExpectationError(f"{where}: {key} must be a {' or '.join(kind.__name__ for kind in kinds)}, not "
+                                   f"{type(value).__name__} ({value!r})")
 
 
 def find(entries: Iterable[Expectation], case_id: str, device: str, reference_version: str | None = None,

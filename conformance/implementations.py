@@ -7,8 +7,11 @@ that offers the torch-like API the catalog uses. ``--impl NAME`` accepts:
 * a module name: ``myautograd``, ``torch``, ``mypkg.torch_api``;
 * ``module:attribute`` for a namespace object built by an adapter: ``myadapter:namespace``;
 * a short name listed in ``ADAPTERS``: the thin adapters shipped with the suite (``PEER_ADAPTERS``;
-  ``pip install .[peers]`` installs the engines they adapt), and ``canary``, torch with one
-  deliberate fault per aspect (``adapters/canary.py``), which proves that the judge sees them all.
+  ``pip install .[peers]`` installs the engines they adapt), ``canary``, torch with one
+  deliberate fault per aspect (``adapters/canary.py``), which proves that the judge sees them all,
+  and torch under ``torch.compile`` (``TORCH_COMPILE_ADAPTERS``: ``torch-compile``,
+  ``torch-compile-aot-eager``, ``torch-compile-eager``, ``torch-compile-compiled-autograd``, each
+  also as ``NAME:dynamic``; ``adapters/torch_compile.py``).
 
 The module's top-level name is what the ``module_name`` normalisation rule maps to ``torch``;
 a namespace can name another with a ``__conformance_module__`` attribute. The version is the
@@ -35,7 +38,15 @@ PEER_ADAPTERS: dict[str, str] = {
     "tinygrad": "conformance.adapters.tinygrad:namespace",
     "micrograd": "conformance.adapters.micrograd:namespace",
 }
-ADAPTERS: dict[str, str] = {**PEER_ADAPTERS, "canary": "conformance.adapters.canary:namespace"}
+# torch.compile as the implementation (adapters/torch_compile.py): one name per compiler stack, each
+# also with the option ":dynamic" (torch.compile(dynamic=True)).
+TORCH_COMPILE_VARIANTS = {"torch-compile": "inductor", "torch-compile-aot-eager": "aot_eager",
+                          "torch-compile-eager": "eager", "torch-compile-compiled-autograd": "compiled_autograd"}
+TORCH_COMPILE_ADAPTERS: dict[str, str] = {
+    f"{name}{option}": f"conformance.adapters.torch_compile:{attribute}{suffix}"
+    for name, attribute in TORCH_COMPILE_VARIANTS.items() for option, suffix in (("", ""), (":dynamic", "_dynamic"))}
+ADAPTERS: dict[str, str] = {**PEER_ADAPTERS, "canary": "conformance.adapters.canary:namespace",
+                            **TORCH_COMPILE_ADAPTERS}
 
 
 class UnknownImplementation(Exception):

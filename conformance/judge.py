@@ -9,14 +9,18 @@ from __future__ import annotations
 from .compare import Comparison
 from .item import Item, ItemRecord
 from .levels import DEFAULT_LEVEL, LEVELS, by_severity, outcomes
-from .normalize import Normalizer
+from .normalize import Normalizer, is_set_aside
 
 REFERENCE_FAILED = ("timeout", "crash", "memory", "error")
 
 
 def judge(item: Item, reference: dict, implementation: dict, impl_module: str, level: str = DEFAULT_LEVEL,
-          memory_mib: int | None = None) -> ItemRecord:
+          memory_mib: int | None = None, set_aside_from: tuple[str, ...] = ()) -> ItemRecord:
+    """``set_aside_from``: the modules whose warnings take no part (``expectations.WarningRule``);
+    each step's warnings say whether they were set aside (``"set_aside": true``), for the reports."""
     record = ItemRecord.of(item)
+    for side in (reference, implementation):
+        mark_set_aside(side, set_aside_from)
     sides = {"reference": reference, "implementation": implementation}
     duration = float(reference.get("duration", 0.0)) + float(implementation.get("duration", 0.0))
     if reference["status"] in REFERENCE_FAILED:
@@ -28,7 +32,7 @@ def judge(item: Item, reference: dict, implementation: dict, impl_module: str, l
                                **sides)
     if status in ("timeout", "crash", "error"):
         return record.finished(status, implementation.get("detail") or status, duration=duration, **sides)
-    comparison = Comparison(Normalizer(), Normalizer(impl_module), item.case.tolerances, item.dtype)
+    comparison = Comparison(Normalizer(), Normalizer(impl_module), item.case.tolerances, item.dtype, set_aside_from)
     diffs = [d.as_dict() for d in comparison.steps(reference["steps"], implementation["steps"])]
     by_level = outcomes(diffs)
     diffs = by_severity(diffs)
@@ -43,3 +47,13 @@ def judge(item: Item, reference: dict, implementation: dict, impl_module: str, l
     outcome, detail = by_level[level]
     return record.finished(outcome, detail, levels={name: by_level[name][0] for name in LEVELS},
                            duration=duration, diff=diffs, compared=compared, **sides)
+
+
+def mark_set_aside(side: dict, set_aside_from: tuple[str, ...]) -> None:
+    """Mark each warning of a side's steps that the comparison sets aside; a mark the side sent is
+    dropped (it is the judge's to make)."""
+    for step in side.get("steps") or ():
+        for warning in step.get("warnings") or ():
+            warning.pop("set_aside", None)
+            if is_set_aside(warning, set_aside_from):
+                warning["set_aside"] = True

@@ -38,6 +38,10 @@ the process a case runs in, not on autograd:
     ``UserWarning: Attempting to run cuBLAS, but there was no current CUDA context! Attempting
     to set the primary context...`` is left out of the comparison.
 
+Warnings an implementation's file sets aside (``[warnings] set_aside_from``, ``is_set_aside``), on
+both sides, because they are not the program's: those issued from the modules it names (a
+compiler's diagnostics while it traces, for ``torch-compile``). The reports mark them.
+
 Rule applied to the implementation under test only:
 
 ``module_name``
@@ -125,6 +129,13 @@ IGNORED_WARNINGS = (
 
 def is_ignored_warning(category: str, message: str) -> bool:
     return any(rule.matches(category, message) for rule in IGNORED_WARNINGS)
+
+
+def is_set_aside(warning: dict, modules: tuple[str, ...]) -> bool:
+    """Whether a recorded warning was issued from one of ``modules`` or a module inside one (an
+    implementation's ``[warnings] set_aside_from``, see ``expectations``)."""
+    origin = warning.get("origin")
+    return isinstance(origin, str) and any(origin == module or origin.startswith(module + ".") for module in modules)
 
 
 def module_name_rule(implementation_module: str) -> Rule:

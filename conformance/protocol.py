@@ -141,7 +141,8 @@ def step_problem(step: Any) -> str | None:
         return "printed output that is not a bounded text"
     warnings = step.get("warnings", [])
     if not isinstance(warnings, list) or len(warnings) > 101 or not all(
-            isinstance(w, dict) and _text(w.get("category")) and _text(w.get("message")) for w in warnings):
+            isinstance(w, dict) and _text(w.get("category")) and _text(w.get("message"))
+            and _text(w.get("origin", "")) for w in warnings):
         return "malformed warnings"
     if step.get("aspect") is not None and step["aspect"] not in STEP_ASPECTS:
         return "an unknown aspect"

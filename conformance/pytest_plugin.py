@@ -18,9 +18,11 @@ that runs in several dtypes); each item also answers ``-k`` on its topic, tags a
 carries a ``conformance`` marker with the case id, topic and tags.
 
 Options: ``--impl NAME`` (default ``myautograd``), ``--level semantics|api|drop-in`` (the level
-whose outcome passes or fails an item, default ``drop-in``), ``--conformance-timeout SECONDS``
-(per case and side), ``--conformance-expectations FILE`` (default: the built-in file of the
-implementation, if any).
+whose outcome passes or fails an item; default: the implementation's ``[run] level``, else
+``drop-in``), ``--conformance-timeout SECONDS`` (per case and side; default: the implementation's
+``[run] timeout``, else 30),
+``--conformance-expectations FILE`` (default: the built-in file of the implementation, if any).
+The implementation's file also gives the warnings the judge sets aside (``[warnings]``).
 
 Each pytest process (each xdist worker) holds one :class:`conformance.session.Session`: one
 worker process per side, started on the first catalog item, closed at the end of the session.
@@ -44,10 +46,10 @@ from . import expectations as expectations_module
 from .item import Item
 from .levels import DEFAULT_LEVEL, LEVELS, counts_at, summary
 from .pool import StartupError
+from .runner import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from .session import Session
 
 PASSING = ("pass", "xfail")
-DEFAULT_TIMEOUT = 30.0
 
 
 @dataclass(frozen=True)
@@ -86,10 +88,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--impl", default="myautograd",
                     help="implementation under test: a module name, module:attribute or a shipped adapter "
                          "(default: myautograd)")
-    group.addoption("--level", default=DEFAULT_LEVEL, choices=LEVELS,
-                    help=f"the level whose outcome passes or fails a catalog item (default: {DEFAULT_LEVEL})")
-    group.addoption("--conformance-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                    help=f"seconds per case and side (default: {DEFAULT_TIMEOUT:g})")
+    group.addoption("--level", default=None, choices=LEVELS,
+                    help=f"the level whose outcome passes or fails a catalog item (default: the implementation's [run] "
+                         f"level in its expectations file, else {DEFAULT_LEVEL})")
+    group.addoption("--conformance-timeout", type=float, default=None, metavar="SECONDS",
+                    help=f"seconds per case and side (default: the implementation's [run] timeout in its expectations "
+                         f"file, else {DEFAULT_TIMEOUT:g})")
     group.addoption("--conformance-expectations", default=None, metavar="FILE",
                     help="expectations and profile file (default: the built-in one for the implementation, if any)")
 
@@ -100,8 +104,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> str:
-    return (f"conformance: --impl {config.getoption('impl')}, level {config.getoption('level')}, "
-            f"timeout {config.getoption('conformance_timeout'):g} s per side")
+    timeout, level = config.getoption("conformance_timeout"), config.getoption("level")
+    level_text = level or f"the implementation's [run] level, else {DEFAULT_LEVEL}"
+    timeout_text = f"{timeout:g} s" if timeout else f"the implementation's [run] timeout, else {DEFAULT_TIMEOUT:g} s"
+    return f"conformance: --impl {config.getoption('impl')}; level: {level_text}; timeout per side: {timeout_text}"
 
 
 def catalog_item_of(item: pytest.Item) -> CatalogItem | None:
@@ -129,11 +135,9 @@ class ConformanceSession:
     """What one pytest process needs to run catalog items: the expectations and profile, and a
     Session (one worker per side, started on first use)."""
 
-    def __init__(self, impl: str, timeout: float, expectations_file: str | None = None,
-                 level: str = DEFAULT_LEVEL) -> None:
+    def __init__(self, impl: str, timeout: float | None, expectations_file: str | None = None,
+                 level: str | None = None) -> None:
         self.impl = impl
-        self.timeout = timeout
-        self.level = level
         self.problem: str | None = None  # fails every item: the session cannot run any
         self.session: Session | None = None
         self.impl_file = expectations_module.ImplementationFile()
@@ -145,10 +149,14 @@ class ConformanceSession:
             self.impl_file = expectations_module.load_file(path)
         except expectations_module.ExpectationError as exc:
             self.problem = str(exc)
+        self.timeout = timeout or self.impl_file.run.timeout or DEFAULT_TIMEOUT
+        self.level = level or self.impl_file.run.level or DEFAULT_LEVEL
 
     def _session(self) -> Session:
         if self.session is None:
-            session = Session(self.impl, level=self.level)
+            run = self.impl_file.run
+            session = Session(self.impl, level=self.level, set_aside_from=self.impl_file.warnings.set_aside_from,
+                              startup_timeout=run.startup_timeout or DEFAULT_STARTUP_TIMEOUT)
             try:
                 session.start()
             except StartupError as exc:

@@ -17,16 +17,19 @@ A scenario receives ``(torch, rec)``: the namespace under test and a :class:`Rec
 * ``rec.device`` is the device the item runs on; ``rec.dtype`` the dtype name it runs with (one
   of the case's ``dtypes``), and ``rec.float_dtype`` that dtype on the namespace.
 
-Every step also carries the warnings (category and message, in order) and the text printed to
-stdout since the previous step, and the scenario line it was recorded at, so a difference can
-say where it is. An exception that means the implementation lacks an API name carries that
-name in torch's spelling (see ``surface``). Everything is bounded (see ``bounds``).
+Every step also carries the warnings (category, message and origin: the module that issued it,
+``origin_of``; in order) and the text printed to stdout since the previous step, and the
+scenario line it was recorded at, so a difference can say where it is. An exception that means
+the implementation lacks an API name carries that name in torch's spelling (see ``surface``).
+Everything is bounded (see ``bounds``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
+import os
 import re
 import sys
 import time
@@ -40,7 +43,27 @@ from .gradtrace import GradTracer
 from .snapshot import Snapshotter, exception_info, qualified_type_name
 from .surface import Surface
 
+# A namespace may decide how a scenario runs (``observe``; docs/writing-an-adapter.md):
+# ``namespace.__conformance_run__(scenario, namespace, rec)`` is called instead of ``scenario(namespace, rec)``.
+RUN_HOOK = "__conformance_run__"
 _OUT_OF_MEMORY = re.compile(r"can't allocate memory|Unable to allocate|out of memory", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=512)
+def origin_of(filename: str) -> str:
+    """The module a file holds, by the entry of ``sys.path`` it lies under (the longest):
+    ``.../site-packages/torch/_dynamo/utils.py`` is ``torch._dynamo.utils``. A name that is no such
+    file (``<generated ...>``, ``<frozen ...>``, a file outside the path) is returned as it is."""
+    path = os.path.abspath(filename) if filename and not filename.startswith("<") else None
+    best = None
+    for entry in sys.path if path else ():
+        root = os.path.abspath(entry or os.curdir)
+        if path.startswith(root + os.sep) and (best is None or len(root) > len(best)):
+            best = root
+    if best is None:
+        return filename
+    module = os.path.splitext(path[len(best) + 1:])[0].replace(os.sep, ".")
+    return module.removesuffix(".__init__")
 
 
 class BoundedText(io.TextIOBase):
@@ -173,7 +196,8 @@ class Recorder:
 
     def _drain(self) -> dict:
         caught = [
-            {"category": qualified_type_name(w.category), "message": safe_str(w.message)}
+            {"category": qualified_type_name(w.category), "message": safe_str(w.message),
+             "origin": cut_text(origin_of(safe_str(w.filename, 1000)), 300)}
             for w in self._warnings[:100]
         ]
         if len(self._warnings) > 100:
@@ -224,6 +248,9 @@ def observe(case: Case, namespace: Any, device: str, dtype: str | None = None, o
     Warnings are recorded with the "always" filter, so a warning that the implementation emits
     once per process shows up exactly once, and one emitted on every call shows up every time.
     Callers isolate this in a fresh process (see ``isolation``).
+
+    Where the namespace has a run hook (``RUN_HOOK``), the hook runs the scenario: it decides how
+    torch code runs (compiled, say), never what is recorded (docs/writing-an-adapter.md).
     """
     started = time.perf_counter()
     status = "completed"
@@ -240,7 +267,11 @@ def observe(case: Case, namespace: Any, device: str, dtype: str | None = None, o
                     seed(0)
                 if tracer is not None:
                     tracer.install()
-                case.scenario(namespace, rec)
+                run = getattr(namespace, RUN_HOOK, None)
+                if run is None:
+                    case.scenario(namespace, rec)
+                else:
+                    run(case.scenario, namespace, rec)
             except BaseException as exc:  # SystemExit too: the implementation must not end the run
                 rec.uncaught(exc)
                 status = "raised"

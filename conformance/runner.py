@@ -46,7 +46,8 @@ from .progress import Progress
 OUTCOMES = ("pass", "fail", "xfail", "xpass", "unsupported", "error", "timeout", "crash", "skip", "n/a")
 EXPECTED_OUTCOMES = ("pass", "xfail", "skip", "n/a")
 UNSCORED = ("skip", "n/a")
-DEFAULT_TIMEOUT = 30.0
+DEFAULT_TIMEOUT = 30.0  # seconds per item and side, where neither --timeout nor the implementation's file says
+DEFAULT_STARTUP_TIMEOUT = 120.0
 DEFAULT_MEMORY_MIB = 2048
 SIGNAL_EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 EXIT_INCOMPLETE = 5
@@ -67,7 +68,7 @@ class RunConfig:
     all_case_ids: tuple[str, ...] = ()
     selection: dict = field(default_factory=dict)
     live_progress: bool | None = None
-    startup_timeout: float = 120.0
+    startup_timeout: float = DEFAULT_STARTUP_TIMEOUT
     registry: str = "conformance.catalog:load"
     required_devices: tuple[str, ...] = ()  # named by the user: unavailable, the run is incomplete
     allow_empty: bool = False
@@ -215,7 +216,8 @@ class Run:
         return self.info.get("implementation", {}).get("module", self.config.impl)
 
     def _judged(self, item: Item, reference: dict, implementation: dict) -> dict:
-        record = judge(item, reference, implementation, self.impl_module, self.config.level, self.config.memory_mib)
+        record = judge(item, reference, implementation, self.impl_module, self.config.level, self.config.memory_mib,
+                       self.config.impl_file.warnings.set_aside_from)
         return record.as_dict()
 
     def _keep(self, record: dict, progress) -> None:
@@ -249,6 +251,7 @@ class Run:
             "isolation": self.config.isolation,
             "level": self.config.level,
             "profile": {"lacks": list(profile.lacks), "note": profile.note},
+            "warnings": self.config.impl_file.warnings.as_dict(),
         }
 
     def result(self, duration: float) -> dict:

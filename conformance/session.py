@@ -20,7 +20,8 @@ from .runner import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT, merged_devices
 class Session:
     def __init__(self, impl: str, registry: str = "conformance.catalog:load", devices: tuple[str, ...] = ("cpu", "cuda"),
                  isolation: str = "fork", memory_mib: int = DEFAULT_MEMORY_MIB, startup_timeout: float = 120.0,
-                 level: str = DEFAULT_LEVEL, extra_env: dict | None = None) -> None:
+                 level: str = DEFAULT_LEVEL, extra_env: dict | None = None, set_aside_from: tuple[str, ...] = ()) -> None:
+        self.set_aside_from = tuple(set_aside_from)  # warnings the judge sets aside (expectations.WarningRule)
         self.config = PoolConfig(impl=impl, jobs=1, isolation=isolation, devices=devices, registry=registry,
                                  startup_timeout=startup_timeout, memory_mib=memory_mib, extra_env=extra_env or {})
         self.level = level
@@ -51,7 +52,8 @@ class Session:
 
     def run(self, item: Item, timeout: float = DEFAULT_TIMEOUT, source: str | None = None) -> ItemRecord:
         reference, implementation = self.observe(item, timeout, source)
-        return judge(item, reference, implementation, self.impl_module, self.level, self.config.memory_mib)
+        return judge(item, reference, implementation, self.impl_module, self.level, self.config.memory_mib,
+                     self.set_aside_from)
 
     def locate(self, item: Item, timeout: float = DEFAULT_TIMEOUT, source: str | None = None) -> dict:
         """Where the gradients of ``item`` first diverge between the two sides (``locate``): both run

@@ -14,6 +14,9 @@ and answers on ``OUT`` (see ``protocol``); its own stdin is /dev/null and its st
 go where the judging process points them (a log file), so nothing it or the implementation
 prints reaches the console or the protocol.
 
+Before it forks, the worker warms its side up: the modules torch imports lazily, and the
+implementation's own ``__conformance_warm_up__()`` where its namespace has one.
+
 The first message is ``{"ready": true, "name", "module", "version", "python", "devices"}`` or
 ``{"fatal": "one line saying why"}``. In ``fork`` isolation each item runs in a spare child
 (``isolation.SpareChild``); in ``spawn`` isolation the worker runs one item in itself and exits,
@@ -46,6 +49,9 @@ PROGRAM_DOC = Doc("https://pytorch.org/docs/stable/autograd.html", "a generated 
 # and backward with an explicit gradient import symbolic_shapes). Imported once here, before any
 # fork, so that each forked child does not import them again (seconds per side, every case).
 REFERENCE_WARMUP = ("torch.optim", "torch._dynamo", "torch.fx.experimental.symbolic_shapes")
+# An implementation may warm itself up once, here, before the worker forks (a compiler's one-time
+# set-up): ``namespace.__conformance_warm_up__()``. If it raises, the side cannot start.
+WARM_UP_HOOK = "__conformance_warm_up__"
 
 
 def warm_up(modules: tuple[str, ...] = REFERENCE_WARMUP) -> None:
@@ -73,6 +79,9 @@ def load_side(side: str, impl: str):
     loaded = resolve(impl)
     if "torch" in sys.modules:  # an implementation built on torch gets the same warm-up, never an import of torch
         warm_up()
+    own_warm_up = getattr(loaded.namespace, WARM_UP_HOOK, None)
+    if own_warm_up is not None:
+        own_warm_up()
     return loaded
 
 

@@ -20,6 +20,11 @@ The rules every adapter follows (``docs/writing-an-adapter.md`` explains them fo
 An adapter imports its engine when it is imported; without the engine installed, ``--impl``
 stops with one line naming what to install.
 
+``torch_compile`` (``--impl torch-compile``, ``torch-compile-aot-eager``, ``torch-compile-eager``,
+``torch-compile-compiled-autograd``) is no adapter of another engine either: it is torch whose
+scenarios run under ``torch.compile`` (through the run hook, ``regions`` rewriting each scenario),
+judged against eager torch.
+
 ``canary`` (``--impl canary``) is not an adapter of another engine: it is torch with one deliberate
 fault per aspect, which ``tests/test_canary.py`` requires the judge to catch (see its docstring).
 """

@@ -98,6 +98,8 @@ class FuzzConfig:
     baseline: str | None = None         # an implementation whose own differences are not findings
     known: tuple = ()                   # FuzzExpectation entries: differences explained, not findings
     lacks: tuple[str, ...] = ()         # features the implementation's profile lacks: no program uses them
+    program_timeout: float = PROGRAM_TIMEOUT  # seconds per program and side (an implementation's [run] program_timeout)
+    set_aside_from: tuple = ()          # modules whose warnings the judge sets aside ([warnings] of the same file)
 
 
 @dataclass
@@ -115,7 +117,7 @@ class Campaign:
         self.stream = stream or sys.stderr
         self.programs = 0
         self.session = Session(config.impl, devices=(config.device,), level=config.level,
-                               startup_timeout=config.startup_timeout)
+                               startup_timeout=config.startup_timeout, set_aside_from=config.set_aside_from)
         self.baseline = None if config.baseline is None else Session(
             config.baseline, devices=(config.device,), level=config.level, startup_timeout=config.startup_timeout)
         self.baseline_differences = 0   # programs on which the baseline differs too: not findings
@@ -141,12 +143,12 @@ class Campaign:
                                 tolerances=TOLERANCES)
 
     def time_limit(self) -> float:
-        """The time limit of the next program: ``PROGRAM_TIMEOUT``, or what is left of the budget
+        """The time limit of the next program: its ``program_timeout``, or what is left of the budget
         (OutOfTime when nothing is)."""
         left = self.deadline - time.monotonic()
         if left <= 0:
             raise OutOfTime
-        return min(PROGRAM_TIMEOUT, left)
+        return min(self.config.program_timeout, left)
 
     def observed(self, session: Session, item: Item, source: str, judged: bool = True):
         """One item run through ``session`` within the budget: its record (``judged``), or both sides'
@@ -157,7 +159,7 @@ class Campaign:
             sides = (result.reference or {}, result.implementation or {})
         else:
             result = sides = session.observe(item, limit, source)
-        if limit < PROGRAM_TIMEOUT and any(side.get("status") == "timeout" for side in sides):
+        if limit < self.config.program_timeout and any(side.get("status") == "timeout" for side in sides):
             raise OutOfTime
         return result
 

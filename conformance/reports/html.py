@@ -126,6 +126,10 @@ def header(result: dict) -> str:
     if profile.get("lacks"):
         note = f" \u2014 {e(profile['note'])}" if profile.get("note") else ""
         rows.append(("profile", f"does not aim to support {e(', '.join(profile['lacks']))}{note}"))
+    rule = result.get("warnings") or {}
+    if rule.get("set_aside_from"):
+        rows.append(("warnings set aside", f"those issued from {e(', '.join(rule['set_aside_from']))} "
+                                           f"\u2014 {e(rule.get('reason', ''))}"))
     rows.append(("level", f"the exit status follows <b>{e(result.get('level', 'drop-in'))}</b>"))
     verdict_text = {"passed": "passed", "failed": f"failed: {unexpected} unexpected", "incomplete": "incomplete",
                     "interrupted": f"interrupted: partial results, {unexpected} unexpected"}[state]
@@ -365,7 +369,10 @@ def side_html(step: dict | None, marks: set[str], diverged: bool, ref_label: str
     warnings = step.get("warnings") or []
     for warning in warnings:
         text = f'<b>{e(warning.get("category"))}</b><pre class="msg">{e(warning.get("message"))}</pre>'
-        parts.append(block("warn", "warns", text, "warnings" in marks))
+        if warning.get("set_aside"):
+            text += f'<span class="muted">set aside: issued from {e(warning.get("origin"))}</span>'
+        parts.append(block("warn", "warns" if not warning.get("set_aside") else "set aside", text,
+                           "warnings" in marks and not warning.get("set_aside")))
     if not warnings and "warnings" in marks:
         parts.append(block("warn", "warns", "nothing", True))
     if step.get("stdout") or "stdout" in marks:

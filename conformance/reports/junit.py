@@ -51,6 +51,9 @@ def properties(result: dict) -> list[tuple[str, str]]:
         ("compared", "{items} items ran on both sides, {steps} steps, {elements} values and gradients element by element"
          .format(**{"items": 0, "steps": 0, "elements": 0, **(result.get("compared") or {})})),
     ]
+    rule = result.get("warnings") or {}
+    if rule.get("set_aside_from"):
+        found.append(("warnings.set_aside_from", f"{', '.join(rule['set_aside_from'])}: {rule.get('reason', '')}"))
     found += [(f"device.{name}", status) for name, status in (result.get("devices") or {}).items()]
     for entry in (result.get("expectations") or {}).get("stale", []):
         found.append(("stale_expectation", f"{entry.get('case')} ({entry.get('device') or 'all devices'}, "

@@ -116,6 +116,10 @@ def header(result: dict) -> list[str]:
     if profile.get("lacks"):
         lines += ["", f"Profile: does not aim to support {escape(', '.join(profile['lacks']))}"
                       + (f" ({escape(profile['note'])})" if profile.get("note") else "")]
+    rule = result.get("warnings") or {}
+    if rule.get("set_aside_from"):
+        lines += ["", f"Warnings set aside (not compared, on both sides): those issued from "
+                      f"{escape(', '.join(rule['set_aside_from']))} ({escape(rule.get('reason', ''))})"]
     return lines
 
 
