@@ -21,10 +21,10 @@ API lacks, ``fail`` otherwise (so a difference observed before the scenario reac
 name fails the item).
 
 Differences are listed **most severe first** (:func:`by_severity`): by the lowest level at which
-they count, then by aspect in the order of ``ASPECTS`` (values and gradients before whether a
-step raised, flags before identities, messages before node names), then in scenario order. A
-failing item's headline, at a level, is the most severe difference that counts there: wrong
-values are never hidden behind the name of a node.
+they count, then in scenario order (the earliest difference of a level is the likeliest cause of
+the later ones: an exception, then the ``None`` it left), then by aspect in the order of
+``ASPECTS``. A failing item's headline, at a level, is the most severe difference that counts
+there: wrong values are never hidden behind the name of a node.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def counts_at(aspect: str, level: str) -> bool:
 def severity(diff: dict) -> tuple[int, int, int]:
     """The sort key of a difference: most severe first (see the module's docstring)."""
     aspect = diff["aspect"]
-    return LEVELS.index(level_of(aspect)), list(ASPECTS).index(aspect), int(diff.get("step") or 0)
+    return LEVELS.index(level_of(aspect)), int(diff.get("step") or 0), list(ASPECTS).index(aspect)
 
 
 def by_severity(diffs: Iterable[dict]) -> list[dict]:

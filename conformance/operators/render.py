@@ -13,7 +13,9 @@ recorder's line numbers point into it. For each sample it
    recorded under the same label, in the same form,
 4. where torch has them, records the second-order gradients (the gradient of the first-order
    gradients against seeded random vectors, with ``materialize_grads=True``); only with both
-   ``autograd.grad`` and ``higher-order``.
+   ``autograd.grad`` and ``higher-order``. They are taken in an attempt block of their own, so an
+   implementation that raises there (torch.compile's double backward) has the exception recorded
+   (and ``None`` as its gradients) while the next samples are still checked.
 
 ``autograd.grad`` and ``higher-order`` are thus the cases' optional features
 (``Case.optional_features``, ``OPTIONAL_FEATURES``): an implementation whose profile lacks them
@@ -209,10 +211,13 @@ class Writer:
             self.emit(f"{INDENT}torch.tensor(random_floats({name}.shape, seed={self.seed(number, 1 + i)}), dtype=dtype, "
                       f"device=rec.device).reshape({name}.shape),")
         self.emit("]")
-        self.emit(f"second = torch.autograd.grad([{firsts}], [{names}], vectors, materialize_grads=True)")
+        self.emit("second = None  # an exception here is recorded, and the next samples are still checked")
+        self.emit(f'with rec.attempt("{number}: second-order gradients of {names} are taken"):')
+        with self.indented():
+            self.emit(f"second = torch.autograd.grad([{firsts}], [{names}], vectors, materialize_grads=True)")
         self.emit("# clone(): torch may answer with an efficient zero tensor, whose values tolist() cannot read")
         self.emit(f'rec("{number}: second-order gradients of {names} through the gradients of '
-                  f'{", ".join(twice)}", [g.clone() for g in second])')
+                  f'{", ".join(twice)}", None if second is None else [g.clone() for g in second])')
         self.checks.add("check:gradgrad")
 
     def raises(self, number: int, error: Raises) -> None:
