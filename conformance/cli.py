@@ -420,7 +420,7 @@ def command_fuzz(args: argparse.Namespace) -> int:
                                    report_dir=args.report_dir, max_steps=args.max_steps,
                                    startup_timeout=args.startup_timeout or impl_file.run.startup_timeout
                                    or DEFAULT_STARTUP_TIMEOUT, shrink=not args.no_shrink,
-                                   baseline=args.baseline, known=impl_file.fuzz, lacks=impl_file.profile.lacks,
+                                   baseline=args.baseline, known=impl_file.known_in_fuzzing, lacks=impl_file.profile.lacks,
                                    program_timeout=impl_file.run.program_timeout or PROGRAM_TIMEOUT,
                                    set_aside_from=impl_file.warnings.set_aside_from))
     refusal = campaign.gate.refusal(args.device)

@@ -30,6 +30,21 @@ campaign counts it under the entry's reason and goes on. A program that reaches 
 implementation lacks is ``unsupported`` and, as a catalog item, not compared past that name: an
 entry that explains the difference at the name explains the program.
 
+Known differences in catalog runs too, finer than an ``[[expected]]`` outcome (which covers the
+whole item, so it would hide any other difference the item shows)::
+
+    [[explained]]
+    case = "op.*"                      # optional: an id or an fnmatch pattern (every case when left out)
+    aspect = "raised"                  # the same matching keys as [[fuzz]]
+    where = "second-order gradients of .* are taken"
+    implementation = "does not currently support double backward"
+    reason = "double backward through a compiled region is not supported (pytorch/pytorch#91469)"
+
+A difference such an entry explains does not count (``explaining.explain``): an item whose every
+counting difference is explained is ``xfail`` under the entries' reasons, one with other
+differences keeps the outcome they give. The reports mark each explained difference. Entries
+without ``case`` also explain fuzzed programs, as ``[[fuzz]]`` entries do.
+
 Warnings that are not the program's own, set aside by the judge on both sides, and the time an
 implementation needs::
 
@@ -94,7 +109,8 @@ FUZZ_KEYS = {"aspect": str, "where": str, "torch": str, "implementation": str, "
 FUZZ_PATTERNS = ("where", "torch", "implementation", "unsupported")  # regular expressions, searched in the diff's fields
 WARNINGS_KEYS = {"set_aside_from": list, "reason": str}
 RUN_KEYS = {"timeout": (int, float), "program_timeout": (int, float), "startup_timeout": (int, float), "level": str}
-TABLES = ("profile", "expected", "fuzz", "warnings", "run")
+EXPLAINED_KEYS = {**FUZZ_KEYS, "case": str}
+TABLES = ("profile", "expected", "fuzz", "explained", "warnings", "run")
 
 
 class ExpectationError(Exception):
@@ -161,6 +177,10 @@ class FuzzExpectation:
     torch: str | None = None
     implementation: str | None = None
     unsupported: str | None = None
+    case: str | None = None  # [[explained]] entries: the cases whose items it explains (all when None)
+
+    def covers(self, case_id: str) -> bool:
+        return self.case is None or fnmatch.fnmatchcase(case_id, self.case)
 
     def explains(self, diff: dict) -> bool:
         """Whether ``diff`` (one difference of a judged record) is this known one."""
@@ -225,6 +245,12 @@ class ImplementationFile:
     path: str | None = None
     fuzz: tuple[FuzzExpectation, ...] = ()
     warnings: WarningRule = field(default_factory=WarningRule)
+    explained: tuple[FuzzExpectation, ...] = ()  # [[explained]]: known differences, in runs and fuzzing
+
+    @property
+    def known_in_fuzzing(self) -> tuple[FuzzExpectation, ...]:
+        """What explains a fuzzed program: the [[fuzz]] entries, and the [[explained]] ones for every case."""
+        return self.fuzz + tuple(entry for entry in self.explained if entry.case is None)
     run: RunSettings = field(default_factory=RunSettings)
 
 
@@ -249,10 +275,12 @@ def load_file(path: Path | None) -> ImplementationFile:
     unknown = sorted(set(data) - set(TABLES))
     if unknown:
         raise ExpectationError(f"{path}: unknown table or key {unknown[0]!r}; expected [profile], [[expected]], "
-                               "[[fuzz]], [warnings] and [run]")
-    return ImplementationFile(_profile(data.get("profile", {}), path), _entries(data.get("expected", []), path),
-                              str(path), _fuzz_entries(data.get("fuzz", []), path),
-                              _warnings(data.get("warnings", {}), path), _run(data.get("run", {}), path))
+                               "[[fuzz]], [[explained]], [warnings] and [run]")
+    return ImplementationFile(profile=_profile(data.get("profile", {}), path),
+                              entries=_entries(data.get("expected", []), path), path=str(path),
+                              fuzz=_fuzz_entries(data.get("fuzz", []), path),
+                              warnings=_warnings(data.get("warnings", {}), path), run=_run(data.get("run", {}), path),
+                              explained=_fuzz_entries(data.get("explained", []), path, "explained"))
 
 
 def load(path: Path | None) -> list[Expectation]:
@@ -331,9 +359,11 @@ def _entries(raw: object, path: Path) -> tuple[Expectation, ...]:
     return tuple(entries)
 
 
-def _fuzz_entries(raw: object, path: Path) -> tuple[FuzzExpectation, ...]:
+def _fuzz_entries(raw: object, path: Path, table: str = "fuzz") -> tuple[FuzzExpectation, ...]:
+    """The [[fuzz]] entries, or (``table="explained"``) the [[explained]] ones, which may name cases."""
     entries = []
-    for where, entry in _tables(raw, path, "fuzz", "fuzz entry", FUZZ_KEYS):
+    schema = EXPLAINED_KEYS if table == "explained" else FUZZ_KEYS
+    for where, entry in _tables(raw, path, table, f"{table} entry", schema):
         if not entry.get("reason"):
             raise ExpectationError(f"{where} lacks reason")
         if not any(entry.get(key) for key in ("aspect", *FUZZ_PATTERNS)):
@@ -347,7 +377,7 @@ def _fuzz_entries(raw: object, path: Path) -> tuple[FuzzExpectation, ...]:
             except re.error as exc:
                 raise ExpectationError(f"{where}: {key} is not a regular expression: {exc}") from None
         entries.append(FuzzExpectation(entry["reason"], entry.get("aspect"), entry.get("where"), entry.get("torch"),
-                                       entry.get("implementation"), entry.get("unsupported")))
+                                       entry.get("implementation"), entry.get("unsupported"), entry.get("case")))
     return tuple(entries)
 
 

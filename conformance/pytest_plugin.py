@@ -43,6 +43,7 @@ import pytest
 
 from . import catalog
 from . import expectations as expectations_module
+from .explaining import explain
 from .item import Item
 from .levels import DEFAULT_LEVEL, LEVELS, counts_at, summary
 from .pool import StartupError
@@ -183,6 +184,7 @@ class ConformanceSession:
         planned = replace(item.item, without=profile.left_out_of(item.case.optional_features))
         record = session.run(planned, item.case.timeout or self.timeout).as_dict()
         version = session.info.get("reference", {}).get("version")
+        record = explain(record, self.impl_file.explained, self.level)
         record = expectations_module.apply(record, self.impl_file.entries, version)
         if node is not None:
             node.user_properties.append(("conformance_outcome", record["outcome"]))

@@ -36,6 +36,7 @@ from pathlib import Path
 from . import expectations as expectations_module
 from .case import ALL_DEVICES, Case, shown_path
 from .expectations import ImplementationFile
+from .explaining import explain
 from .item import Item, ItemRecord, items_of
 from .judge import judge
 from .levels import DEFAULT_LEVEL, LEVELS
@@ -221,6 +222,7 @@ class Run:
         return record.as_dict()
 
     def _keep(self, record: dict, progress) -> None:
+        record = explain(record, self.config.impl_file.explained, self.config.level)
         record = expectations_module.apply(record, self.config.impl_file.entries, self.reference_version)
         if not self.config.full_observations:
             record = slimmed(record)

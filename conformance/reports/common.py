@@ -152,6 +152,8 @@ def diff_text(record: dict) -> str:
                 lines.append(f"    {diff['detail']}")
             if diff.get("unsupported"):
                 lines.append(f"    unsupported: {diff['unsupported']}")
+            if diff.get("explained"):
+                lines.append(f"    explained (does not count): {diff['explained']}")
     elif record.get("outcome") in ("error", "timeout", "crash"):
         lines.append(f"torch side: {side_status(record.get('reference'))}")
         lines.append(f"implementation side: {side_status(record.get('implementation'))}")

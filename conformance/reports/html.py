@@ -465,6 +465,8 @@ def diffs_table(diffs: list[dict]) -> str:
             notes.append(clean(diff["detail"]))
         if diff.get("unsupported"):
             notes.append(f"unsupported: {clean(diff['unsupported'])}")
+        if diff.get("explained"):
+            notes.append(f"explained, does not count: {clean(diff['explained'])}")
         reference, implementation = marked_pair(diff.get("reference"), diff.get("implementation"))
         rows.append(f"<tr><td><code>{e(diff.get('where'))}</code></td><td><pre>{reference}</pre></td>"
                     f"<td><pre>{implementation}</pre></td><td>{e('; '.join(notes))}</td></tr>")
