@@ -22,8 +22,8 @@ DOUBLE_BACKWARD = FuzzExpectation("double backward is not supported", aspect="ra
 
 
 def record(case_id: str = "op.sin.default", *diffs: dict) -> dict:
-    return {"id": case_id, "outcome": "fail", "detail": "x", "levels": dict.fromkeys(("semantics", "api", "drop-in"),
-                                                                                     "fail"), "diff": copy.deepcopy(list(diffs))}
+    levels = dict.fromkeys(("semantics", "api", "drop-in"), "fail")
+    return {"id": case_id, "outcome": "fail", "detail": "x", "levels": levels, "diff": copy.deepcopy(list(diffs))}
 
 
 RAISED = {"where": "step 4: 1: second-order gradients of x are taken: exception", "aspect": "raised",
