@@ -41,7 +41,7 @@ from ..expectations import explained, explained_unsupported
 from ..item import Item
 from ..judge import REFERENCE_FAILED
 from ..levels import DEFAULT_LEVEL
-from ..locate import needs_locating
+from ..locate import TRACE_FEATURES, needs_locating, untraceable
 from ..operators.tolerances import COMPOSITE
 from ..reports.common import diff_text
 from ..session import Session
@@ -306,6 +306,10 @@ class Campaign:
         """Where the gradients of the shrunk program first diverge (``conformance.locate``), kept in
         its record (``record["divergence"]``) when its gradients differ."""
         if not needs_locating(finding.record):
+            return
+        lacking = [feature for feature in TRACE_FEATURES if feature in self.config.lacks]
+        if lacking:  # as a run does: an engine without node hooks is not traced
+            finding.record["divergence"] = untraceable(lacking)
             return
         case = self.case_of(finding.program)
         try:
