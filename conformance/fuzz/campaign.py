@@ -151,14 +151,15 @@ class Campaign:
         return min(self.config.program_timeout, left)
 
     def observed(self, session: Session, item: Item, source: str, judged: bool = True):
-        """One item run through ``session`` within the budget: its record (``judged``), or both sides'
-        results; OutOfTime when the budget stopped it."""
+        """One item run through ``session`` within the budget: its record (``judged``), or the
+        reference's result alone (the implementation does not run); OutOfTime when the budget stopped it."""
         limit = self.time_limit()
         if judged:
             result = session.run(item, limit, source)
             sides = (result.reference or {}, result.implementation or {})
         else:
-            result = sides = session.observe(item, limit, source)
+            result, _ = session.observe(item, limit, source, sides=("reference",))
+            sides = (result,)
         if limit < self.config.program_timeout and any(side.get("status") == "timeout" for side in sides):
             raise OutOfTime
         return result
@@ -203,8 +204,8 @@ class Campaign:
         scaled = {}
         for number, (name, factor) in enumerate(scales(program.dtype).items()):
             case = self.case_of(program, scaled_source(program.source(), factor), f".scaled{number}")
-            reference, _ = self.observed(self.session, Item(case, self.config.device, program.dtype), case.source,
-                                         judged=False)
+            reference = self.observed(self.session, Item(case, self.config.device, program.dtype), case.source,
+                                      judged=False)
             if reference.get("status") != "completed":
                 return False
             scaled[name] = reference["steps"]
