@@ -9,11 +9,30 @@ exception leaves a ``torch.no_grad()`` block: a program of two steps shows it.
 
 from __future__ import annotations
 
+import ast
+import io
+import json
+import time
+
 import pytest
 
+from conformance.case import case_from_source
 from conformance.expectations import FuzzExpectation
+from conformance.fuzz import GRACE
+from conformance.fuzz.campaign import DOC, TOLERANCES, Campaign, FuzzConfig
 from conformance.fuzz.deletion import StepDeletion, Symptom, program_of, steps_of
 from conformance.fuzz.program import Program
+from conformance.item import Item
+from conformance.session import Session
+
+SLOW = "tests.broken.slow_grad_mode_leak"
+
+
+def scenario_statements(source: str) -> list[ast.stmt]:
+    """The top-level statements of the one function a written finding defines."""
+    functions = [node for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)]
+    assert len(functions) == 1
+    return functions[0].body
 
 
 # -- steps of a program -------------------------------------------------------------------------
@@ -113,3 +132,49 @@ def test_the_difference_compared_is_the_most_severe_that_counts_and_is_not_expla
     assert Symptom.of(record(flag, node), "api").where == "step: t2: version"
     version = FuzzExpectation("functionalized writes", aspect="flag", where="version$")
     assert Symptom.of(record(flag, node), "drop-in", [version]).aspect == "node-name"
+
+
+# -- the campaign -------------------------------------------------------------------------------
+def test_a_slow_implementations_difference_is_shrunk_by_deleting_steps_within_the_budget(tmp_path):
+    """Each program takes 0.3 s more: the 15 s budget affords hypothesis too few runs; deleting steps
+    cuts the program found down to the two steps that show the difference."""
+    stream = io.StringIO()
+    campaign = Campaign(FuzzConfig(impl=SLOW, budget=15, seed=1, report_dir=tmp_path), stream=stream)
+    begun = time.monotonic()
+    finding = campaign.run()
+    fuzzing = time.monotonic() - begun - campaign.startup
+    assert finding is not None, stream.getvalue()
+    scenario, diff_file, meta = finding.paths
+    source = scenario.read_text()
+    block, recorded = scenario_statements(source)  # the two steps: nothing else is needed
+    assert ast.unparse(block).startswith("with rec.attempt('s1: an exception leaves the block torch.no_grad()'):")
+    assert ast.unparse(recorded) == "rec('torch.is_grad_enabled() after the block', torch.is_grad_enabled())"
+    assert fuzzing <= 15 + GRACE, f"{fuzzing:.1f} s after a start-up of {campaign.startup:.1f} s"
+    assert "torch.is_grad_enabled() after the block: torch True / implementation False" in diff_file.read_text()
+
+    assert finding.shrinker == "steps" and not finding.cut_short and finding.steps[1] == 2
+    assert finding.steps[0] > 2 and 1 <= finding.shrink_runs < 40
+    written = json.loads(meta.read_text())
+    assert (written["shrinker"], written["shrink_runs"], written["steps"]) == (
+        "steps", finding.shrink_runs, {"found": finding.steps[0], "written": 2})
+    assert written["replay"].endswith("--shrinker steps") and written["shrinking"] == "done"
+    assert f"Shrunk by deleting steps in {finding.shrink_runs} runs, from {finding.steps[0]} steps to 2." in source
+    assert "shrinking by deleting steps" in stream.getvalue()
+
+    case = case_from_source(finding.program.source(), "fuzz.written", "the written program", DOC,
+                            dtypes=(finding.program.dtype,), tolerances=TOLERANCES)
+    item = Item(case, "cpu", finding.program.dtype)
+    with Session("torch", devices=("cpu",)) as torch_itself:  # the difference is the implementation's
+        assert torch_itself.run(item, 30, case.source).outcome == "pass"
+
+
+def test_the_command_line_names_the_shrinker_and_refuses_an_unknown_one_in_one_line(run_cli, tmp_path):
+    done = run_cli("fuzz", "--impl", "tests.broken.no_accumulation", "--budget", "60", "--seed", "1",
+                   "--shrinker", "steps", "--report-dir", str(tmp_path))
+    assert done.returncode == 1, done.stdout + done.stderr[-2000:]
+    assert "shrunk by deleting steps in " in done.stdout
+    (meta,) = tmp_path.glob("*.json")
+    assert json.loads(meta.read_text())["shrinker"] == "steps"
+    refused = run_cli("fuzz", "--impl", "torch", "--shrinker", "delta", "--report-dir", str(tmp_path / "out"))
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
+    assert "--shrinker: invalid choice: 'delta'" in refused.stderr

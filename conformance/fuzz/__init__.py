@@ -13,3 +13,9 @@ implementation's profile lacks.
 # how long after its budget a campaign may take to end: the program running at the budget is
 # stopped there (its process killed), then the finding is written and the workers are stopped
 GRACE = 5.0
+
+# how a campaign shrinks its first difference (``--shrinker``): "hypothesis" through the choices that
+# drew the program, "steps" by deleting the program's steps (``deletion``), "auto" hypothesis where the
+# budget left affords HYPOTHESIS_RUNS runs of a program at the cost measured so far, steps where not
+SHRINKERS = ("auto", "hypothesis", "steps")
+HYPOTHESIS_RUNS = 100
