@@ -78,6 +78,27 @@ def test_deleting_steps_keeps_the_steps_the_difference_needs_and_no_other():
         assert not still_differs(deletion.steps[:index] + deletion.steps[index + 1:])
 
 
+def test_inside_the_blocks_left_the_statements_the_difference_does_not_need_are_deleted_too():
+    program = Program("float32", lines=[
+        "t0 = torch.tensor([0.5], dtype=rec.float_dtype, device=rec.device, requires_grad=True)",
+        "with rec.attempt('s1: t1 = t0.sin()'):", "    t1 = t0.sin()", "    rec('t1', t1)", "    t9 = t1 * 3",
+        "t5 = torch.tensor([2.0], dtype=rec.float_dtype, device=rec.device)",
+        "with rec.attempt('s2: t2 = t1.cos()'):", "    t2 = t1.cos()", "    rec('t2', t2)", "    rec('t2 again', t2)",
+        "rec('t0.grad', t0.grad)",
+    ])
+    needed = ("t0 = torch.tensor(", "    t1 = t0.sin()", "    t2 = t1.cos()", "    rec('t2', t2)")
+
+    def still_differs(steps) -> bool:  # the difference shows at rec('t2', t2) and needs what makes t2
+        body = program_of("float32", steps).body()
+        return all(any(line.startswith(start) for line in body) for start in needed)
+
+    deletion = StepDeletion(steps_of(program), still_differs, line=10)
+    assert program_of("float32", deletion.run()).body() == [
+        program.lines[0], "with rec.attempt('s1: t1 = t0.sin()'):", "    t1 = t0.sin()",
+        "with rec.attempt('s2: t2 = t1.cos()'):", "    t2 = t1.cos()", "    rec('t2', t2)"]
+    assert deletion.runs <= 15
+
+
 def test_a_deletion_stopped_by_the_budget_keeps_the_shortest_program_found_by_then():
     steps, still_differs = dependent_steps(30, {0: set(), 20: {0}})
     runs = []

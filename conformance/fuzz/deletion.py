@@ -12,7 +12,10 @@ deleted (``StepDeletion``):
 * then runs of steps, half of what is left, then quarters, and so on down to one step at a time,
   each sweep from the end backwards (so that the steps that use a tensor go before the step that
   makes it); one step at a time again until a sweep deletes nothing: no single step of the program
-  written can be deleted;
+  can be deleted;
+* last, inside each attempt block that is left (from the last), its statements the same way: the
+  lines after the difference, the ``rec`` lines and operations it does not need (the block's
+  ``with`` line and one statement stay);
 
 keeping each deletion after which the program still shows **the same difference**
 (``Symptom``): the same outcome, and its most severe difference that counts (at the campaign's
@@ -55,6 +58,16 @@ def steps_of(program: Program) -> list[Step]:
     body = program.body()
     tree = ast.parse("\n".join(body))
     return [Step(tuple(body[node.lineno - 1:node.end_lineno]), node.lineno + 1) for node in tree.body]
+
+
+def block_parts(step: Step) -> tuple[tuple[str, ...], list[Step]]:
+    """An attempt block's ``with`` line, and the statements of its body (indented, as steps); a step
+    that is no attempt block has no statements of its own."""
+    node = ast.parse("\n".join(step.lines)).body[0]
+    if not (isinstance(node, ast.With) and ATTEMPT_LABEL.match(step.lines[0])):
+        return step.lines, []
+    header = step.lines[:node.body[0].lineno - 1]
+    return header, [Step(step.lines[s.lineno - 1:s.end_lineno], step.line + s.lineno - 1) for s in node.body]
 
 
 def program_of(dtype: str, steps: Iterable[Step]) -> Program:
@@ -128,14 +141,42 @@ class StepDeletion:
         self.runs = 0
 
     def run(self) -> list[Step]:
+        self._delete()
+        for index in reversed(range(len(self.steps))):
+            self._delete_inside(index)
+        return self.steps
+
+    def _delete(self) -> None:
+        """The steps after ``line``, then runs of steps, down to one at a time until none can go."""
         if self.line is not None:
             self._try([step for step in self.steps if step.line <= self.line])
         size = max(len(self.steps) // 2, 1)
         while True:
             deleted = self._sweep(size)
             if size == 1 and not deleted:
-                return self.steps
+                return
             size = max(min(size // 2, len(self.steps) // 2), 1)
+
+    def _delete_inside(self, index: int) -> None:
+        """Delete statements of the attempt block that is step ``index`` as ``_delete`` deletes steps."""
+        block = self.steps[index]
+        header, inner = block_parts(block)
+        if len(inner) < 2:
+            return
+
+        def still_differs(kept: list[Step]) -> bool:
+            candidate = [*self.steps[:index], Step(header + sum((s.lines for s in kept), ()), block.line),
+                         *self.steps[index + 1:]]
+            if not self.still_differs(candidate):
+                return False
+            self.steps = candidate
+            return True
+
+        nested = StepDeletion(inner, still_differs, self.line)
+        try:
+            nested._delete()
+        finally:
+            self.runs += nested.runs
 
     def _sweep(self, size: int) -> bool:
         """Try deleting each run of ``size`` steps, from the end backwards; whether one was deleted."""
