@@ -46,8 +46,9 @@ ATTEMPT_NUMBER = re.compile(r"^(step: )s\d+: ")
 
 @dataclass(frozen=True)
 class Step:
-    """One top-level statement of a program's body: its lines (unindented), and the scenario line it
-    began at in the program it was cut from (the ``def`` is line 1, as the recorder counts)."""
+    """One statement of a program's body, top-level (its lines unindented) or in an attempt block's
+    body (indented), and the scenario line it began at in the program as found (the ``def`` is line
+    1, as the recorder counts)."""
 
     lines: tuple[str, ...]
     line: int
@@ -130,7 +131,8 @@ def line_reached(record: dict, number: int) -> int | None:
 
 class StepDeletion:
     """Deletes steps of a program while ``still_differs(steps)`` says the program they make shows the
-    difference; ``line``: the scenario line at which it was seen (the steps after it go first).
+    difference; ``line``: a scenario line the program had reached when the difference was recorded
+    (``Symptom.line``: the steps after it go first).
     ``steps`` is the shortest program found so far at any moment, ``runs`` the candidates tried: an
     exception of ``still_differs`` (the budget spent) stops the deletion, and both stay readable."""
 
