@@ -32,6 +32,7 @@ from . import expectations as expectations_module
 from .bounds import for_console
 from .case import ALL_DEVICES, Case
 from .fuzz import GRACE as FUZZ_GRACE
+from .fuzz import HYPOTHESIS_RUNS, SHRINKERS
 from .isolation import MODES, default_mode
 from .levels import DEFAULT_LEVEL, LEVELS
 from .selection import SelectionError, compile_expression
@@ -179,6 +180,12 @@ def build_parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--no-shrink", action="store_true",
                       help="write the first difference as drawn, without shrinking it (quicker; for measuring "
                            "how soon differences are found)")
+    fuzz.add_argument("--shrinker", choices=SHRINKERS, default="auto",
+                      help="how the first difference is shrunk: hypothesis (through the choices that drew the program; "
+                           "it may need hundreds of runs), steps (deleting the program's steps, keeping the "
+                           "difference; a few dozen runs), or auto (default): hypothesis where the budget left affords "
+                           f"{HYPOTHESIS_RUNS} runs of a program at the cost measured so far, steps where not (a slow "
+                           "implementation)")
 
     matrix = commands.add_parser("matrix", help="a cross-implementation matrix from several results.json files")
     matrix.add_argument("results", nargs="+", type=Path, help="results.json files of runs to set side by side")
@@ -419,7 +426,7 @@ def command_fuzz(args: argparse.Namespace) -> int:
                                    level=args.level or impl_file.run.level or DEFAULT_LEVEL,
                                    report_dir=args.report_dir, max_steps=args.max_steps,
                                    startup_timeout=args.startup_timeout or impl_file.run.startup_timeout
-                                   or DEFAULT_STARTUP_TIMEOUT, shrink=not args.no_shrink,
+                                   or DEFAULT_STARTUP_TIMEOUT, shrink=not args.no_shrink, shrinker=args.shrinker,
                                    baseline=args.baseline, known=impl_file.known_in_fuzzing, lacks=impl_file.profile.lacks,
                                    program_timeout=impl_file.run.program_timeout or PROGRAM_TIMEOUT,
                                    set_aside_from=impl_file.warnings.set_aside_from))
@@ -451,6 +458,8 @@ def command_fuzz(args: argparse.Namespace) -> int:
     print(for_console(f"difference: {finding.record.get('outcome')}: {finding.record.get('detail', '')}", 400))
     if (finding.record.get("divergence") or {}).get("summary"):
         print(for_console(f"where gradients diverge: {finding.record['divergence']['summary']}", 400))
+    if finding.shrinker:
+        print(finding.shrinking())
     if finding.cut_short:
         print("shrinking was cut short by the budget: the program written is the shortest found by then")
     label = "shrunk program: " if campaign.config.shrink else "program (not shrunk): "

@@ -165,6 +165,7 @@ class Pool:
         self.timeouts: dict[tuple, float] = {}
         self.sources: dict[tuple, str] = {}
         self.partial: dict[tuple, dict] = {}
+        self.sides: dict[tuple, tuple[str, ...]] = {}  # the sides an item runs on, where not both
         self.items: dict[tuple, Item] = {}
         self.info: dict[str, dict] = {}
         self._seq = 0
@@ -205,14 +206,18 @@ class Pool:
             raise StartupError(why)
 
     # -- items ------------------------------------------------------------------------------
-    def submit(self, item: Item, timeout: float, source: str | None = None, first: bool = False) -> None:
-        """Queue ``item`` on both sides; ``source``: a program to run instead of a catalog case;
-        ``first``: before the items already queued (a judged item's record waits for it)."""
+    def submit(self, item: Item, timeout: float, source: str | None = None, first: bool = False,
+               sides: tuple[str, ...] = SIDES) -> None:
+        """Queue ``item`` on both sides (or on ``sides``: the other's result is then None); ``source``:
+        a program to run instead of a catalog case; ``first``: before the items already queued (a
+        judged item's record waits for it)."""
         self.items[item.request_key] = item
         self.timeouts[item.request_key] = timeout
         if source is not None:
             self.sources[item.request_key] = source
-        for side in SIDES:
+        if tuple(sides) != SIDES:
+            self.sides[item.request_key] = tuple(sides)
+        for side in sides:
             if first:
                 self.queues[side].appendleft(item)
             else:
@@ -329,12 +334,13 @@ class Pool:
     def _finish(self, item: Item, side: str, result: dict) -> None:
         pair = self.partial.setdefault(item.request_key, {})
         pair[side] = result
-        if len(pair) == len(SIDES):
+        if len(pair) == len(self.sides.get(item.request_key, SIDES)):
             del self.partial[item.request_key]
             self.items.pop(item.request_key, None)
             self.timeouts.pop(item.request_key, None)
             self.sources.pop(item.request_key, None)
-            self._done.append((item, pair["reference"], pair["implementation"]))
+            self.sides.pop(item.request_key, None)
+            self._done.append((item, pair.get("reference"), pair.get("implementation")))
 
     # -- the end ----------------------------------------------------------------------------
     def close(self) -> None:

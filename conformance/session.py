@@ -13,7 +13,7 @@ from .item import Item, ItemRecord
 from .judge import judge
 from .levels import DEFAULT_LEVEL
 from .locate import locate
-from .pool import Pool, PoolConfig
+from .pool import SIDES, Pool, PoolConfig
 from .runner import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT, merged_devices
 
 
@@ -41,11 +41,13 @@ class Session:
         self.start()
         return self.devices.get(device, f"device {device} was not checked")
 
-    def observe(self, item: Item, timeout: float = DEFAULT_TIMEOUT, source: str | None = None) -> tuple[dict, dict]:
+    def observe(self, item: Item, timeout: float = DEFAULT_TIMEOUT, source: str | None = None,
+                sides: tuple[str, ...] = SIDES) -> tuple[dict | None, dict | None]:
         """Both sides' results for one item (reference, implementation); ``source``: the item's case
-        is a program (``case.case_from_source``) that the workers compile from this source."""
+        is a program (``case.case_from_source``) that the workers compile from this source;
+        ``sides``: run it on these only (the other's result is None)."""
         self.start()
-        self.pool.submit(item, timeout, source)
+        self.pool.submit(item, timeout, source, sides=sides)
         while True:
             for _, reference, implementation in self.pool.poll():
                 return reference, implementation
