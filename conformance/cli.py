@@ -3,8 +3,10 @@
 Everything given on the command line is checked before the first case runs: numbers (finite, in
 range), the report directory (a writable directory, created if missing; report files that are
 not regular files), the expectations file (every field's type and value, unknown keys), the
-implementation (it must import in its workers within ``--startup-timeout``). A problem is one
-line on stderr and exit status 2.
+implementation (it must import in its workers within ``--startup-timeout``), its own device where
+``--impl NAME@DEVICE`` names one (a device name, not the CPU, known to the implementation; the
+reference then runs on the CPU only: ``placement``). A problem is one line on stderr and exit
+status 2.
 
 Exit status of ``run``: 0 when every outcome at the deciding ``--level`` is expected (pass,
 xfail, skip, n/a) and something ran; 1 when some are not; 2 for bad arguments; 5 when the run is

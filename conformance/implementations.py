@@ -161,8 +161,7 @@ def placed_device(namespace: Any, device: str) -> tuple[str | None, str | None]:
     try:
         return None, safe_str(namespace.zeros(1, device=device).device, 100)
     except BaseException as exc:  # noqa: BLE001
-        return (f"{device} cannot be used: making a tensor there raised {type(exc).__name__}: "
-                f"{safe_str(exc, 200)}"), None
+        return f"making a tensor there raised {type(exc).__name__}: {safe_str(exc, 200)}", None
 
 
 def _availability(namespace: Any, kind: str) -> str | None:

@@ -1,22 +1,24 @@
 """Running the selected catalog: plan the items, run them on the pool, judge, journal, summarise.
 
 The runner is the judging process's main loop. It plans every item (a case on a device in a
-dtype): items on a device one side cannot use are ``skip``; items whose case needs a feature the
-implementation's profile lacks are ``n/a``; the others go to the pool (``pool``), which runs
-both sides in their own processes, each item without the lacking features its case can do
-without (``Item.without``). As each item finishes, the runner judges it (``judge``); an
-item whose gradients differ runs once more, traced, and its record says where they first
-diverge (``locate``: ``record["divergence"]``; a run without gradient differences costs nothing
-more). Then the runner applies the expectations, appends the record to
-``<report dir>/results.jsonl`` at once (the journal: its header is on disk before the first
-item, and it is rewritten whole if the report directory disappears during the run) and shows
-progress.
+dtype): items on a device one side cannot use are ``skip``, and so, where the implementation runs
+on a device of its own (``--impl NAME@DEVICE``, ``placement``), are the items of cases tied to
+some devices; items whose case needs a feature the implementation's profile lacks are ``n/a``;
+the others go to the pool (``pool``), which runs both sides in their own processes, each item
+without the lacking features its case can do without (``Item.without``). As each item
+finishes, the runner judges it (``judge``); an item whose gradients differ runs once more,
+traced, and its record says where they first diverge (``locate``: ``record["divergence"]``; a
+run without gradient differences costs nothing more). Then the runner applies the expectations,
+appends the record to ``<report dir>/results.jsonl`` at once (the journal: its header is on disk
+before the first item, and it is rewritten whole if the report directory disappears during the
+run) and shows progress.
 
 SIGINT and SIGTERM end the run at once: workers are killed, the reports are written with what
 was done and marked interrupted, and the exit status is 130 or 143.
 
 A run is **incomplete** when it cannot vouch for what was asked: nothing of the selection ran
-(every item skipped or ``n/a``), or a device the user named with ``--device`` cannot be used.
+(every item skipped or ``n/a``), or a device the user named with ``--device`` (or as the
+implementation's own, ``NAME@DEVICE``) cannot be used.
 Its exit status is ``EXIT_INCOMPLETE`` (5, as pytest's "no tests ran") unless the user allows it
 (``--allow-empty``); unexpected outcomes still make it 1. The result counts what was compared
 (``compared``: items that ran, steps, numbers by aspect), so "passed" is never said of nothing.
