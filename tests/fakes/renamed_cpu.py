@@ -11,6 +11,8 @@ device), and while the child runs:
 * every tensor says it is on ``renamedcpu:0`` (``Tensor.device``) to the case, the recorder and
   torch's repr, while torch's own code reads the CPU, where the tensor is (so an optimizer or a
   decomposition works as on the CPU);
+* ``torch.from_numpy``'s tensor says it is on the CPU, as on any device, and ``.to(...)`` the device
+  copies it there;
 * the results of the functions named in ``left_on_cpu`` (``install``) say they are on the CPU: the
   planted fault of ``tests/broken/exp_left_on_cpu.py``, one op whose result is left behind.
 
