@@ -3,8 +3,10 @@
 Everything given on the command line is checked before the first case runs: numbers (finite, in
 range), the report directory (a writable directory, created if missing; report files that are
 not regular files), the expectations file (every field's type and value, unknown keys), the
-implementation (it must import in its workers within ``--startup-timeout``). A problem is one
-line on stderr and exit status 2.
+implementation (it must import in its workers within ``--startup-timeout``), its own device where
+``--impl NAME@DEVICE`` names one (a device name, not the CPU, known to the implementation; the
+reference then runs on the CPU only: ``placement``). A problem is one line on stderr and exit
+status 2.
 
 Exit status of ``run``: 0 when every outcome at the deciding ``--level`` is expected (pass,
 xfail, skip, n/a) and something ran; 1 when some are not; 2 for bad arguments; 5 when the run is
@@ -35,6 +37,7 @@ from .fuzz import GRACE as FUZZ_GRACE
 from .fuzz import HYPOTHESIS_RUNS, SHRINKERS
 from .isolation import MODES, default_mode
 from .levels import DEFAULT_LEVEL, LEVELS
+from .placement import Placement, PlacementError
 from .selection import SelectionError, compile_expression
 
 DEFAULT_REGISTRY = "conformance.catalog:load"
@@ -77,11 +80,13 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="run the catalog and write reports")
     run.add_argument("--impl", default="myautograd",
                      help="implementation under test: a module name, module:attribute, or a shipped adapter "
-                          "(mygrad, tinygrad, micrograd; canary: torch with planted faults); default: myautograd")
+                          "(mygrad, tinygrad, micrograd; canary: torch with planted faults); NAME@DEVICE runs it on "
+                          "DEVICE against the reference on the CPU (torch@cuda: a device backend); default: myautograd")
     run.add_argument("-k", dest="select", metavar="EXPR", help="select cases by id, topic and tags (and/or/not)")
     run.add_argument("--device", default=None,
                      help="comma-separated devices; a device named here must be usable, or the run is incomplete "
-                          "(exit status 5) (default: cpu, and cuda where both sides can use it)")
+                          "(exit status 5) (default: cpu, and cuda where both sides can use it; cpu only with "
+                          "--impl NAME@DEVICE)")
     run.add_argument("--allow-empty", action="store_true",
                      help="exit 0 also when the run is incomplete: nothing of the selection ran, or a device named "
                           "with --device cannot be used (the reports still say so)")
@@ -218,15 +223,29 @@ def select_cases(expression: str | None, registry_target: str | None = None) -> 
     return cases
 
 
-def parse_devices(text: str | None) -> tuple[str, ...]:
-    if text is None:
-        return ALL_DEVICES
-    devices = tuple(dict.fromkeys(d.strip() for d in text.split(",") if d.strip()))
-    unknown = [d for d in devices if d not in ALL_DEVICES]
-    if unknown or not devices:
-        raise UsageError(f"unknown device {', '.join(unknown) or repr(text)}; "
-                         f"expected a comma-separated list of {', '.join(ALL_DEVICES)}")
-    return devices
+def parse_devices(text: str | None, impl: str | None = None) -> tuple[str, ...]:
+    """The devices of ``--device`` (``None``: left out); ``impl``: the implementation, whose device of
+    its own (``NAME@DEVICE``, ``placement``) leaves the CPU to the reference."""
+    placement = parse_placement(impl or "")
+    devices = None
+    if text is not None:
+        devices = tuple(dict.fromkeys(d.strip() for d in text.split(",") if d.strip()))
+        unknown = [d for d in devices if d not in ALL_DEVICES]
+        if unknown or not devices:
+            raise UsageError(f"unknown device {', '.join(unknown) or repr(text)}; "
+                             f"expected a comma-separated list of {', '.join(ALL_DEVICES)}")
+    try:
+        return placement.reference_devices(devices)
+    except PlacementError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def parse_placement(impl: str) -> Placement:
+    """The placement ``--impl`` asks for (the implementation on a device of its own: ``torch@cuda``)."""
+    try:
+        return Placement.of(impl)
+    except PlacementError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def check_report_dir(directory: Path, names: tuple[str, ...] = REPORT_FILES) -> None:
@@ -267,7 +286,7 @@ def command_run(args: argparse.Namespace) -> int:
     from .reports import write_all
     from .runner import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT, Run, RunConfig
 
-    devices = parse_devices(args.device)
+    devices = parse_devices(args.device, args.impl)
     cases = select_cases(args.select, args.registry)
     impl_file = load_implementation_file(args)
     check_report_dir(args.report_dir)
@@ -387,8 +406,15 @@ def command_replay(args: argparse.Namespace) -> int:
     from . import replay
     from .pool import StartupError
 
+    placement = parse_placement(args.impl)
+    if placement.device is not None and args.script is not None:
+        raise UsageError(f"--script: a standalone script runs its implementation on the item's device; it cannot "
+                         f"reproduce --impl {args.impl} (run the replay without --script)")
     try:
         item = replay.resolve_item(args.item, load_registry(args.registry), args.device, args.dtype)
+        reason = placement.skip_reason(item.case, item.device)
+        if reason is not None:
+            raise UsageError(for_console(f"{item.label} does not run with --impl {args.impl}: {reason}", 400))
         return replay.replay(item, args.impl, args.level, args.timeout, args.startup_timeout, args.registry,
                              load_implementation_file(args), args.script)
     except replay.BadInput as exc:
@@ -420,6 +446,7 @@ def command_fuzz(args: argparse.Namespace) -> int:
     except ImportError:
         raise UsageError("the fuzzer needs hypothesis: pip install 'autograd-conformance[fuzz]'") from None
 
+    parse_devices(args.device, args.impl)  # the implementation's own device (NAME@DEVICE) leaves the CPU to torch
     check_report_dir(args.report_dir, ())
     impl_file = load_implementation_file(args)
     campaign = Campaign(FuzzConfig(impl=args.impl, device=args.device, budget=args.budget, seed=args.seed,

@@ -44,6 +44,7 @@ from .common import (
     headline,
     level_scores,
     missing_apis,
+    placement,
     rate,
     shorten,
     side_status,
@@ -113,6 +114,7 @@ def header(result: dict) -> str:
         ("python", e(result.get("python", "?"))),
         ("platform", e(result.get("platform", "?"))),
         ("devices", devices or "none"),
+        *([("placement", e(placement(result)))] if placement(result) else []),
         ("started", f"{e(result.get('started', '?'))}, ran {e(describe_duration(result.get('duration')))}"
                     f" (isolation {e(result.get('isolation', '?'))}, timeout {e(result.get('timeout', '?'))} s)"),
     ]
