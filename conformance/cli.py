@@ -3,8 +3,10 @@
 Everything given on the command line is checked before the first case runs: numbers (finite, in
 range), the report directory (a writable directory, created if missing; report files that are
 not regular files), the expectations file (every field's type and value, unknown keys), the
-implementation (it must import in its workers within ``--startup-timeout``). A problem is one
-line on stderr and exit status 2.
+implementation (it must import in its workers within ``--startup-timeout``), its own device where
+``--impl NAME@DEVICE`` names one (a device name, not the CPU, known to the implementation; the
+reference then runs on the CPU only: ``placement``). A problem is one line on stderr and exit
+status 2.
 
 Exit status of ``run``: 0 when every outcome at the deciding ``--level`` is expected (pass,
 xfail, skip, n/a) and something ran; 1 when some are not; 2 for bad arguments; 5 when the run is
@@ -32,8 +34,10 @@ from . import expectations as expectations_module
 from .bounds import for_console
 from .case import ALL_DEVICES, Case
 from .fuzz import GRACE as FUZZ_GRACE
+from .fuzz import HYPOTHESIS_RUNS, SHRINKERS
 from .isolation import MODES, default_mode
 from .levels import DEFAULT_LEVEL, LEVELS
+from .placement import Placement, PlacementError
 from .selection import SelectionError, compile_expression
 
 DEFAULT_REGISTRY = "conformance.catalog:load"
@@ -76,11 +80,13 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="run the catalog and write reports")
     run.add_argument("--impl", default="myautograd",
                      help="implementation under test: a module name, module:attribute, or a shipped adapter "
-                          "(mygrad, tinygrad, micrograd; canary: torch with planted faults); default: myautograd")
+                          "(mygrad, tinygrad, micrograd; canary: torch with planted faults); NAME@DEVICE runs it on "
+                          "DEVICE against the reference on the CPU (torch@cuda: a device backend); default: myautograd")
     run.add_argument("-k", dest="select", metavar="EXPR", help="select cases by id, topic and tags (and/or/not)")
     run.add_argument("--device", default=None,
                      help="comma-separated devices; a device named here must be usable, or the run is incomplete "
-                          "(exit status 5) (default: cpu, and cuda where both sides can use it)")
+                          "(exit status 5) (default: cpu, and cuda where both sides can use it; cpu only with "
+                          "--impl NAME@DEVICE)")
     run.add_argument("--allow-empty", action="store_true",
                      help="exit 0 also when the run is incomplete: nothing of the selection ran, or a device named "
                           "with --device cannot be used (the reports still say so)")
@@ -179,6 +185,12 @@ def build_parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--no-shrink", action="store_true",
                       help="write the first difference as drawn, without shrinking it (quicker; for measuring "
                            "how soon differences are found)")
+    fuzz.add_argument("--shrinker", choices=SHRINKERS, default="auto",
+                      help="how the first difference is shrunk: hypothesis (through the choices that drew the program; "
+                           "it may need hundreds of runs), steps (deleting the program's steps, keeping the "
+                           "difference; a few dozen runs), or auto (default): hypothesis where the budget left affords "
+                           f"{HYPOTHESIS_RUNS} runs of a program at the cost measured so far, steps where not (a slow "
+                           "implementation)")
 
     matrix = commands.add_parser("matrix", help="a cross-implementation matrix from several results.json files")
     matrix.add_argument("results", nargs="+", type=Path, help="results.json files of runs to set side by side")
@@ -211,15 +223,29 @@ def select_cases(expression: str | None, registry_target: str | None = None) -> 
     return cases
 
 
-def parse_devices(text: str | None) -> tuple[str, ...]:
-    if text is None:
-        return ALL_DEVICES
-    devices = tuple(dict.fromkeys(d.strip() for d in text.split(",") if d.strip()))
-    unknown = [d for d in devices if d not in ALL_DEVICES]
-    if unknown or not devices:
-        raise UsageError(f"unknown device {', '.join(unknown) or repr(text)}; "
-                         f"expected a comma-separated list of {', '.join(ALL_DEVICES)}")
-    return devices
+def parse_devices(text: str | None, impl: str | None = None) -> tuple[str, ...]:
+    """The devices of ``--device`` (``None``: left out); ``impl``: the implementation, whose device of
+    its own (``NAME@DEVICE``, ``placement``) leaves the CPU to the reference."""
+    placement = parse_placement(impl or "")
+    devices = None
+    if text is not None:
+        devices = tuple(dict.fromkeys(d.strip() for d in text.split(",") if d.strip()))
+        unknown = [d for d in devices if d not in ALL_DEVICES]
+        if unknown or not devices:
+            raise UsageError(f"unknown device {', '.join(unknown) or repr(text)}; "
+                             f"expected a comma-separated list of {', '.join(ALL_DEVICES)}")
+    try:
+        return placement.reference_devices(devices)
+    except PlacementError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def parse_placement(impl: str) -> Placement:
+    """The placement ``--impl`` asks for (the implementation on a device of its own: ``torch@cuda``)."""
+    try:
+        return Placement.of(impl)
+    except PlacementError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def check_report_dir(directory: Path, names: tuple[str, ...] = REPORT_FILES) -> None:
@@ -260,7 +286,7 @@ def command_run(args: argparse.Namespace) -> int:
     from .reports import write_all
     from .runner import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT, Run, RunConfig
 
-    devices = parse_devices(args.device)
+    devices = parse_devices(args.device, args.impl)
     cases = select_cases(args.select, args.registry)
     impl_file = load_implementation_file(args)
     check_report_dir(args.report_dir)
@@ -380,8 +406,15 @@ def command_replay(args: argparse.Namespace) -> int:
     from . import replay
     from .pool import StartupError
 
+    placement = parse_placement(args.impl)
+    if placement.device is not None and args.script is not None:
+        raise UsageError(f"--script: a standalone script runs its implementation on the item's device; it cannot "
+                         f"reproduce --impl {args.impl} (run the replay without --script)")
     try:
         item = replay.resolve_item(args.item, load_registry(args.registry), args.device, args.dtype)
+        reason = placement.skip_reason(item.case, item.device)
+        if reason is not None:
+            raise UsageError(for_console(f"{item.label} does not run with --impl {args.impl}: {reason}", 400))
         return replay.replay(item, args.impl, args.level, args.timeout, args.startup_timeout, args.registry,
                              load_implementation_file(args), args.script)
     except replay.BadInput as exc:
@@ -413,13 +446,14 @@ def command_fuzz(args: argparse.Namespace) -> int:
     except ImportError:
         raise UsageError("the fuzzer needs hypothesis: pip install 'autograd-conformance[fuzz]'") from None
 
+    parse_devices(args.device, args.impl)  # the implementation's own device (NAME@DEVICE) leaves the CPU to torch
     check_report_dir(args.report_dir, ())
     impl_file = load_implementation_file(args)
     campaign = Campaign(FuzzConfig(impl=args.impl, device=args.device, budget=args.budget, seed=args.seed,
                                    level=args.level or impl_file.run.level or DEFAULT_LEVEL,
                                    report_dir=args.report_dir, max_steps=args.max_steps,
                                    startup_timeout=args.startup_timeout or impl_file.run.startup_timeout
-                                   or DEFAULT_STARTUP_TIMEOUT, shrink=not args.no_shrink,
+                                   or DEFAULT_STARTUP_TIMEOUT, shrink=not args.no_shrink, shrinker=args.shrinker,
                                    baseline=args.baseline, known=impl_file.known_in_fuzzing, lacks=impl_file.profile.lacks,
                                    program_timeout=impl_file.run.program_timeout or PROGRAM_TIMEOUT,
                                    set_aside_from=impl_file.warnings.set_aside_from))
@@ -451,6 +485,8 @@ def command_fuzz(args: argparse.Namespace) -> int:
     print(for_console(f"difference: {finding.record.get('outcome')}: {finding.record.get('detail', '')}", 400))
     if (finding.record.get("divergence") or {}).get("summary"):
         print(for_console(f"where gradients diverge: {finding.record['divergence']['summary']}", 400))
+    if finding.shrinker:
+        print(finding.shrinking())
     if finding.cut_short:
         print("shrinking was cut short by the budget: the program written is the shortest found by then")
     label = "shrunk program: " if campaign.config.shrink else "program (not shrunk): "

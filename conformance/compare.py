@@ -216,7 +216,7 @@ class Comparison:
         self.count("raised" if ref_kind in ("error", "ok") else role)  # ok: an attempt that completed
         if self._text(ref, self.norm_ref) != self._text(impl, self.norm_impl):
             aspect = "raised" if ref_kind == "error" else role
-            self.add(where, aspect, describe(ref), describe(impl))
+            self.add(where, aspect, describe(ref), describe(impl), self._read_as(ref, impl))
 
     def _kinds_differ(self, where: str, ref: Any, impl: Any, role: str) -> None:
         ref_items, impl_items = sequence_items(ref), sequence_items(impl)
@@ -234,6 +234,14 @@ class Comparison:
             return
         aspect = "raised" if "error" in (kind_of(ref), kind_of(impl)) else role
         self.add(f"{where}: kind", aspect, describe(ref), describe(impl))
+
+    def _read_as(self, ref: Any, impl: Any) -> str:
+        """For two values that read alike as recorded but differ once normalised (the CPU named where
+        the implementation runs on a device of its own, ``normalize.device_rules``), how each was read."""
+        if describe(ref) != describe(impl):
+            return ""
+        return (f"alike as recorded, read as {describe(self._text(ref, self.norm_ref))} on torch's side and "
+                f"{describe(self._text(impl, self.norm_impl))} on the implementation's")
 
     def _text(self, value: Any, norm: Callable[[str], str]) -> Any:
         """Normalise every string inside a value (reprs, messages, type names)."""
@@ -301,7 +309,7 @@ class Comparison:
             if is_tagged(m, "unsupported") and not is_tagged(r, "unsupported"):
                 self.add(f"{where}: {field}", aspect, describe(r), describe(m), unsupported=m["name"])
             elif self._text(r, self.norm_ref) != self._text(m, self.norm_impl):
-                self.add(f"{where}: {field}", aspect, describe(r), describe(m))
+                self.add(f"{where}: {field}", aspect, describe(r), describe(m), self._read_as(r, m))
         self._tensor_values(where, ref, impl, role)
         if "grad" in ref and "grad" in impl:  # where one side did not read it, is_leaf or retains_grad differs
             self.value(f"{where}.grad", ref["grad"], impl["grad"], "gradient")

@@ -99,6 +99,7 @@ from pathlib import Path
 
 from .features import FEATURES
 from .levels import ASPECTS, LEVELS, counts_at
+from .placement import SEPARATOR as DEVICE_SEPARATOR
 
 EXPECTABLE = ("fail", "unsupported", "error", "timeout", "crash")
 BUILTIN_DIR = Path(__file__).with_name("expectations")
@@ -257,7 +258,9 @@ class ImplementationFile:
 def builtin_path(implementation: str) -> Path | None:
     """The built-in file of an implementation: ``<name>.toml`` (``:`` read as ``_``); for ``NAME:OPTION``
     (a shipped adapter's option, ``torch-compile-aot-eager:dynamic``, or ``module:attribute``) without a
-    file of its own, NAME's."""
+    file of its own, NAME's. An implementation on a device of its own (``NAME@DEVICE``, ``placement``)
+    has NAME's file."""
+    implementation = implementation.partition(DEVICE_SEPARATOR)[0]
     for name in (implementation.replace(":", "_"), implementation.partition(":")[0]):
         path = BUILTIN_DIR / f"{name}.toml"
         if path.exists():

@@ -136,3 +136,41 @@ def device_status(namespace: Any, device: str) -> str | None:
         return None if bool(is_available()) else "CUDA not available"
     except BaseException as exc:  # noqa: BLE001 - SystemExit from is_available() too
         return f"CUDA not available ({type(exc).__name__}: {safe_str(exc, 200)})"
+
+
+class UnknownDevice(Exception):
+    """The namespace does not know the name of the device its side is to run on."""
+
+
+def placed_device(namespace: Any, device: str) -> tuple[str | None, str | None]:
+    """For the device a side runs every item on (``placement``): why it cannot be used (None when
+    it can) and how the namespace's tensors name it (``cuda:0`` for ``cuda``; None when unusable).
+    An :class:`UnknownDevice` when ``namespace.device(device)`` refuses the name. Like
+    :func:`device_status`, called in a child of the worker."""
+    make_device = getattr(namespace, "device", None)
+    if callable(make_device):
+        try:
+            make_device(device)
+        except BaseException as exc:  # noqa: BLE001 - whatever the namespace raises for a name it does not know
+            raise UnknownDevice(f"unknown device {device!r} for the implementation: {type(exc).__name__}: "
+                                f"{safe_str(exc, 300)}") from None
+    kind = device.partition(":")[0]
+    reason = device_status(namespace, kind) if kind == "cuda" else _availability(namespace, kind)
+    if reason is not None:
+        return reason, None
+    try:
+        return None, safe_str(namespace.zeros(1, device=device).device, 100)
+    except BaseException as exc:  # noqa: BLE001
+        return f"making a tensor there raised {type(exc).__name__}: {safe_str(exc, 200)}", None
+
+
+def _availability(namespace: Any, kind: str) -> str | None:
+    """What ``namespace.<kind>.is_available()`` says, where the device's module has one (a
+    PrivateUse1 backend registers its module under its name); None where it has none."""
+    try:
+        is_available = getattr(getattr(namespace, kind, None), "is_available", None)
+        if not callable(is_available) or bool(is_available()):
+            return None
+    except BaseException as exc:  # noqa: BLE001
+        return f"{kind} not available ({type(exc).__name__}: {safe_str(exc, 200)})"
+    return f"{kind} not available"

@@ -15,9 +15,11 @@ REFERENCE_FAILED = ("timeout", "crash", "memory", "error")
 
 
 def judge(item: Item, reference: dict, implementation: dict, impl_module: str, level: str = DEFAULT_LEVEL,
-          memory_mib: int | None = None, set_aside_from: tuple[str, ...] = ()) -> ItemRecord:
+          memory_mib: int | None = None, set_aside_from: tuple[str, ...] = (), impl_device: str | None = None) -> ItemRecord:
     """``set_aside_from``: the modules whose warnings take no part (``expectations.WarningRule``);
-    each step's warnings say whether they were set aside (``"set_aside": true``), for the reports."""
+    each step's warnings say whether they were set aside (``"set_aside": true``), for the reports.
+    ``impl_device``: the device of its own the implementation ran on, as its tensors name it
+    (``cuda:0``; ``placement``), read as the CPU (``normalize.device_rules``)."""
     record = ItemRecord.of(item)
     for side in (reference, implementation):
         mark_set_aside(side, set_aside_from)
@@ -32,7 +34,8 @@ def judge(item: Item, reference: dict, implementation: dict, impl_module: str, l
                                **sides)
     if status in ("timeout", "crash", "error"):
         return record.finished(status, implementation.get("detail") or status, duration=duration, **sides)
-    comparison = Comparison(Normalizer(), Normalizer(impl_module), item.case.tolerances, item.dtype, set_aside_from)
+    comparison = Comparison(Normalizer(), Normalizer(impl_module, impl_device), item.case.tolerances, item.dtype,
+                            set_aside_from)
     diffs = [d.as_dict() for d in comparison.steps(reference["steps"], implementation["steps"])]
     by_level = outcomes(diffs)
     diffs = by_severity(diffs)

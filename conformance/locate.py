@@ -78,9 +78,10 @@ def unavailable(why: str) -> dict:
     return {"found": "unavailable", "summary": cut_text(f"cannot locate: {why}", 2000)}
 
 
-def locate(item: Item, reference: dict, implementation: dict, impl_module: str) -> dict:
-    """Where the gradients of the two traced side results of ``item`` first diverge."""
-    comparison = Comparison(Normalizer(), Normalizer(impl_module), item.case.tolerances, item.dtype)
+def locate(item: Item, reference: dict, implementation: dict, impl_module: str, impl_device: str | None = None) -> dict:
+    """Where the gradients of the two traced side results of ``item`` first diverge (``impl_device``: as
+    for ``judge.judge``)."""
+    comparison = Comparison(Normalizer(), Normalizer(impl_module, impl_device), item.case.tolerances, item.dtype)
     traces = {}
     for side, result in (("reference", reference), ("implementation", implementation)):
         if result.get("status") not in TRACED_STATUSES:

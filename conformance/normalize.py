@@ -42,13 +42,43 @@ Warnings an implementation's file sets aside (``[warnings] set_aside_from``, ``i
 both sides, because they are not the program's: those issued from the modules it names (a
 compiler's diagnostics while it traces, for ``torch-compile``). The reports mark them.
 
-Rule applied to the implementation under test only:
+Rules applied to the implementation under test only:
 
 ``module_name``
     Where torch prints its own module name, an implementation prints its own: the top-level
     module name of the implementation is read as ``torch``.
     For implementation ``myautograd``: ``<class 'myautograd.nn.parameter.Parameter'>`` becomes
     ``<class 'torch.nn.parameter.Parameter'>``.
+
+Where the implementation runs on a device of its own while the reference runs on the CPU
+(``--impl torch@cuda``, see ``placement``), the implementation's device, as its tensors name it
+(``cuda:0``, ``DEVICE`` below; ``TYPE`` is its type, ``cuda``), reads as the CPU in four forms
+(``device_rules``), so that a tensor on an unexpected device, another index or the CPU, still
+differs:
+
+``device_name``
+    A text that is the device's name, or its type, is the CPU's: a tensor's ``str(t.device)``,
+    ``str(t.device.type)``. The CPU named on the implementation's side is not its device:
+    ``cpu`` there reads as ``cpu, not the implementation's device DEVICE``.
+    ``cuda:0`` becomes ``cpu``.
+
+``device_repr``
+    A device object's repr: ``device(type='cuda', index=0)`` becomes ``device(type='cpu')``, and
+    ``device(type='cpu')`` on the implementation's side reads as not its device, as above.
+
+``device_argument``
+    torch prints the device of a tensor that is not on the CPU in its repr, and none for one on
+    the CPU. ``tensor([1., 2.], device='cuda:0', requires_grad=True)`` becomes
+    ``tensor([1., 2.], requires_grad=True)``; the arguments after it are laid out again as torch
+    lays them out without it (at its default line width, 80).
+
+``device_type_name``
+    The legacy type names of the device's tensors, in ``x.type()`` and in messages, name its
+    type. ``(was torch.cuda.FloatTensor got torch.cuda.DoubleTensor)`` becomes
+    ``(was torch.FloatTensor got torch.DoubleTensor)``.
+
+Values are not normalised: they compare with the item's tolerances as on any implementation (a
+device's kernels may sum in another order, or fuse a multiply and an add, within them).
 """
 
 from __future__ import annotations
@@ -148,13 +178,63 @@ def module_name_rule(implementation_module: str) -> Rule:
     )
 
 
-class Normalizer:
-    """Normalises texts of one side: the reference, or an implementation named by its module."""
+# A tensor repr's suffixes after its values (``device='cuda:0'``, ``dtype=torch.float64``,
+# ``grad_fn=<MulBackward0>``, ``size=(0, 2)``), each after ", " or wrapped onto a line of its own.
+_SUFFIX_SEPARATOR = r",(?: |\n +)"
+_SUFFIX = r"[a-z_]+=(?:\([^()]*\)|<[^<>]*>|'[^']*'|[^,()\s]+)"
+_REPR_LINE_WIDTH = 80  # torch's default print option (no case changes it)
+_REPR_INDENT = len("tensor(")
 
-    def __init__(self, implementation_module: str | None = None) -> None:
+
+def _suffixes_laid_out(match: re.Match) -> str:
+    """The suffixes that followed a device argument, laid out as torch lays out a repr's suffixes
+    (``torch._tensor_str``): each on the line so far where it fits, else on a line of its own."""
+    before = match.string[:match.start()]
+    shown = before[before.rfind("tensor("):] if "tensor(" in before else before
+    line = len(shown) - shown.rfind("\n") + 1  # torch's count
+    laid_out = []
+    for suffix in re.findall(_SUFFIX, match.group(1)):
+        if line + len(suffix) + 2 > _REPR_LINE_WIDTH:
+            laid_out.append(",\n" + " " * _REPR_INDENT + suffix)
+            line = _REPR_INDENT + len(suffix)
+        else:
+            laid_out.append(", " + suffix)
+            line += len(suffix) + 2
+    return "".join(laid_out) + ")"
+
+
+def device_rules(device: str) -> tuple[Rule, ...]:
+    """The rules that read ``device`` (how the implementation's tensors name the device it runs on,
+    ``cuda:0``) as the CPU, the reference's device (module docstring); their examples name ``device``."""
+    kind, _, index = device.partition(":")
+    not_its_device = f", not the implementation's device {device}"
+    names = {device: "cpu", kind: "cpu", "cpu": "cpu" + not_its_device}
+    device_repr = f"device(type='{kind}'" + (f", index={index})" if index else ")")
+    reprs = {device_repr: "device(type='cpu')", "device(type='cpu')": "device(type='cpu')" + not_its_device}
+    argument = re.compile(rf"{_SUFFIX_SEPARATOR}device='{re.escape(device)}'((?:{_SUFFIX_SEPARATOR}{_SUFFIX})*)\)")
+    type_name = re.compile(rf"\btorch\.{re.escape(kind)}\.(?=[A-Z][A-Za-z]*Tensor\b)")
+    return (
+        Rule("device_name", lambda text: names.get(text, text), device, "cpu"),
+        Rule("device_repr", lambda text: reprs.get(text, text), device_repr, "device(type='cpu')"),
+        Rule("device_argument", lambda text: argument.sub(_suffixes_laid_out, text) if "device='" in text else text,
+             f"tensor([1., 2.], device='{device}', requires_grad=True)", "tensor([1., 2.], requires_grad=True)"),
+        Rule("device_type_name", lambda text: type_name.sub("torch.", text),
+             f"(was torch.{kind}.FloatTensor got torch.{kind}.DoubleTensor)",
+             "(was torch.FloatTensor got torch.DoubleTensor)"),
+    )
+
+
+class Normalizer:
+    """Normalises texts of one side: the reference, or an implementation named by its module; where
+    the implementation runs on a device of its own (``device``, as its tensors name it: ``cuda:0``),
+    that device reads as the CPU (``device_rules``)."""
+
+    def __init__(self, implementation_module: str | None = None, device: str | None = None) -> None:
         rules = list(COMMON_RULES)
         if implementation_module and implementation_module != "torch":
             rules.append(module_name_rule(implementation_module))
+        if device is not None:
+            rules.extend(device_rules(device))
         self.rules = tuple(rules)
 
     def __call__(self, text: str) -> str:

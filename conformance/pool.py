@@ -34,6 +34,7 @@ from pathlib import Path
 
 from .isolation import become_subreaper, children_of, side_failure, wait_for
 from .item import Item
+from .placement import Placement
 from .protocol import LineReader, decode, encode, new_token, reply_problem
 
 SIDES = ("reference", "implementation")
@@ -59,6 +60,11 @@ class PoolConfig:
     memory_mib: int = 2048
     extra_env: dict = field(default_factory=dict)
 
+    @property
+    def placement(self) -> Placement:
+        """The implementation's name without its device, and its device (``impl`` is ``NAME@DEVICE``)."""
+        return Placement.of(self.impl)
+
 
 class SideWorker:
     """One worker process of one side, and the request it is answering."""
@@ -83,7 +89,8 @@ class SideWorker:
 
     def send(self, item: Item, timeout: float, seq: int, source: str | None = None) -> None:
         self.item = item
-        self.request = {"seq": seq, "token": new_token(), "case": item.case.id, "device": item.device,
+        device = self.config.placement.device_for(self.side, item.device)  # the implementation's may be its own
+        self.request = {"seq": seq, "token": new_token(), "case": item.case.id, "device": device,
                         "dtype": item.dtype, "timeout": timeout, "memory_mib": self.config.memory_mib,
                         "kind": "item" if source is None else "program", **item.options}
         if source is not None:
@@ -135,9 +142,12 @@ def launch(workers: list[SideWorker], config: PoolConfig) -> None:
         worker.reader = LineReader(reply_read)
         pairs.append(f"{request_read},{reply_write}")
         theirs += [request_read, reply_write]
-    args = [sys.executable, "-m", "conformance.worker", "--side", side, "--impl", config.impl,
+    placement = config.placement
+    args = [sys.executable, "-m", "conformance.worker", "--side", side, "--impl", placement.implementation,
             "--fds", ";".join(pairs), "--registry", config.registry, "--isolation", config.isolation,
             "--devices", ",".join(config.devices)]
+    if side == "implementation" and placement.device is not None:
+        args += ["--placed-on", placement.device]
     paths = [PACKAGE_ROOT, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
     env = {**os.environ, **SINGLE_THREAD_ENV, **config.extra_env, "PYTHONPATH": os.pathsep.join(dict.fromkeys(paths))}
     log = os.environ.get("CONFORMANCE_WORKER_LOG")
@@ -165,6 +175,7 @@ class Pool:
         self.timeouts: dict[tuple, float] = {}
         self.sources: dict[tuple, str] = {}
         self.partial: dict[tuple, dict] = {}
+        self.sides: dict[tuple, tuple[str, ...]] = {}  # the sides an item runs on, where not both
         self.items: dict[tuple, Item] = {}
         self.info: dict[str, dict] = {}
         self._seq = 0
@@ -205,14 +216,18 @@ class Pool:
             raise StartupError(why)
 
     # -- items ------------------------------------------------------------------------------
-    def submit(self, item: Item, timeout: float, source: str | None = None, first: bool = False) -> None:
-        """Queue ``item`` on both sides; ``source``: a program to run instead of a catalog case;
-        ``first``: before the items already queued (a judged item's record waits for it)."""
+    def submit(self, item: Item, timeout: float, source: str | None = None, first: bool = False,
+               sides: tuple[str, ...] = SIDES) -> None:
+        """Queue ``item`` on both sides (or on ``sides``: the other's result is then None); ``source``:
+        a program to run instead of a catalog case; ``first``: before the items already queued (a
+        judged item's record waits for it)."""
         self.items[item.request_key] = item
         self.timeouts[item.request_key] = timeout
         if source is not None:
             self.sources[item.request_key] = source
-        for side in SIDES:
+        if tuple(sides) != SIDES:
+            self.sides[item.request_key] = tuple(sides)
+        for side in sides:
             if first:
                 self.queues[side].appendleft(item)
             else:
@@ -329,12 +344,13 @@ class Pool:
     def _finish(self, item: Item, side: str, result: dict) -> None:
         pair = self.partial.setdefault(item.request_key, {})
         pair[side] = result
-        if len(pair) == len(SIDES):
+        if len(pair) == len(self.sides.get(item.request_key, SIDES)):
             del self.partial[item.request_key]
             self.items.pop(item.request_key, None)
             self.timeouts.pop(item.request_key, None)
             self.sources.pop(item.request_key, None)
-            self._done.append((item, pair["reference"], pair["implementation"]))
+            self.sides.pop(item.request_key, None)
+            self._done.append((item, pair.get("reference"), pair.get("implementation")))
 
     # -- the end ----------------------------------------------------------------------------
     def close(self) -> None:
@@ -386,5 +402,8 @@ def _ready_fields_ok(message: dict) -> bool:
     devices = message.get("devices")
     pid = message.get("pid")
     pid_ok = isinstance(pid, int) and not isinstance(pid, bool) and 1 < pid < (1 << 31)
-    return texts and pid_ok and isinstance(devices, dict) and all(
+    placed_on = message.get("placed_on", {"device": "", "reads_as": None})
+    placed_ok = isinstance(placed_on, dict) and placed_on.keys() == {"device", "reads_as"} and all(
+        value is None or isinstance(value, str) and len(value) <= 100 for value in placed_on.values())
+    return texts and pid_ok and placed_ok and isinstance(devices, dict) and all(
         isinstance(k, str) and (v is None or isinstance(v, str) and len(v) <= 1000) for k, v in devices.items())

@@ -17,7 +17,9 @@ Item ids are ``test_case[<case id>-<device>]`` (``test_case[<case id>-<device>-<
 that runs in several dtypes); each item also answers ``-k`` on its topic, tags and features, and
 carries a ``conformance`` marker with the case id, topic and tags.
 
-Options: ``--impl NAME`` (default ``myautograd``), ``--level semantics|api|drop-in`` (the level
+Options: ``--impl NAME`` (default ``myautograd``; ``NAME@DEVICE``, ``torch@cuda``, runs the
+implementation on DEVICE against torch on the CPU, see ``placement``: the CPU items run, the others
+skip with the reason), ``--level semantics|api|drop-in`` (the level
 whose outcome passes or fails an item; default: the implementation's ``[run] level``, else
 ``drop-in``), ``--conformance-timeout SECONDS`` (per case and side; default: the implementation's
 ``[run] timeout``, else 30),
@@ -46,6 +48,7 @@ from . import expectations as expectations_module
 from .explaining import explain
 from .item import Item
 from .levels import DEFAULT_LEVEL, LEVELS, counts_at, summary
+from .placement import Placement, PlacementError
 from .pool import StartupError
 from .runner import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from .session import Session
@@ -87,8 +90,8 @@ def catalog_items() -> list:
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("conformance", "autograd conformance catalog")
     group.addoption("--impl", default="myautograd",
-                    help="implementation under test: a module name, module:attribute or a shipped adapter "
-                         "(default: myautograd)")
+                    help="implementation under test: a module name, module:attribute or a shipped adapter; "
+                         "NAME@DEVICE runs it on DEVICE against torch on the CPU (default: myautograd)")
     group.addoption("--level", default=None, choices=LEVELS,
                     help=f"the level whose outcome passes or fails a catalog item (default: the implementation's [run] "
                          f"level in its expectations file, else {DEFAULT_LEVEL})")
@@ -141,6 +144,11 @@ class ConformanceSession:
         self.impl = impl
         self.problem: str | None = None  # fails every item: the session cannot run any
         self.session: Session | None = None
+        self.placement = Placement(impl)
+        try:
+            self.placement = Placement.of(impl)
+        except PlacementError as exc:
+            self.problem = str(exc)
         self.impl_file = expectations_module.ImplementationFile()
         path = Path(expectations_file) if expectations_file else expectations_module.builtin_path(impl)
         self.expectations_file = str(path) if path else None
@@ -157,7 +165,8 @@ class ConformanceSession:
         if self.session is None:
             run = self.impl_file.run
             session = Session(self.impl, level=self.level, set_aside_from=self.impl_file.warnings.set_aside_from,
-                              startup_timeout=run.startup_timeout or DEFAULT_STARTUP_TIMEOUT)
+                              startup_timeout=run.startup_timeout or DEFAULT_STARTUP_TIMEOUT,
+                              devices=self.placement.reference_devices(None))
             try:
                 session.start()
             except StartupError as exc:
@@ -170,6 +179,9 @@ class ConformanceSession:
         """Run one item; skip, pass, or fail the running test accordingly. Returns the record."""
         if self.problem:
             pytest.fail(f"conformance: {self.problem}", pytrace=False)
+        placed_reason = self.placement.skip_reason(item.case, item.device)
+        if placed_reason is not None:
+            pytest.skip(placed_reason)
         profile = self.impl_file.profile
         lacking = profile.missing_for(item.case.features, item.case.optional_features)
         if lacking:

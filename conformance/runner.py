@@ -1,22 +1,24 @@
 """Running the selected catalog: plan the items, run them on the pool, judge, journal, summarise.
 
 The runner is the judging process's main loop. It plans every item (a case on a device in a
-dtype): items on a device one side cannot use are ``skip``; items whose case needs a feature the
-implementation's profile lacks are ``n/a``; the others go to the pool (``pool``), which runs
-both sides in their own processes, each item without the lacking features its case can do
-without (``Item.without``). As each item finishes, the runner judges it (``judge``); an
-item whose gradients differ runs once more, traced, and its record says where they first
-diverge (``locate``: ``record["divergence"]``; a run without gradient differences costs nothing
-more). Then the runner applies the expectations, appends the record to
-``<report dir>/results.jsonl`` at once (the journal: its header is on disk before the first
-item, and it is rewritten whole if the report directory disappears during the run) and shows
-progress.
+dtype): items on a device one side cannot use are ``skip``, and so, where the implementation runs
+on a device of its own (``--impl NAME@DEVICE``, ``placement``), are the items of cases tied to
+some devices; items whose case needs a feature the implementation's profile lacks are ``n/a``;
+the others go to the pool (``pool``), which runs both sides in their own processes, each item
+without the lacking features its case can do without (``Item.without``). As each item
+finishes, the runner judges it (``judge``); an item whose gradients differ runs once more,
+traced, and its record says where they first diverge (``locate``: ``record["divergence"]``; a
+run without gradient differences costs nothing more). Then the runner applies the expectations,
+appends the record to ``<report dir>/results.jsonl`` at once (the journal: its header is on disk
+before the first item, and it is rewritten whole if the report directory disappears during the
+run) and shows progress.
 
 SIGINT and SIGTERM end the run at once: workers are killed, the reports are written with what
 was done and marked interrupted, and the exit status is 130 or 143.
 
 A run is **incomplete** when it cannot vouch for what was asked: nothing of the selection ran
-(every item skipped or ``n/a``), or a device the user named with ``--device`` cannot be used.
+(every item skipped or ``n/a``), or a device the user named with ``--device`` (or as the
+implementation's own, ``NAME@DEVICE``) cannot be used.
 Its exit status is ``EXIT_INCOMPLETE`` (5, as pytest's "no tests ran") unless the user allows it
 (``--allow-empty``); unexpected outcomes still make it 1. The result counts what was compared
 (``compared``: items that ran, steps, numbers by aspect), so "passed" is never said of nothing.
@@ -41,6 +43,7 @@ from .item import Item, ItemRecord, items_of
 from .judge import judge
 from .levels import DEFAULT_LEVEL, LEVELS
 from .locate import TRACE_FEATURES, locate, needs_locating, untraceable
+from .placement import Placement
 from .pool import Pool, PoolConfig, StartupError
 from .progress import Progress
 
@@ -129,6 +132,7 @@ class Journal:
 class Run:
     def __init__(self, config: RunConfig) -> None:
         self.config = config
+        self.placement = Placement.of(config.impl)  # the implementation's own device, if any (NAME@DEVICE)
         self.records: list[dict] = []
         self.interrupted_by: int | None = None
         self.started = datetime.now(UTC)
@@ -153,7 +157,7 @@ class Run:
             except StartupError:
                 self.journal.discard()  # nothing ran: a bad argument, not a run
                 raise
-            self.device_status = merged_devices(self.info, self.config.devices)
+            self.device_status = merged_devices(self.info, self.config.devices, self.placement)
             self.journal.header = self.metadata()
             todo, ready = self.plan()
             progress = Progress(len(todo) + len(ready), live=self.config.live_progress)
@@ -181,8 +185,9 @@ class Run:
     def plan(self) -> tuple[list[Item], list[dict]]:
         todo, ready = [], []
         profile = self.config.impl_file.profile
-        for item in items_of(self.config.cases, self.config.devices):
-            reason = self.device_status.get(item.device)
+        planned = items_of(self.config.cases, self.config.devices)
+        for item in planned + self.placement.tied_items(self.config.cases, self.config.devices):
+            reason = self.placement.skip_reason(item.case, item.device) or self.device_status.get(item.device)
             lacking = profile.missing_for(item.case.features, item.case.optional_features)
             if reason is not None:
                 ready.append(ItemRecord.of(item).finished("skip", reason).as_dict())
@@ -199,7 +204,7 @@ class Run:
         (``locate``)."""
         if item.trace:
             record = self.awaiting_trace.pop(item.key)
-            record["divergence"] = locate(item, reference, implementation, self.impl_module)
+            record["divergence"] = locate(item, reference, implementation, self.impl_module, self.impl_device)
             self._keep(record, progress)
             return
         record = self._judged(item, reference, implementation)
@@ -216,9 +221,14 @@ class Run:
     def impl_module(self) -> str:
         return self.info.get("implementation", {}).get("module", self.config.impl)
 
+    @property
+    def impl_device(self) -> str | None:
+        """The implementation's own device as its tensors name it (``cuda:0``), where it has one (``placement``)."""
+        return placed_device_name(self.info)
+
     def _judged(self, item: Item, reference: dict, implementation: dict) -> dict:
         record = judge(item, reference, implementation, self.impl_module, self.config.level, self.config.memory_mib,
-                       self.config.impl_file.warnings.set_aside_from)
+                       self.config.impl_file.warnings.set_aside_from, self.impl_device)
         return record.as_dict()
 
     def _keep(self, record: dict, progress) -> None:
@@ -239,9 +249,10 @@ class Run:
         impl = self.info.get("implementation", {})
         reference = self.info.get("reference", {})
         profile = self.config.impl_file.profile
+        placed = {"device": self.placement.device, "reads_as": self.impl_device} if self.placement.device else {}
         return {
             "implementation": {"name": self.config.impl, "module": impl.get("module", "?"),
-                               "version": impl.get("version", "?")},
+                               "version": impl.get("version", "?"), **placed},
             "reference": {"name": "torch", "version": reference.get("version", "?")},
             "python": platform.python_version(),
             "platform": platform.platform(),
@@ -265,7 +276,8 @@ class Run:
         stale = expectations_module.stale(self.config.impl_file.entries, self.config.all_case_ids)
         unexpected = sum(count for name, count in summary.items() if name not in EXPECTED_OUTCOMES)
         interrupted = self.interrupted_by is not None
-        incomplete = incompleteness(records, self.device_status, self.config.required_devices)
+        incomplete = incompleteness(records, self.device_status, self.config.required_devices,
+                                    placed_device_problem(self.info, self.placement))
         if interrupted:
             exit_status = SIGNAL_EXIT[self.interrupted_by]
         elif unexpected:
@@ -293,16 +305,35 @@ class Run:
         }
 
 
-def merged_devices(info: dict[str, dict], devices: tuple[str, ...]) -> dict[str, str | None]:
-    """For each device: None when both sides can use it, otherwise why not."""
+def merged_devices(info: dict[str, dict], devices: tuple[str, ...],
+                   placement: Placement | None = None) -> dict[str, str | None]:
+    """For each device: None when both sides can use it (the implementation's side, the device it runs
+    that device's items on: ``placement``), otherwise why not."""
     status = {}
     for device in devices:
         reason = info.get("reference", {}).get("devices", {}).get(device, "not checked")
         if reason is None:
-            impl_reason = info.get("implementation", {}).get("devices", {}).get(device, "not checked")
-            reason = None if impl_reason is None else f"{impl_reason} (implementation)"
+            impl_device = placement.device_for("implementation", device) if placement else device
+            impl_reason = info.get("implementation", {}).get("devices", {}).get(impl_device, "not checked")
+            where = "implementation" if impl_device == device else f"implementation, on {impl_device}"
+            reason = None if impl_reason is None else f"{impl_reason} ({where})"
         status[device] = reason
     return status
+
+
+def placed_device_problem(info: dict[str, dict], placement: Placement) -> str | None:
+    """Why the implementation cannot use the device of its own it is to run on; None where it can, or
+    has none (``placement``)."""
+    if placement.device is None:
+        return None
+    reason = info.get("implementation", {}).get("devices", {}).get(placement.device, "not checked")
+    return None if reason is None else f"the implementation's device {placement.device} cannot be used: {reason}"
+
+
+def placed_device_name(info: dict[str, dict]) -> str | None:
+    """How the implementation's tensors name the device of its own it runs on (``cuda:0``), from its
+    ready message (``worker``); None where it has none, or cannot use it."""
+    return (info.get("implementation", {}).get("placed_on") or {}).get("reads_as")
 
 
 def slimmed(record: dict) -> dict:
@@ -319,11 +350,13 @@ def slimmed(record: dict) -> dict:
 
 
 def incompleteness(records: list[dict], device_status: dict[str, str | None],
-                   required_devices: tuple[str, ...]) -> list[str]:
-    """Why the run cannot vouch for what was asked (empty when it can): a required device that
-    cannot be used, a selection of which nothing ran."""
-    reasons = [f"device {device} was asked for and cannot be used: {device_status[device]}"
-               for device in required_devices if device_status.get(device) is not None]
+                   required_devices: tuple[str, ...], placed_problem: str | None = None) -> list[str]:
+    """Why the run cannot vouch for what was asked (empty when it can): the implementation's own
+    device cannot be used (``placed_problem``, see ``placed_device_problem``), nor a required device,
+    or nothing of the selection ran."""
+    reasons = [placed_problem] if placed_problem else []
+    reasons += [f"device {device} was asked for and cannot be used: {device_status[device]}"
+                for device in required_devices if device_status.get(device) is not None and not placed_problem]
     if not any(record["outcome"] not in UNSCORED for record in records):
         reasons.append(f"nothing ran: all {len(records)} selected items were skipped or n/a" if records
                        else "nothing ran: the selection has no item on the devices asked for")

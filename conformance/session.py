@@ -13,8 +13,8 @@ from .item import Item, ItemRecord
 from .judge import judge
 from .levels import DEFAULT_LEVEL
 from .locate import locate
-from .pool import Pool, PoolConfig
-from .runner import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT, merged_devices
+from .pool import SIDES, Pool, PoolConfig
+from .runner import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT, merged_devices, placed_device_name
 
 
 class Session:
@@ -35,17 +35,19 @@ class Session:
             pool = Pool(self.config)
             self.info = pool.start()
             self.pool = pool
-            self.devices = merged_devices(self.info, self.config.devices)
+            self.devices = merged_devices(self.info, self.config.devices, self.config.placement)
 
     def device_reason(self, device: str) -> str | None:
         self.start()
         return self.devices.get(device, f"device {device} was not checked")
 
-    def observe(self, item: Item, timeout: float = DEFAULT_TIMEOUT, source: str | None = None) -> tuple[dict, dict]:
+    def observe(self, item: Item, timeout: float = DEFAULT_TIMEOUT, source: str | None = None,
+                sides: tuple[str, ...] = SIDES) -> tuple[dict | None, dict | None]:
         """Both sides' results for one item (reference, implementation); ``source``: the item's case
-        is a program (``case.case_from_source``) that the workers compile from this source."""
+        is a program (``case.case_from_source``) that the workers compile from this source;
+        ``sides``: run it on these only (the other's result is None)."""
         self.start()
-        self.pool.submit(item, timeout, source)
+        self.pool.submit(item, timeout, source, sides=sides)
         while True:
             for _, reference, implementation in self.pool.poll():
                 return reference, implementation
@@ -53,7 +55,7 @@ class Session:
     def run(self, item: Item, timeout: float = DEFAULT_TIMEOUT, source: str | None = None) -> ItemRecord:
         reference, implementation = self.observe(item, timeout, source)
         return judge(item, reference, implementation, self.impl_module, self.level, self.config.memory_mib,
-                     self.set_aside_from)
+                     self.set_aside_from, self.impl_device)
 
     def locate(self, item: Item, timeout: float = DEFAULT_TIMEOUT, source: str | None = None) -> dict:
         """Where the gradients of ``item`` first diverge between the two sides (``locate``): both run
@@ -61,11 +63,16 @@ class Session:
         (``locate.needs_locating`` of its record)."""
         traced = replace(item, trace=True)
         reference, implementation = self.observe(traced, timeout, source)
-        return locate(traced, reference, implementation, self.impl_module)
+        return locate(traced, reference, implementation, self.impl_module, self.impl_device)
 
     @property
     def impl_module(self) -> str:
         return self.info.get("implementation", {}).get("module", self.config.impl)
+
+    @property
+    def impl_device(self) -> str | None:
+        """The implementation's own device as its tensors name it, where it has one (``placement``)."""
+        return placed_device_name(self.info)
 
     def close(self) -> None:
         if self.pool is not None:

@@ -17,8 +17,11 @@ prints reaches the console or the protocol.
 Before it forks, the worker warms its side up: the modules torch imports lazily, and the
 implementation's own ``__conformance_warm_up__()`` where its namespace has one.
 
-The first message is ``{"ready": true, "name", "module", "version", "python", "devices"}`` or
-``{"fatal": "one line saying why"}``. In ``fork`` isolation each item runs in a spare child
+The first message is ``{"ready": true, "name", "module", "version", "python", "devices",
+"placed_on"?}`` or ``{"fatal": "one line saying why"}``. ``placed_on``, for a side that runs every
+item on a device of its own (``--placed-on DEVICE``, see ``placement``), names that device and how
+its tensors name it (``{"device": "cuda", "reads_as": "cuda:0"}``); a device name the namespace does
+not know is fatal. In ``fork`` isolation each item runs in a spare child
 (``isolation.SpareChild``); in ``spawn`` isolation the worker runs one item in itself and exits,
 for implementations that cannot run after a fork (the judging process starts a fresh worker per
 item).
@@ -37,7 +40,7 @@ import sys
 
 from .bounds import RESULT_BYTES_LIMIT, safe_str
 from .case import Doc, case_from_source
-from .implementations import REFERENCE, UnknownImplementation, device_status, resolve
+from .implementations import REFERENCE, UnknownDevice, UnknownImplementation, device_status, placed_device, resolve
 from .isolation import MODES, Limits, SpareChild, become_subreaper, limit_memory, side_failure
 from .protocol import encode
 from .recorder import observe
@@ -109,10 +112,14 @@ class Worker:
             fatal = safe_str(exc, 500)
         except BaseException as exc:  # noqa: BLE001 - SystemExit and friends at import too
             fatal = f"the {self.args.side} worker could not start: {type(exc).__name__}: {safe_str(exc, 400)}"
+        self.fail(fatal)
+        return False
+
+    def fail(self, fatal: str) -> None:
+        """Say on every channel that this side cannot start, and why (one line)."""
         for _, out_fd in self.channels:
             self.out_fd = out_fd
             self.send({"fatal": fatal})
-        return False
 
     def become_one_worker(self) -> int:
         """Fork one worker per extra channel (each reparented to the judging process, in a session
@@ -135,27 +142,49 @@ class Worker:
         self.out_fd = mine[1]
         return mine[0]
 
-    def announce(self, devices: dict) -> None:
+    def announce(self, devices: dict, placed_on: dict | None) -> None:
         become_subreaper()
         self.send({"ready": True, "side": self.args.side, "name": self.loaded.name, "pid": os.getpid(),
                    "module": self.loaded.module_name, "version": self.loaded.version,
-                   "python": platform.python_version(), "devices": devices})
+                   "python": platform.python_version(), "devices": devices,
+                   **({"placed_on": placed_on} if placed_on is not None else {})})
 
-    def probe_devices(self) -> dict:
-        """Device status, checked in a child so that this process never initialises CUDA."""
+    def probe_devices(self) -> tuple[dict, dict | None]:
+        """Device status, checked in a child so that this process never initialises CUDA; and, for a
+        side placed on a device of its own (``--placed-on``, see ``placement``), that device as its
+        tensors name it: ``{"device": "cuda", "reads_as": "cuda:0"}`` (``reads_as`` None where it
+        cannot be used). An UnknownDevice when the namespace does not know the placed device's name."""
+        placed = self.args.placed_on
         wanted = [d for d in self.args.devices.split(",") if d and d != "cpu"]
         status = {"cpu": None}
-        if not wanted:
-            return status
-        child = SpareChild(lambda request: {"status": "completed", "steps": [], "duration": 0.0,
-                                            "devices": {d: device_status(self.loaded.namespace, d) for d in wanted}})
+        if not wanted and placed is None:
+            return status, None
+        child = SpareChild(lambda request: self.probe(wanted, placed))
         found = child.run({"kind": "probe", "device": "probe"}, Limits(timeout=60.0, memory_mib=0))
-        devices = found.get("devices") if isinstance(found.get("devices"), dict) else None
-        for device in wanted:
-            reason = devices.get(device) if devices is not None else f"checking the device failed: " \
-                                                                     f"{found.get('detail', found.get('status'))}"
+        if isinstance(found.get("unknown"), str):
+            raise UnknownDevice(found["unknown"])
+        failed = f"checking the device failed: {found.get('detail', found.get('status'))}"
+        devices = found.get("devices") if isinstance(found.get("devices"), dict) else {}
+        for device in wanted + ([placed] if placed is not None else []):
+            reason = devices.get(device, failed)
             status[device] = reason if (reason is None or isinstance(reason, str)) else "unreadable status"
-        return status
+        if placed is None:
+            return status, None
+        reads_as = found.get("reads_as") if isinstance(found.get("reads_as"), str) else None
+        if status[placed] is None and reads_as is None:
+            status[placed] = "the device of a tensor made there could not be read"
+        return status, {"device": placed, "reads_as": reads_as if status[placed] is None else None}
+
+    def probe(self, wanted: list[str], placed: str | None) -> dict:
+        """What ``probe_devices`` learns, in the child that checks the devices."""
+        found = {"status": "completed", "steps": [], "duration": 0.0,
+                 "devices": {d: device_status(self.loaded.namespace, d) for d in wanted}}
+        if placed is not None:
+            try:
+                found["devices"][placed], found["reads_as"] = placed_device(self.loaded.namespace, placed)
+            except UnknownDevice as exc:
+                found["unknown"] = safe_str(exc, 500)
+        return found
 
     # -- items ------------------------------------------------------------------------------
     def task(self, request: dict) -> dict:
@@ -278,6 +307,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--registry", default=DEFAULT_REGISTRY)
     parser.add_argument("--isolation", choices=MODES, default="fork")
     parser.add_argument("--devices", default="cpu")
+    parser.add_argument("--placed-on", default=None, metavar="DEVICE",
+                        help="the device this side runs every item on (the implementation on a device of its own, "
+                             "see conformance.placement): checked at start-up and named in the ready message")
     args = parser.parse_args(argv)
     channels = [tuple(int(fd) for fd in pair.split(",")) for pair in args.fds.split(";")]
     worker = Worker(args, channels)
@@ -285,12 +317,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if worker.load():
             restore_signals()
-            devices = worker.probe_devices()
+            devices, placed_on = worker.probe_devices()
             in_fd = worker.become_one_worker()
-            worker.announce(devices)
+            worker.announce(devices, placed_on)
             worker.serve(in_fd)
         else:
             code = 2
+    except UnknownDevice as exc:
+        worker.fail(safe_str(exc, 500))
+        code = 2
     except BaseException:  # noqa: BLE001 - the judging process reports a worker that stops answering
         import traceback
 

@@ -96,7 +96,11 @@ def test_a_planted_bug_is_found_shrunk_and_written_as_a_case(tmp_path):
         for added in set(REGISTRY._cases) - before:
             del REGISTRY._cases[added]
     assert "grad" in diff.read_text()
-    assert json.loads(meta.read_text())["replay"].startswith("python -m conformance fuzz --impl tests.broken.")
+    written = json.loads(meta.read_text())
+    assert written["replay"].startswith("python -m conformance fuzz --impl tests.broken.")
+    # a fast implementation: the budget left affords hypothesis its runs (tests/test_fuzz_shrinking.py: a slow one)
+    assert finding.shrinker == written["shrinker"] == "hypothesis" and finding.shrink_runs >= 1
+    assert f"Shrunk by hypothesis in {finding.shrink_runs} runs" in source
 
 
 def test_the_command_line_fuzzer_without_shrinking_writes_the_program_as_drawn(run_cli, tmp_path):

@@ -9,12 +9,15 @@ campaign's tolerance.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from conformance.fuzz import campaign as campaign_module
 from conformance.fuzz.campaign import Campaign, FuzzConfig
 from conformance.fuzz.conditioning import ill_conditioned, numbers, scaled_source, scales
 from conformance.fuzz.program import Program, Var
+from conformance.item import Item
 
 TOLERANCE = (1.5e-5, 1.5e-5)
 
@@ -64,6 +67,24 @@ def test_a_campaign_counts_an_ill_conditioned_program_and_goes_on(monkeypatch, t
     written = sorted(path.name for path in tmp_path.iterdir())
     assert len(written) == 2 and written[0].startswith("ill-conditioned-") and written[0].endswith(".diff.txt")
     assert "t0.exp().sin()" in (tmp_path / written[1]).read_text()
+
+
+def test_the_scaled_reruns_run_on_the_reference_alone(tmp_path):
+    """``tests.broken.hang`` never returns from backward: had the implementation run the rerun too,
+    it would have lasted its whole time limit (of 20 s here)."""
+    campaign = Campaign(FuzzConfig(impl="tests.broken.hang", report_dir=tmp_path, program_timeout=20))
+    program = sin_of_exp(0.5)
+    case = campaign.case_of(program, scaled_source(program.source(), scales("float32")["+δ"]), ".scaled0")
+    try:
+        campaign.start()
+        begun = time.monotonic()
+        reference = campaign.observed(campaign.session, Item(case, "cpu", "float32"), case.source, judged=False)
+        took = time.monotonic() - begun
+    finally:
+        campaign.session.close()
+    assert reference["status"] == "completed"
+    assert [step["label"] for step in reference["steps"]] == ["t1", "s1: t1 = t0.exp().sin()", "t0.grad"]
+    assert took < 10, f"{took:.1f} s"
 
 
 def step(label: str, value) -> dict:

@@ -29,7 +29,7 @@ from conformance.locate import locate, needs_locating
 from conformance.pool import Pool
 from conformance.protocol import side_problem, trace_problem
 from conformance.recorder import observe
-from conformance.reports import html, markdown, write_all
+from conformance.reports import html_items, markdown, write_all
 from conformance.reports.common import diff_text
 from conformance.runner import Run, RunConfig
 from tests.broken.gradients.locatecheck import LOCATE_CHECK
@@ -575,7 +575,7 @@ def test_reports_escape_what_the_implementation_named():
               "diff": [], "divergence": {"found": "structure", "node": hostile, "position": "0", "summary": f"at {hostile}",
                                          "outgoing": {"torch": "[1.0]", "implementation": hostile}}}
     assert "where gradients diverge: at <script>alert(1)</script>|`x`\\x1b[31m" in diff_text(record)
-    page, _ = html.item_html(record)
+    page, _ = html_items.item_html(record)
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "\x1b" not in page
     (row,) = [line for line in markdown.item_table({"cases": [record]}) if "locatecheck.x" in line]
     assert "<script>" not in row and "\\|" in row and "\x1b" not in row

@@ -6,10 +6,19 @@ import pytest
 
 import conformance.normalize as normalize_module
 from conformance.compare import compared_warnings
-from conformance.normalize import COMMON_RULES, IGNORED_WARNINGS, Normalizer, is_ignored_warning, module_name_rule
+from conformance.normalize import (
+    COMMON_RULES,
+    IGNORED_WARNINGS,
+    Normalizer,
+    device_rules,
+    is_ignored_warning,
+    module_name_rule,
+)
+
+RULES = [*COMMON_RULES, module_name_rule("myautograd"), *device_rules("cuda:0")]
 
 
-@pytest.mark.parametrize("rule", [*COMMON_RULES, module_name_rule("myautograd")], ids=lambda r: r.name)
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.name)
 def test_rule_example(rule):
     assert rule.apply(rule.example) == rule.expected
 
@@ -17,7 +26,7 @@ def test_rule_example(rule):
 def test_each_rule_is_documented_in_the_module_docstring():
     import conformance.normalize as module
 
-    for rule in [*COMMON_RULES, module_name_rule("x")]:
+    for rule in RULES:
         assert f"``{rule.name}``" in module.__doc__
 
 

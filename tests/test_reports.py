@@ -429,7 +429,7 @@ def test_cli_run_writes_all_reports(tmp_path: Path) -> None:
 
 
 def test_differing_words_are_marked_and_everything_is_escaped():
-    from conformance.reports.html import marked_pair
+    from conformance.reports.html_items import marked_pair
 
     ref, impl = marked_pair("through the graph a second time (<b>)", "through the graph twice (<b>)")
     assert ref == "through the graph <mark>a second time</mark> (&lt;b&gt;)"

@@ -18,12 +18,20 @@ assertions fails is no difference of the implementation: it is written out as
 every difference is a value that rounding alone explains (``conditioning``: torch's own value
 moves that far when the program's literal tensors are scaled by a few ulps): it is counted as
 ill-conditioned and written out as ``ill-conditioned-<hash>.py`` (with its ``.diff.txt``) for a
-person to check. The first program
-that does not pass otherwise is shrunk by hypothesis to a minimal one; where its gradients differ,
-it runs once more traced, to say at which graph node they first diverge (``conformance.locate``).
-It is written to the report directory as ``<hash>.py`` (a catalog-style scenario, ready to
-promote), ``<hash>.diff.txt`` (its differences, and where its gradients diverge) and
-``<hash>.json`` (how to replay it: implementation, versions, seed, chunk, dtype, device, level).
+person to check.
+
+The first program that does not pass otherwise is shrunk. The campaign measures what a program
+costs (the mean wall time of running and judging one, both sides); where the budget left affords
+``HYPOTHESIS_RUNS`` runs at that cost, hypothesis shrinks the program to a minimal one through the
+choices that drew it (it may need hundreds of runs); where it affords fewer (an implementation whose
+every run is slow: ``torch.compile`` compiles again each time), the program is shrunk by deleting its
+steps (``deletion``: a few dozen runs, each keeping the same difference). ``FuzzConfig.shrinker``
+(``--shrinker``) can name either instead. Where its gradients differ, the shrunk program runs once
+more traced, to say at which graph node they first diverge (``conformance.locate``). It is written
+to the report directory as ``<hash>.py`` (a catalog-style scenario, ready to promote),
+``<hash>.diff.txt`` (its differences, and where its gradients diverge) and ``<hash>.json`` (how to
+replay it: implementation, versions, seed, chunk, dtype, device, level, shrinker; and how it was
+shrunk: runs, steps before and after, whether the budget cut it short).
 """
 
 from __future__ import annotations
@@ -41,11 +49,13 @@ from ..expectations import explained, explained_unsupported
 from ..item import Item
 from ..judge import REFERENCE_FAILED
 from ..levels import DEFAULT_LEVEL
-from ..locate import needs_locating
+from ..locate import TRACE_FEATURES, needs_locating, untraceable
 from ..operators.tolerances import COMPOSITE
 from ..reports.common import diff_text
 from ..session import Session
+from . import HYPOTHESIS_RUNS
 from .conditioning import could_be_ill_conditioned, ill_conditioned, scaled_source, scales
+from .deletion import StepDeletion, Symptom, program_of, steps_of
 from .gate import Gate
 from .generator import Generator
 from .ops import elementwise_ops, table_ops
@@ -79,6 +89,11 @@ class FoundDifference(AssertionError):
     """A program whose outcome is not pass (hypothesis shrinks it)."""
 
 
+class SlowToShrink(BaseException):
+    """The first difference, where hypothesis is not to shrink it (the budget left affords too few
+    runs): not an ``Exception``, so that hypothesis lets it through at once."""
+
+
 class OutOfTime(BaseException):
     """The budget is spent. Not an ``Exception``: hypothesis lets it through at once instead of
     taking it for a failing example to shrink."""
@@ -95,6 +110,7 @@ class FuzzConfig:
     max_steps: int = 20
     startup_timeout: float = 120.0
     shrink: bool = True                 # False: the first difference as drawn
+    shrinker: str = "auto"              # one of SHRINKERS: "auto" picks by the cost of a program (HYPOTHESIS_RUNS)
     baseline: str | None = None         # an implementation whose own differences are not findings
     known: tuple = ()                   # FuzzExpectation entries: differences explained, not findings
     lacks: tuple[str, ...] = ()         # features the implementation's profile lacks: no program uses them
@@ -109,6 +125,17 @@ class Finding:
     chunk: int
     paths: list[Path] = field(default_factory=list)
     cut_short: bool = False             # the budget ran out while shrinking: the shortest program found by then
+    shrinker: str | None = None         # "hypothesis", "steps" (deleting steps), or None: not shrunk
+    shrink_runs: int = 0                # programs run since the difference was found (shrinking, and its checks)
+    steps: tuple[int, int] = (0, 0)     # the program's steps (top-level statements) as found, and as written
+
+    def shrinking(self) -> str:
+        """How the program was shrunk ("" when it was not): "shrunk by deleting steps in 23 runs, from
+        26 steps to 2"."""
+        if self.shrinker is None:
+            return ""
+        how = "by deleting steps" if self.shrinker == "steps" else "by hypothesis"
+        return f"shrunk {how} in {self.shrink_runs} runs, from {self.steps[0]} steps to {self.steps[1]}"
 
 
 class Campaign:
@@ -116,6 +143,7 @@ class Campaign:
         self.config = config
         self.stream = stream or sys.stderr
         self.programs = 0
+        self.judging = 0.0              # seconds spent running and judging those programs (both sides)
         self.session = Session(config.impl, devices=(config.device,), level=config.level,
                                startup_timeout=config.startup_timeout, set_aside_from=config.set_aside_from)
         self.baseline = None if config.baseline is None else Session(
@@ -133,6 +161,8 @@ class Campaign:
         self._checking = False
         self._last_shown = 0.0
         self._failing: tuple[Program, dict] | None = None
+        self._found: tuple[Program, int] | None = None  # the first difference as drawn, and self.programs then
+        self.shrinker: str | None = "hypothesis" if config.shrink else None  # the shrinker that runs
         self.reference_failures: list[Path] = []
         self.finding: Finding | None = None
 
@@ -151,24 +181,31 @@ class Campaign:
         return min(self.config.program_timeout, left)
 
     def observed(self, session: Session, item: Item, source: str, judged: bool = True):
-        """One item run through ``session`` within the budget: its record (``judged``), or both sides'
-        results; OutOfTime when the budget stopped it."""
+        """One item run through ``session`` within the budget: its record (``judged``), or the
+        reference's result alone (the implementation does not run); OutOfTime when the budget stopped it."""
         limit = self.time_limit()
         if judged:
             result = session.run(item, limit, source)
             sides = (result.reference or {}, result.implementation or {})
         else:
-            result = sides = session.observe(item, limit, source)
+            result, _ = session.observe(item, limit, source, sides=("reference",))
+            sides = (result,)
         if limit < self.config.program_timeout and any(side.get("status") == "timeout" for side in sides):
             raise OutOfTime
         return result
 
     def judge(self, program: Program) -> dict:
         case = self.case_of(program)
+        begun = time.monotonic()
         record = self.observed(self.session, Item(case, self.config.device, program.dtype), case.source)
+        self.judging += time.monotonic() - begun
         self.programs += 1
         self.show()
         return record.as_dict()
+
+    def runs_affordable(self) -> float:
+        """How many more programs the budget left affords, at the mean cost of those judged so far."""
+        return max(self.deadline - time.monotonic(), 0.0) / (self.judging / max(self.programs, 1) or 1e-9)
 
     def baseline_differs(self, program: Program) -> bool:
         """With a baseline: whether it differs from the reference on ``program`` too (then the
@@ -203,8 +240,8 @@ class Campaign:
         scaled = {}
         for number, (name, factor) in enumerate(scales(program.dtype).items()):
             case = self.case_of(program, scaled_source(program.source(), factor), f".scaled{number}")
-            reference, _ = self.observed(self.session, Item(case, self.config.device, program.dtype), case.source,
-                                         judged=False)
+            reference = self.observed(self.session, Item(case, self.config.device, program.dtype), case.source,
+                                      judged=False)
             if reference.get("status") != "completed":
                 return False
             scaled[name] = reference["steps"]
@@ -233,8 +270,9 @@ class Campaign:
                     found = cut_short = self._failing is not None
                     self.unchecked = self._checking and not found
                 if found:
-                    program, record = self._failing
-                    self.finding = Finding(program, record, chunk, cut_short=cut_short)
+                    if self.shrinker == "steps" and not cut_short:
+                        cut_short = self.shrink_by_steps()
+                    self.finding = self.found(chunk, cut_short)
                     self.locate(self.finding)
                     self.finding.paths = self.write(self.finding)
                     break
@@ -262,8 +300,8 @@ class Campaign:
             self.baseline.close()
 
     def run_chunk(self, chunk: int) -> bool:
-        """Run one chunk of programs: True when one differs (it is shrunk); OutOfTime when the budget
-        runs out first."""
+        """Run one chunk of programs: True when one differs (hypothesis has shrunk it, unless the
+        shrinker picked is deleting steps); OutOfTime when the budget runs out first."""
         from hypothesis import HealthCheck, Phase, given, settings
         from hypothesis import seed as with_seed
         from hypothesis import strategies as st
@@ -277,18 +315,17 @@ class Campaign:
             if record["outcome"] == "pass":
                 return
             self._checking = True
-            if reference_broke(record):
-                self.set_aside(program, record)
-            elif record["outcome"] in ("fail", "unsupported") and self.is_explained(record):
-                pass
-            elif record["outcome"] == "fail" and self.is_ill_conditioned(program, record):
-                pass
-            elif not self.baseline_differs(program):
-                if self._failing is None or len(program.source()) <= len(self._failing[0].source()):
-                    self._failing = (program, record)
-                self._checking = False
-                raise FoundDifference(record["detail"])
+            differs = self.is_difference(program, record)
             self._checking = False
+            if not differs:
+                return
+            if self._failing is None or len(program.source()) <= len(self._failing[0].source()):
+                self._failing = (program, record)
+            if self._found is None:
+                self._found = (program, self.programs)
+                if self.config.shrink and self.pick_shrinker() == "steps":
+                    raise SlowToShrink
+            raise FoundDifference(record["detail"])
 
         # no explain phase: it reruns the shrunk example only to annotate hypothesis's own report
         phases = tuple(p for p in Phase if p is not Phase.explain) if self.config.shrink else (Phase.explicit,
@@ -298,14 +335,79 @@ class Campaign:
             with_seed(self.config.seed + chunk)(given(st.data())(check)))
         try:
             test()
-        except FoundDifference:
+        except (FoundDifference, SlowToShrink):
             return True
         return False
+
+    # -- shrinking --------------------------------------------------------------------------
+    def pick_shrinker(self) -> str:
+        """The shrinker for the first difference, once it is found: the one the configuration names,
+        or hypothesis where the budget left affords ``HYPOTHESIS_RUNS`` runs, deleting steps where not."""
+        affordable = self.runs_affordable()
+        self.shrinker = self.config.shrinker
+        if self.shrinker == "auto":
+            self.shrinker = "hypothesis" if affordable >= HYPOTHESIS_RUNS else "steps"
+        if self.shrinker == "steps":
+            why = (": shrinking by deleting steps (--shrinker steps)" if self.config.shrinker == "steps" else
+                   f" (below {HYPOTHESIS_RUNS}, too few for hypothesis): shrinking by deleting steps")
+            self.write_line(f"\na difference after {self.programs} programs; a program costs "
+                            f"{self.judging / self.programs:.1f} s, the budget left affords about {affordable:.0f} "
+                            f"runs{why}")
+        return self.shrinker
+
+    def is_difference(self, program: Program, record: dict) -> bool:
+        """Whether ``record`` (of ``program``) is a difference of the implementation's own, as the
+        campaign finds one: not a pass, nor a program the reference cannot run, nor one every
+        difference of which is explained, ill-conditioned, or the baseline's too."""
+        if record["outcome"] == "pass":
+            return False
+        if reference_broke(record):
+            self.set_aside(program, record)
+            return False
+        if record["outcome"] in ("fail", "unsupported") and self.is_explained(record):
+            return False
+        if record["outcome"] == "fail" and self.is_ill_conditioned(program, record):
+            return False
+        return not self.baseline_differs(program)
+
+    def shrink_by_steps(self) -> bool:
+        """Shrink the first difference by deleting its program's steps (``deletion``), keeping each
+        deletion after which the program shows the same difference; whether the budget cut it short
+        (the shortest program found by then is kept)."""
+        found, record = self._failing
+        symptom = Symptom.of(record, self.config.level, self.config.known)
+
+        def still_differs(steps) -> bool:
+            candidate = program_of(found.dtype, steps)
+            judged = self.judge(candidate)
+            if not (self.is_difference(candidate, judged)
+                    and Symptom.of(judged, self.config.level, self.config.known) == symptom):
+                return False
+            self._failing = (candidate, judged)
+            return True
+
+        try:
+            StepDeletion(steps_of(found), still_differs, symptom.line).run()
+        except OutOfTime:
+            return True
+        return False
+
+    def found(self, chunk: int, cut_short: bool) -> Finding:
+        """The finding: the shortest program that showed the difference, and how it was shrunk."""
+        program, record = self._failing
+        drawn, programs_then = self._found or (program, self.programs)
+        return Finding(program, record, chunk, cut_short=cut_short, shrinker=self.shrinker,
+                       shrink_runs=self.programs - programs_then,
+                       steps=(len(steps_of(drawn)), len(steps_of(program))))
 
     def locate(self, finding: Finding) -> None:
         """Where the gradients of the shrunk program first diverge (``conformance.locate``), kept in
         its record (``record["divergence"]``) when its gradients differ."""
         if not needs_locating(finding.record):
+            return
+        lacking = [feature for feature in TRACE_FEATURES if feature in self.config.lacks]
+        if lacking:  # as a run does: an engine without node hooks is not traced
+            finding.record["divergence"] = untraceable(lacking)
             return
         case = self.case_of(finding.program)
         try:
@@ -329,7 +431,7 @@ class Campaign:
         text = (f"fuzz {self.config.impl} on {self.config.device}: {self.programs} programs, {found} difference(s), "
                 f"{spent:.0f} s of {self.config.budget:g}")
         if found and not final:
-            text += ", shrinking"
+            text += ", shrinking by deleting steps" if self.shrinker == "steps" else ", shrinking"
         if self.baseline is not None:
             text += f" ({self.baseline_differences} where {self.config.baseline} differs too)"
         if self.explained:
@@ -375,17 +477,20 @@ class Campaign:
         name = finding.program.digest()
         scenario = directory / f"{name}.py"
         replay = (f"python -m conformance fuzz --impl {self.config.impl} --device {self.config.device} "
-                  f"--seed {self.config.seed} --level {self.config.level} --max-steps {self.config.max_steps}")
+                  f"--seed {self.config.seed} --level {self.config.level} --max-steps {self.config.max_steps}"
+                  + (f" --shrinker {finding.shrinker}" if finding.shrinker else " --no-shrink"))
         detail = for_console(finding.record.get("detail", ""), 300)
         float32 = finding.program.dtype == "float32"  # compared at the campaign's float32 tolerance
         tolerance = ", tolerances={'float32': COMPOSITE.per_dtype()['float32']}" if float32 else ""
         tolerance_import = "from conformance.operators.tolerances import COMPOSITE\n" if float32 else ""
         cut_short = ("Shrinking was cut short by the budget: this is the shortest program found by then.\n"
                      if finding.cut_short else "")
+        shrinking = finding.shrinking()
+        shrinking = f"{shrinking[:1].upper()}{shrinking[1:]}.\n" if shrinking else ""
         scenario.write_text(
             f'"""Found by the fuzzer: {self.config.impl} differs from torch at level {self.config.level}\n'
             f"({finding.program.dtype}, {self.config.device}): {detail}\n\n"
-            f"{cut_short}"
+            f"{shrinking}{cut_short}"
             f"Replay: {replay} (the difference is in chunk {finding.chunk}).\n"
             f"To promote it, move the function into a topic module of conformance/catalog/ and give it a title,\n"
             f'the documentation it checks and its features."""\n\n'
@@ -402,6 +507,9 @@ class Campaign:
             "level": self.config.level, "seed": self.config.seed, "chunk": finding.chunk,
             "max_steps": self.config.max_steps, "replay": replay, "outcome": finding.record.get("outcome"),
             "shrinking": ("cut short by the budget" if finding.cut_short else "done") if self.config.shrink else "off",
+            "shrinker": finding.shrinker, "shrink_runs": finding.shrink_runs,
+            "steps": {"found": finding.steps[0], "written": finding.steps[1]},
+            "seconds_per_program": round(self.judging / max(self.programs, 1), 3),
             "versions": {side: info.get(side, {}).get("version") for side in ("reference", "implementation")},
         }, indent=1) + "\n", encoding="utf-8")
         return [scenario, diff, meta]

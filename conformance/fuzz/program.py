@@ -139,16 +139,20 @@ class Program:
                 if (v.leaf and v.requires_grad) or v.retains]
 
     # -- rendering ------------------------------------------------------------------------
-    def source(self, function: str = "scenario") -> str:
-        header = [f"def {function}(torch, rec):"]
+    def body(self) -> list[str]:
+        """The lines of the scenario's body, unindented: what the program needs, its steps, then the
+        ``.grad`` it records at the end. A program built from ``lines`` alone (``Program(dtype, lines)``)
+        has those lines as its body."""
         body = []
         if self.uses_threading:
             body.append("import threading")
         if self.uses_functional:
             body.append("F = torch.nn.functional")
-        body += self.lines
-        body += self.grad_records()
-        return "\n".join(header + [f"    {line}" for line in body or ["pass"]]) + "\n"
+        return body + self.lines + self.grad_records()
+
+    def source(self, function: str = "scenario") -> str:
+        header = [f"def {function}(torch, rec):"]
+        return "\n".join(header + [f"    {line}" for line in self.body() or ["pass"]]) + "\n"
 
     def digest(self) -> str:
         return hashlib.sha256(f"{self.dtype}\n{self.source()}".encode()).hexdigest()[:12]

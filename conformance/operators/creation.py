@@ -33,8 +33,8 @@ OPERATORS = [
              "a float64 NumPy array, converted to the dtype"),
            S("import numpy\nout = torch.tensor(numpy.array([0.1, 0.2], dtype=numpy.float32), device=rec.device)",
              "a float32 NumPy array keeps float32"),
-           S("import numpy\nout = torch.from_numpy(numpy.array([[0.1, 0.7], [1.3, 2.9]]))",
-             "from_numpy keeps float64"),
+           S("import numpy\nout = torch.from_numpy(numpy.array([[0.1, 0.7], [1.3, 2.9]])).to(rec.device)",
+             "from_numpy keeps float64 (its tensor is on the CPU, then on the item's device)"),
        ]),
     op("full", "torch.full", EXACT,
        default=[

@@ -243,6 +243,16 @@ def describe_duration(seconds: float | None) -> str:
     return f"{minutes} min {rest:02d} s"
 
 
+def placement(result: dict) -> str:
+    """Where each side ran, for a run with the implementation on a device of its own
+    (``--impl NAME@DEVICE``, ``conformance.placement``); empty for any other run."""
+    impl = result.get("implementation") or {}
+    if not impl.get("device"):
+        return ""
+    shown = f" (its tensors on {impl['reads_as']}, read as the CPU's)" if impl.get("reads_as") else ""
+    return f"the implementation on {impl['device']}{shown}, the reference on the CPU"
+
+
 def versions(result: dict) -> str:
     impl = result.get("implementation") or {}
     ref = result.get("reference") or {}

@@ -23,7 +23,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from .common import clean, diff_text, headline, label, shorten, topics, verdict_line
+from .common import clean, diff_text, headline, label, placement, shorten, topics, verdict_line
 
 FAILURES = ("fail", "unsupported", "xpass")
 ERRORS = ("error", "timeout", "crash")
@@ -37,6 +37,7 @@ def properties(result: dict) -> list[tuple[str, str]]:
         ("implementation", impl.get("name")),
         ("implementation.module", impl.get("module")),
         ("implementation.version", impl.get("version")),
+        ("implementation.device", placement(result) or None),
         ("reference", ref.get("name")),
         ("reference.version", ref.get("version")),
         ("python", result.get("python")),

@@ -38,6 +38,7 @@ from .common import (
     level_scores,
     missing_apis,
     one_line,
+    placement,
     ran,
     rate,
     shorten,
@@ -97,8 +98,9 @@ def header(result: dict) -> list[str]:
     found = counts(result.get("cases", []))
     totals = " \u00b7 ".join(f"{ICONS[name]} {name} {n}" for name, n in found.items() if n)
     devices = ", ".join(f"{code(name)} ({escape(status)})" for name, status in (result.get("devices") or {}).items())
+    placed = f"; {escape(placement(result))}" if placement(result) else ""
     second = (f"Python {escape(result.get('python', '?'))} on {escape(result.get('platform', '?'))}; "
-              f"devices: {devices or 'none'}")
+              f"devices: {devices or 'none'}{placed}")
     scores = level_scores(result.get("cases", []))
     deciding = result.get("level", "drop-in")
     levels = " \u00b7 ".join(f"{'**' + level + '**' if level == deciding else level} {rate(*scores[level])}"
