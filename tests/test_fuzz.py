@@ -130,6 +130,21 @@ def test_programs_whose_every_difference_a_fuzz_entry_explains_are_counted_not_f
         assert explained(finding.record["diff"], known, "drop-in") is None
 
 
+def test_a_difference_is_headlined_by_the_first_difference_no_fuzz_entry_explains(tmp_path):
+    """A wrapped exception a [[fuzz]] entry explains comes first; the flag after it is the finding."""
+    known = (FuzzExpectation("wrapped errors", aspect="exception-type", implementation=r"^torch\._dynamo\.exc\."),)
+    campaign = Campaign(FuzzConfig(impl="torch", seed=0, report_dir=tmp_path, shrink=False, known=known))
+    wrapped = {"step": 1, "aspect": "exception-type", "where": "step 1: s1: t0.mul_(1.5): exception",
+               "reference": "RuntimeError", "implementation": "torch._dynamo.exc.TorchRuntimeError"}
+    flag = {"step": 8, "aspect": "flag", "where": "step 8: t3: requires_grad", "reference": "False",
+            "implementation": "True"}
+    record = {"id": "fuzz.p0[cpu]", "outcome": "fail", "detail": "step 1: s1: t0.mul_(1.5): exception: ...",
+              "diff": [wrapped, flag]}
+    assert campaign.is_difference(None, record)
+    assert record["detail"] == "step 8: t3: requires_grad: torch False / implementation True"
+    assert record["diff"][0]["explained"] == "wrapped errors" and "explained" not in record["diff"][1]
+
+
 def test_a_program_that_reaches_a_name_an_entry_explains_is_counted_not_found(tmp_path):
     """tests.broken.no_retain_grad has no Tensor.retain_grad: its programs are unsupported there."""
     known = (FuzzExpectation("no retain_grad", unsupported=r"^Tensor\.retain_grad$"),)

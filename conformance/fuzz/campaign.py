@@ -46,6 +46,7 @@ from ..bounds import for_console
 from ..case import Doc, case_from_source
 from ..compare import tolerances_for
 from ..expectations import explained, explained_unsupported
+from ..explaining import explain
 from ..item import Item
 from ..judge import REFERENCE_FAILED
 from ..levels import DEFAULT_LEVEL
@@ -368,7 +369,10 @@ class Campaign:
             return False
         if record["outcome"] == "fail" and self.is_ill_conditioned(program, record):
             return False
-        return not self.baseline_differs(program)
+        if self.baseline_differs(program):
+            return False
+        explain(record, self.config.known, self.config.level)  # its headline: a difference no entry explains
+        return True
 
     def shrink_by_steps(self) -> bool:
         """Shrink the first difference by deleting its program's steps (``deletion``), keeping each
