@@ -138,13 +138,15 @@ def build_parser() -> argparse.ArgumentParser:
                         help="implementation under test, as for run (default: myautograd)")
     replay.add_argument("--device", default=None, help="the device (default: cpu, or the label's)")
     replay.add_argument("--dtype", default=None, help="one of the case's dtypes (default: its first, or the label's)")
-    replay.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
-                        help=f"the level whose outcome decides the exit status (default: {DEFAULT_LEVEL})")
-    replay.add_argument("--timeout", type=number(float, 0.01, 86400, "number of seconds"), default=30.0,
-                        help="seconds for the item on each side (default: 30; a case with a time limit of its "
-                             "own keeps it, as in run)")
-    replay.add_argument("--startup-timeout", type=number(float, 1, 3600, "number of seconds"), default=120.0,
-                        help="seconds for each side to import and get ready (default: 120)")
+    replay.add_argument("--level", choices=LEVELS, default=None,
+                        help=f"the level whose outcome decides the exit status (default: the implementation's [run] "
+                             f"level, else {DEFAULT_LEVEL}, as in run)")
+    replay.add_argument("--timeout", type=number(float, 0.01, 86400, "number of seconds"), default=None,
+                        help="seconds for the item on each side (default: the implementation's [run] timeout, else "
+                             "30; a case with a time limit of its own keeps it, as in run)")
+    replay.add_argument("--startup-timeout", type=number(float, 1, 3600, "number of seconds"), default=None,
+                        help="seconds for each side to import and get ready (default: the implementation's [run] "
+                             "startup_timeout, else 120)")
     replay.add_argument("--expectations", type=Path, default=None,
                         help="expectations and profile file, for its notes on the item (default: the built-in one)")
     replay.add_argument("--script", type=Path, default=None, metavar="FILE",
@@ -405,6 +407,7 @@ def command_show(args: argparse.Namespace) -> int:
 def command_replay(args: argparse.Namespace) -> int:
     from . import replay
     from .pool import StartupError
+    from .runner import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 
     placement = parse_placement(args.impl)
     if placement.device is not None and args.script is not None:
@@ -415,8 +418,11 @@ def command_replay(args: argparse.Namespace) -> int:
         reason = placement.skip_reason(item.case, item.device)
         if reason is not None:
             raise UsageError(for_console(f"{item.label} does not run with --impl {args.impl}: {reason}", 400))
-        return replay.replay(item, args.impl, args.level, args.timeout, args.startup_timeout, args.registry,
-                             load_implementation_file(args), args.script)
+        impl_file = load_implementation_file(args)
+        return replay.replay(item, args.impl, args.level or impl_file.run.level or DEFAULT_LEVEL,
+                             args.timeout or impl_file.run.timeout or DEFAULT_TIMEOUT,
+                             args.startup_timeout or impl_file.run.startup_timeout or DEFAULT_STARTUP_TIMEOUT,
+                             args.registry, impl_file, args.script)
     except replay.BadInput as exc:
         raise UsageError(for_console(str(exc), 400)) from exc
     except StartupError as exc:

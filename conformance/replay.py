@@ -30,6 +30,7 @@ from .bounds import for_console
 from .case import ALL_DEVICES, Registry
 from .compare import describe
 from .expectations import ImplementationFile, find
+from .explaining import explain
 from .item import Item
 from .levels import level_of
 from .locate import TRACE_FEATURES, needs_locating, untraceable
@@ -112,11 +113,12 @@ def replay(item: Item, impl: str, level: str, timeout: float, startup_timeout: f
         say(f"note: the profile of {impl} lacks {', '.join(item.without)}: the item runs without, as in a run")
     started = time.monotonic()
     with Session(impl, registry=registry, devices=(item.device,), startup_timeout=startup_timeout,
-                 level=level) as session:
+                 level=level, set_aside_from=impl_file.warnings.set_aside_from) as session:
         reason = session.device_reason(item.device)
         if reason is not None:
             raise BadInput(f"device {item.device}: {reason}")
         record = session.run(item, timeout=item.case.timeout or timeout).as_dict()
+        record = explain(record, impl_file.explained, level)  # judged as a run judges it
         if needs_locating(record):  # as a run does: where the gradients first diverge
             lacking = impl_file.profile.missing_for(TRACE_FEATURES)
             record["divergence"] = untraceable(lacking) if lacking else \
@@ -221,9 +223,13 @@ def show_verdict(record: dict, level: str, say: Console) -> None:
         say(f"       implementation: {for_console(diff['implementation'], VALUE_WIDTH)}")
         if diff.get("detail"):
             say(f"       {for_console(diff['detail'], VALUE_WIDTH)}")
+        if diff.get("explained"):
+            say(f"       explained, does not count: {for_console(diff['explained'], VALUE_WIDTH)}")
     if record.get("divergence"):
         say(f"\nwhere gradients diverge: {for_console(record['divergence'].get('summary', ''), 1000)}")
     levels = record.get("levels") or {}
     say("\noutcome: " + ", ".join(f"{name} {outcome}" for name, outcome in levels.items()))
-    if record.get("detail") and levels.get(level) != "pass":
+    if record.get("outcome") == "xfail":
+        say(f"{for_console(record['detail'], VALUE_WIDTH)}")
+    elif record.get("detail") and levels.get(level) != "pass":
         say(f"at {level}: {for_console(record['detail'], VALUE_WIDTH)}")

@@ -83,6 +83,25 @@ def test_the_level_decides_the_exit_status(run_cli):
     assert at_api.stdout.rstrip().endswith("exit status 0: pass at api")
 
 
+def test_replay_judges_as_a_run_by_the_implementations_file(run_cli, tmp_path):
+    """Its [run] level decides (no --level given), its [[explained]] entries do not count, and the
+    warnings it sets aside by origin are not compared."""
+    file = tmp_path / "impl.toml"
+    file.write_text('[run]\nlevel = "api"\n')
+    at_file_level = run_cli("replay", MESSAGE, "--impl", "tests.broken.message_changed", "--expectations", str(file))
+    assert at_file_level.stdout.rstrip().endswith("exit status 0: pass at api"), at_file_level.stdout
+    file.write_text('[[explained]]\ncase = "retain_graph.*"\naspect = "message"\nreason = "reworded on purpose"\n')
+    explained = run_cli("replay", MESSAGE, "--impl", "tests.broken.message_changed", "--expectations", str(file))
+    assert "       explained, does not count: reworded on purpose" in explained.stdout
+    assert "explained: reworded on purpose" in explained.stdout
+    assert explained.stdout.rstrip().endswith("exit status 0: pass at drop-in"), explained.stdout
+    noisy = ("replay", BEHAVIOUR, "--impl", "tests.broken.noisy_compiler")
+    assert run_cli(*noisy).returncode == 1
+    file.write_text('[warnings]\nset_aside_from = ["tests.broken._noisy_diagnostics"]\nreason = "diagnostics"\n')
+    quiet = run_cli(*noisy, "--expectations", str(file))
+    assert quiet.returncode == 0, quiet.stdout
+
+
 @pytest.mark.parametrize("args, message", [
     ([BEHAVIOUR[:-1]], f"no case '{BEHAVIOUR[:-1]}' (did you mean {BEHAVIOUR}, "),
     (["grad_accumulates_across_backward_calls"], f"(did you mean {BEHAVIOUR}?); `conformance list -k WORD` lists"),
