@@ -63,6 +63,21 @@ def kept_statements(torch, rec):
     rec("reached the end", True)
 
 
+@case("Names read before they are bound, by a region and by a lambda", doc=docs.TENSOR_BACKWARD, devices=("cpu",),
+      registry=TRICKY)
+def unbound_names(torch, rec):
+    x = torch.ones(2)
+    with rec.attempt("an attempt that ends before it binds y"):
+        y = x * torch.ones(3)
+    with rec.attempt("y read by the statements of an attempt"):
+        rec("y", y)
+    with rec.attempt("y read by a lambda"):
+        rec("y", (lambda: y)())
+    del x
+    with rec.attempt("x read after del"):
+        rec("x", x)  # noqa: F821 - read after del on purpose
+
+
 def nested_scenario():
     offset = torch.tensor([1.0, 2.0])
 
@@ -138,6 +153,16 @@ def test_statements_that_stay_in_the_scenario_keep_their_meaning():
     assert plain["steps"][3]["error"]["message"] == "step 4 raises"
     assert comparable(rewritten["steps"]) == comparable(plain["steps"])
     assert len(rewritten["regions"]) >= 8
+
+
+def test_a_name_read_before_it_is_bound_raises_what_the_scenario_raises():
+    """An empty closure cell read by a region is the scenario's UnboundLocalError; read by a lambda,
+    the NameError of a free variable, in both."""
+    scenario_case = TRICKY.get("test_regions.unbound_names")
+    plain, rewritten = observed(scenario_case, torch), through_regions(scenario_case)
+    assert [(s.get("error") or {}).get("type") for s in plain["steps"]] == [
+        "RuntimeError", "UnboundLocalError", "NameError", "UnboundLocalError"]
+    assert comparable(rewritten["steps"]) == comparable(plain["steps"]) and rewritten["regions"]
 
 
 def test_a_return_in_the_scenario_still_ends_it():

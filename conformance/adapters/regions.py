@@ -19,9 +19,13 @@ it does not know (nor inside ``try``). So the scenario's source is rewritten wit
   ``del``, imports, and function and class definitions (moved into a region, their
   ``__qualname__`` would name the region).
 
-Two things a region changes, which no catalog scenario meets: a name read before it is bound (or
-after ``del``) raises ``NameError`` for a free variable where the scenario raises
-``UnboundLocalError``, and a lambda written in a region has the region in its ``__qualname__``.
+A name a region reads before it is bound (or after ``del``) is an empty closure cell there, which
+Python reports as ``NameError: cannot access free variable ...``; the scenario would have raised
+``UnboundLocalError: cannot access local variable ...`` for its local, so the caller's
+``run_region`` is wrapped to raise that instead, where the region's own code read the name (a
+nested function or lambda reads a free variable in the scenario too). One thing a region changes,
+which no catalog scenario meets: a lambda written in a region has the region in its
+``__qualname__``.
 
 The rewritten scenario is compiled under the scenario's own file name with its own line numbers
 (every generated node takes the line of the statements it holds), in the scenario's globals, so
@@ -37,7 +41,9 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 import textwrap
+import traceback
 import types
 from collections.abc import Callable
 
@@ -82,12 +88,34 @@ def rewrite(scenario: Callable) -> Callable[[Callable], Callable]:
     free = dict(zip(code.co_freevars, (cell.cell_contents for cell in scenario.__closure__ or ())))
 
     def made(run_region: Callable) -> Callable:
-        scope = {**scenario.__globals__, **free, RUN_REGION: run_region}
+        scope = {**scenario.__globals__, **free, RUN_REGION: _reading_unbound_as_the_scenario(run_region)}
         rewritten = types.FunctionType(rewritten_code, scope, scenario.__name__, scenario.__defaults__)
         rewritten.__kwdefaults__ = scenario.__kwdefaults__
         return rewritten
 
     return made
+
+
+_EMPTY_CELL = re.compile(r"cannot access free variable '(?P<name>\w+)' where it is not associated with a value "
+                         r"in enclosing scope")
+
+
+def _reading_unbound_as_the_scenario(run_region: Callable) -> Callable:
+    """``run_region``, raising what the scenario raises for a name read before it is bound: a
+    region's own read of an empty cell becomes the scenario's ``UnboundLocalError``."""
+
+    def run(region: Callable):
+        try:
+            return run_region(region)
+        except NameError as exc:
+            found = _EMPTY_CELL.fullmatch(str(exc))
+            frames = traceback.extract_tb(exc.__traceback__)
+            if found is None or not frames or REGION_PREFIX not in frames[-1].name:
+                raise
+            raise UnboundLocalError(f"cannot access local variable '{found['name']}' where it is not associated "
+                                    f"with a value") from None
+
+    return run
 
 
 class _Regions:
