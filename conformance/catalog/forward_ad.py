@@ -52,8 +52,8 @@ def levels_are_numbered_from_zero(torch, rec):
     rec("unpack_dual(dual) after exit_dual_level", fwAD.unpack_dual(dual))
 
 
-@case("When the level ends its tangents are deleted: the dual tensors and the results keep their values, "
-      "without tangent", doc=DUAL_LEVEL,
+@case("When the level ends its tangents are deleted: the dual tensors and the results keep their values "
+      "without tangent, in a new level too, where they can be made dual again", doc=DUAL_LEVEL,
       features=("non-scalar", "forward-ad"))
 def tangents_end_with_their_level(torch, rec):
     fwAD = torch.autograd.forward_ad
@@ -386,7 +386,7 @@ def no_grad_does_not_stop_forward_ad(torch, rec):
 
 
 @case("Under inference_mode forward-mode AD is off: results of dual tensors, make_dual and unpack_dual all "
-      "give no tangent", doc=docs.INFERENCE_MODE,
+      "give no tangent; after it the dual tensor's tangent is back", doc=docs.INFERENCE_MODE,
       features=("non-scalar", "forward-ad", "inference-mode"))
 def inference_mode_drops_tangents(torch, rec):
     fwAD = torch.autograd.forward_ad
@@ -403,14 +403,15 @@ def inference_mode_drops_tangents(torch, rec):
         rec("unpack_dual(dual) after inference_mode", fwAD.unpack_dual(dual))
 
 
-@case("make_dual of a leaf that requires grad is a non-leaf view; backward through it reaches the leaf, and "
-      "the tangent does not require grad", doc=MAKE_DUAL,
+@case("make_dual of a leaf that requires grad is a non-leaf view whose backward reaches the leaf; the tangent "
+      "given does not require grad, the tangent of a result that depends on the primal does", doc=MAKE_DUAL,
       features=("non-scalar", "forward-ad"))
 def make_dual_of_a_tensor_requiring_grad(torch, rec):
     fwAD = torch.autograd.forward_ad
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     with fwAD.dual_level():
         dual = rec("dual", fwAD.make_dual(x, torch.tensor([0.5, -1.0], device=rec.device)))
+        rec("unpack_dual(dual).tangent", fwAD.unpack_dual(dual).tangent)
         out = (dual * dual).sum()
         rec("unpack_dual(out)", fwAD.unpack_dual(out))
         out.backward()
