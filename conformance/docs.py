@@ -7,6 +7,9 @@ Two kinds of reference exist:
 * ``docstring("torch.Tensor.is_leaf")``: the docstring of a public object, cited by its dotted
   path. A test checks that every such path resolves in the installed torch and has a docstring.
 
+Sections are of the documentation (``DOCS_ROOT``) or, where only a tutorial documents a behaviour,
+of a tutorial (``TUTORIALS_ROOT``: the forward-mode AD tutorial's usage with modules).
+
 The constants below are the references the catalog uses most; cases may build others.
 """
 
@@ -18,6 +21,8 @@ DOCS_ROOT = "https://pytorch.org/docs/stable"
 AUTOGRAD_NOTES = f"{DOCS_ROOT}/notes/autograd.html"
 AUTOGRAD_PAGE = f"{DOCS_ROOT}/autograd.html"
 EXTENDING_NOTES = f"{DOCS_ROOT}/notes/extending.html"
+TUTORIALS_ROOT = "https://pytorch.org/tutorials"
+FORWARD_AD_TUTORIAL = f"{TUTORIALS_ROOT}/intermediate/forward_ad_usage.html"
 
 DOCSTRING_PREFIX = "docstring of "
 
@@ -26,6 +31,7 @@ PAGE_TITLES = {
     AUTOGRAD_NOTES: "Autograd mechanics",
     AUTOGRAD_PAGE: "Automatic differentiation package - torch.autograd",
     EXTENDING_NOTES: "Extending PyTorch",
+    FORWARD_AD_TUTORIAL: "Forward-mode Automatic Differentiation (tutorial)",
     f"{DOCS_ROOT}/notes/broadcasting.html": "Broadcasting semantics",
     f"{DOCS_ROOT}/tensor_view.html": "Tensor Views",
 }
@@ -76,9 +82,11 @@ VARIABLE_DEPRECATED = note("variable-deprecated", "Variable (deprecated)", AUTOG
 INPLACE_PAGE = note("in-place-operations-on-tensors", "In-place operations on Tensors", AUTOGRAD_PAGE)
 ANOMALY = note("anomaly-detection", "Anomaly detection", AUTOGRAD_PAGE)
 FUNCTIONAL_API = note("functional-higher-level-api", "Functional higher level API", AUTOGRAD_PAGE)
+FORWARD_AD = note("forward-mode-automatic-differentiation", "Forward-mode Automatic Differentiation", AUTOGRAD_PAGE)
 
 # Extending PyTorch (docs/source/notes/extending.rst)
 EXTENDING_AUTOGRAD = note("extending-torch-autograd", "Extending torch.autograd", EXTENDING_NOTES)
+EXTENDING_FORWARD_AD = note("forward-mode-ad", "Forward mode AD", EXTENDING_NOTES)
 
 # Docstrings
 TENSOR_IS_LEAF = docstring("torch.Tensor.is_leaf")

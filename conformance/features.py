@@ -20,6 +20,8 @@ FEATURES: dict[str, str] = {
     "autograd.grad": "torch.autograd.grad",
     "backward-inputs": "backward(inputs=...)",
     "higher-order": "create_graph=True: gradients that are themselves differentiable",
+    "forward-ad": "forward-mode AD: torch.autograd.forward_ad (dual levels, make_dual, unpack_dual) and "
+                  "custom Functions' jvp",
     "retain-graph": "retain_graph=True and the errors of a second backward through a freed graph",
     "retain-grad": "Tensor.retain_grad() and Tensor.retains_grad",
     "grad-mode": "torch.no_grad, enable_grad, set_grad_enabled, is_grad_enabled",
@@ -54,6 +56,7 @@ DETECTORS: dict[str, re.Pattern] = {
     "autograd.grad": re.compile(r"autograd\.grad\("),
     "backward-inputs": re.compile(r"backward\([^)]*\binputs="),
     "higher-order": re.compile(r"create_graph\s*=\s*True"),
+    "forward-ad": re.compile(r"\bforward_ad\b|save_for_forward\(|\bdef jvp\("),
     "retain-graph": re.compile(r"retain_graph\s*=\s*True"),
     "retain-grad": re.compile(r"retain_grad\(|retains_grad"),
     "grad-mode": re.compile(r"no_grad\(|enable_grad\(|set_grad_enabled\(|is_grad_enabled\("),

@@ -49,9 +49,12 @@ DEFAULT_REGISTRY = "conformance.catalog:load"
 PROGRAM_DOC = Doc("https://pytorch.org/docs/stable/autograd.html", "a generated program")
 
 # Modules torch imports lazily on first use (building an optimizer imports dynamo; autograd.grad
-# and backward with an explicit gradient import symbolic_shapes). Imported once here, before any
-# fork, so that each forked child does not import them again (seconds per side, every case).
-REFERENCE_WARMUP = ("torch.optim", "torch._dynamo", "torch.fx.experimental.symbolic_shapes")
+# and backward with an explicit gradient import symbolic_shapes; the first make_dual imports the
+# forward-mode decompositions, scripting them with torch.jit.script, which warns that it is
+# deprecated, 18 times). Imported once here, before any fork, so that each forked child does not
+# import them again (seconds per side, every case), and their import's warnings are no scenario's.
+REFERENCE_WARMUP = ("torch.optim", "torch._dynamo", "torch.fx.experimental.symbolic_shapes",
+                    "torch._decomp.decompositions_for_jvp")
 # An implementation may warm itself up once, here, before the worker forks (a compiler's one-time
 # set-up): ``namespace.__conformance_warm_up__()``. If it raises, the side cannot start.
 WARM_UP_HOOK = "__conformance_warm_up__"

@@ -40,7 +40,7 @@ def test_case_metadata_is_complete(item: Case):
         assert item.id == f"{item.topic}.{item.scenario.__name__}"
         assert set(item.tags) <= TAGS, f"unknown tags {set(item.tags) - TAGS}"
     assert item.title and item.title == item.title.strip() and not item.title.endswith(".")
-    assert item.doc.url.startswith("https://pytorch.org/docs/stable/")
+    assert item.doc.url.startswith((f"{docs.DOCS_ROOT}/", f"{docs.TUTORIALS_ROOT}/"))
     assert item.doc.section
     assert set(item.devices) <= set(ALL_DEVICES) and item.devices
 

@@ -29,6 +29,8 @@ Faults that follow a behaviour (used with the small cases of ``selfcheck``):
 * ``prints_differently``: tensors print as ``Tensor(...)``;
 * ``no_autograd_grad``: ``torch.autograd.grad`` does not exist (gradients through ``.backward()``
   only); ``no_autograd_grad_wrong_sin``: the same, and ``sin``'s gradient has the wrong sign.
+* ``forward_ad_tangent_off``: ``torch.autograd.forward_ad.unpack_dual`` returns the tangent scaled
+  by 1 + 1e-3 (the forward-mode topics' Jacobian-vector products).
 
 Faults that follow a case, for runs of the real catalog (the ``BROKEN_CASES`` environment
 variable names the case ids, comma-separated; every other case behaves as on torch):
