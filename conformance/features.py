@@ -22,6 +22,7 @@ FEATURES: dict[str, str] = {
     "higher-order": "create_graph=True: gradients that are themselves differentiable",
     "forward-ad": "forward-mode AD: torch.autograd.forward_ad (dual levels, make_dual, unpack_dual) and "
                   "custom Functions' jvp",
+    "func-transforms": "torch.func transforms (vmap, grad, jvp, ...) and what is built on them",
     "retain-graph": "retain_graph=True and the errors of a second backward through a freed graph",
     "retain-grad": "Tensor.retain_grad() and Tensor.retains_grad",
     "grad-mode": "torch.no_grad, enable_grad, set_grad_enabled, is_grad_enabled",
@@ -56,7 +57,8 @@ DETECTORS: dict[str, re.Pattern] = {
     "autograd.grad": re.compile(r"autograd\.grad\("),
     "backward-inputs": re.compile(r"backward\([^)]*\binputs="),
     "higher-order": re.compile(r"create_graph\s*=\s*True"),
-    "forward-ad": re.compile(r"\bforward_ad\b|save_for_forward\(|\bdef jvp\("),
+    "forward-ad": re.compile(r"\bforward_ad\b|save_for_forward\(|\bdef jvp\(|[\"']forward-mode[\"']"),
+    "func-transforms": re.compile(r"\btorch\.func\b|\bvmap\(|vectorize\s*=\s*True"),
     "retain-graph": re.compile(r"retain_graph\s*=\s*True"),
     "retain-grad": re.compile(r"retain_grad\(|retains_grad"),
     "grad-mode": re.compile(r"no_grad\(|enable_grad\(|set_grad_enabled\(|is_grad_enabled\("),
