@@ -66,6 +66,10 @@ CALLS = {
         lambda a: t.tensor([5.0, 6.0]), t.tensor([1.0, 2.0]), strict=True),
     "jacobian, a constant output": lambda t: t.autograd.functional.jacobian(
         lambda a: t.tensor([5.0, 6.0]), t.tensor([1.0, 2.0])),
+    "jacobian strict and create_graph, a constant derivative": lambda t: t.autograd.functional.jacobian(
+        lambda a, b: (a * b, a * 2 + b * b), tensors(t, [1.0, 2.0], [3.0, 4.0]), create_graph=True, strict=True),
+    "jvp strict and create_graph, a linear function": lambda t: t.autograd.functional.jvp(
+        lambda a: a * 2, t.tensor([1.0, 2.0]), t.tensor([1.0, 1.0]), create_graph=True, strict=True),
     "hessian strict, a linear function": lambda t: t.autograd.functional.hessian(
         lambda a: (a * 3).sum(), t.tensor([1.0, 2.0]), strict=True),
     "hessian strict, independent of input 1": lambda t: t.autograd.functional.hessian(

@@ -70,9 +70,10 @@ def jacobian_create_graph(torch, rec):
     rec("x.grad after jac.sum().backward()", x.grad)
 
 
-@case("jacobian(strict=True) raises where an output does not depend on an input, and where an output does not "
-      "depend on the inputs at all; strict=False gives zeros there", doc=docs.FUNCTIONAL_JACOBIAN, tags=("error",),
-      features=("non-scalar",))
+@case("jacobian(strict=True) raises where an output does not depend on an input, where an output does not "
+      "depend on the inputs at all, and with create_graph where a derivative is a constant (the message names the "
+      "output's index as the input's); strict=False gives zeros there", doc=docs.FUNCTIONAL_JACOBIAN, tags=("error",),
+      features=("non-scalar", "higher-order"))
 def jacobian_strict(torch, rec):
     x = torch.tensor([1.0, 2.0], device=rec.device)
     y = torch.tensor([3.0, 4.0], device=rec.device)
@@ -83,6 +84,9 @@ def jacobian_strict(torch, rec):
         torch.autograd.functional.jacobian(lambda a: constant, x, strict=True)
     with rec.attempt("strict: the output is the input"):
         rec("jacobian(identity, strict=True)", torch.autograd.functional.jacobian(lambda a: a, x, strict=True))
+    with rec.attempt("strict and create_graph: d output 1 / d input 0 is the constant 2"):
+        torch.autograd.functional.jacobian(lambda a, b: (a * b, a * 2 + b * b), (x, y), create_graph=True,
+                                           strict=True)
     rec("strict=False: output 1 independent of input 0",
         torch.autograd.functional.jacobian(lambda a, b: (a * b, b * 2), (x, y)))
     rec("strict=False: the output independent of the inputs",
@@ -324,7 +328,8 @@ def vjp_and_jvp_create_graph(torch, rec):
 
 
 @case("vjp and jvp with strict=True raise where an output does not depend on the inputs or an input does not "
-      "reach the outputs; strict=False gives zeros there", doc=docs.FUNCTIONAL_JVP, tags=("error",),
+      "reach the outputs, and with create_graph for a linear function; strict=False gives zeros there",
+      doc=docs.FUNCTIONAL_JVP, tags=("error",),
       features=("non-scalar", "higher-order"))
 def vjp_and_jvp_strict(torch, rec):
     x = torch.tensor([1.0, 2.0], device=rec.device)
@@ -338,6 +343,10 @@ def vjp_and_jvp_strict(torch, rec):
         torch.autograd.functional.jvp(lambda a: y * 2, x, v, strict=True)
     with rec.attempt("jvp strict: the output independent of input 1"):
         torch.autograd.functional.jvp(lambda a, b: a * 2, (x, y), (v, v), strict=True)
+    with rec.attempt("vjp strict and create_graph: a linear function"):
+        torch.autograd.functional.vjp(lambda a: a * 2, x, v, create_graph=True, strict=True)
+    with rec.attempt("jvp strict and create_graph: a linear function"):
+        torch.autograd.functional.jvp(lambda a: a * 2, x, v, create_graph=True, strict=True)
     rec("vjp strict=False: independent of input 1", torch.autograd.functional.vjp(lambda a, b: a * 2, (x, y), v))
     rec("jvp strict=False: the output independent of the inputs",
         torch.autograd.functional.jvp(lambda a: y * 2, x, v))
