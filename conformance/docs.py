@@ -8,7 +8,8 @@ Two kinds of reference exist:
   path. A test checks that every such path resolves in the installed torch and has a docstring.
 
 Sections are of the documentation (``DOCS_ROOT``) or, where only a tutorial documents a behaviour,
-of a tutorial (``TUTORIALS_ROOT``: the forward-mode AD tutorial's usage with modules).
+of a tutorial (``TUTORIALS_ROOT``: the forward-mode AD tutorial's usage with modules, and torch.func's
+tutorials on per-sample gradients, model ensembling, Jacobians and Hessians).
 
 The constants below are the references the catalog uses most; cases may build others.
 """
@@ -23,6 +24,11 @@ AUTOGRAD_PAGE = f"{DOCS_ROOT}/autograd.html"
 EXTENDING_NOTES = f"{DOCS_ROOT}/notes/extending.html"
 TUTORIALS_ROOT = "https://pytorch.org/tutorials"
 FORWARD_AD_TUTORIAL = f"{TUTORIALS_ROOT}/intermediate/forward_ad_usage.html"
+FUNC_API = f"{DOCS_ROOT}/func.api.html"
+FUNC_UX_LIMITATIONS = f"{DOCS_ROOT}/func.ux_limitations.html"
+PER_SAMPLE_GRADS_TUTORIAL = f"{TUTORIALS_ROOT}/intermediate/per_sample_grads.html"
+ENSEMBLING_TUTORIAL = f"{TUTORIALS_ROOT}/intermediate/ensembling.html"
+JACOBIANS_HESSIANS_TUTORIAL = f"{TUTORIALS_ROOT}/intermediate/jacobians_hessians.html"
 
 DOCSTRING_PREFIX = "docstring of "
 
@@ -32,6 +38,11 @@ PAGE_TITLES = {
     AUTOGRAD_PAGE: "Automatic differentiation package - torch.autograd",
     EXTENDING_NOTES: "Extending PyTorch",
     FORWARD_AD_TUTORIAL: "Forward-mode Automatic Differentiation (tutorial)",
+    FUNC_API: "torch.func API Reference",
+    FUNC_UX_LIMITATIONS: "torch.func UX Limitations",
+    PER_SAMPLE_GRADS_TUTORIAL: "Per-sample-gradients (tutorial)",
+    ENSEMBLING_TUTORIAL: "Model ensembling (tutorial)",
+    JACOBIANS_HESSIANS_TUTORIAL: "Jacobians, Hessians, hvp, vhp, and more: composing function transforms (tutorial)",
     f"{DOCS_ROOT}/notes/broadcasting.html": "Broadcasting semantics",
     f"{DOCS_ROOT}/tensor_view.html": "Tensor Views",
 }
@@ -83,6 +94,22 @@ INPLACE_PAGE = note("in-place-operations-on-tensors", "In-place operations on Te
 ANOMALY = note("anomaly-detection", "Anomaly detection", AUTOGRAD_PAGE)
 FUNCTIONAL_API = note("functional-higher-level-api", "Functional higher level API", AUTOGRAD_PAGE)
 FORWARD_AD = note("forward-mode-automatic-differentiation", "Forward-mode Automatic Differentiation", AUTOGRAD_PAGE)
+
+# torch.func (docs/source/func.api.rst, func.ux_limitations.rst)
+VMAP_INPLACE = note("mutation-in-place-pytorch-operations", "Mutation: in-place PyTorch Operations",
+                    FUNC_UX_LIMITATIONS)
+VMAP_RANDOMNESS = note("randomness", "Randomness", FUNC_UX_LIMITATIONS)
+FUNC_GRAD = docstring("torch.func.grad")
+FUNC_GRAD_AND_VALUE = docstring("torch.func.grad_and_value")
+FUNC_VJP = docstring("torch.func.vjp")
+FUNC_JVP = docstring("torch.func.jvp")
+FUNC_LINEARIZE = docstring("torch.func.linearize")
+FUNC_VMAP = docstring("torch.func.vmap")
+FUNC_JACREV = docstring("torch.func.jacrev")
+FUNC_JACFWD = docstring("torch.func.jacfwd")
+FUNC_HESSIAN = docstring("torch.func.hessian")
+FUNC_FUNCTIONAL_CALL = docstring("torch.func.functional_call")
+FUNC_STACK_MODULE_STATE = docstring("torch.func.stack_module_state")
 
 # Extending PyTorch (docs/source/notes/extending.rst)
 EXTENDING_AUTOGRAD = note("extending-torch-autograd", "Extending torch.autograd", EXTENDING_NOTES)

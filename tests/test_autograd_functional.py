@@ -7,7 +7,7 @@
 * an ``hvp`` that ignores ``v`` (``tests.broken.functional_hvp_ignores_v``) fails the items that read ``hvp``
   with a ``v`` other than ones, at the ``hvp`` steps and not the ``vhp`` ones;
 * myautograd passes every item, except those that need vmap (``vectorize=True``) or forward-mode AD, ``n/a``
-  by its profile; every shipped profile lacks ``func-transforms``.
+  by its profile; every shipped profile lacks ``vmap``.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def test_myautograd_passes_what_its_profile_keeps(run_cli, tmp_path, topic):
     outcomes = {(r["id"], r["dtype"]): r["outcome"] for r in result["cases"]}
     assert set(outcomes.values()) == {"pass", "n/a"}
     for record in result["cases"]:
-        needs_missing = {"func-transforms", "forward-ad"} & set(record["features"])
+        needs_missing = {"vmap", "forward-ad"} & set(record["features"])
         assert (record["outcome"] == "n/a") == bool(needs_missing), record["id"]
     assert result["summary"]["pass"] >= 20
 
@@ -100,4 +100,4 @@ def test_myautograd_passes_what_its_profile_keeps(run_cli, tmp_path, topic):
 @pytest.mark.parametrize("engine", ["myautograd", "mygrad", "tinygrad", "micrograd", "toygrad"])
 def test_the_shipped_profiles_lack_func_transforms(engine):
     path = TOYGRAD if engine == "toygrad" else builtin_path(engine)
-    assert "func-transforms" in load_file(path).profile.lacks
+    assert "vmap" in load_file(path).profile.lacks

@@ -2,7 +2,7 @@
 
 Each call runs with ``t`` the library: results are compared as nested structures (tuples against tuples,
 tensors by value, ``requires_grad``); an error is compared by type and message. What the catalog's topic
-``autograd_functional`` cannot run on myautograd (``vectorize=True``: its profile lacks ``func-transforms``)
+``autograd_functional`` cannot run on myautograd (``vectorize=True``: its profile lacks ``vmap``)
 is checked here too.
 """
 

@@ -27,6 +27,7 @@ HELPER = "function.once_differentiable_result_without_grad"      # calls once_di
 IMPORT = "nondiff.deepcopy_leaf_and_nonleaf"                      # uses the module ``copy`` its catalog file imports
 OPERATOR = "op.sin.default[cpu,float64]"                          # calls random_floats, injected into generated cases
 MESSAGE = "retain_graph.second_backward_raises"                   # ends with torch's message for a second backward
+FORWARD_MODE = "forward_ad.jacobian_vector_product"    # torch's first make_dual imports a module that warns
 CLASS = "function.legacy_non_static_forward"     # torch's warning names a class the scenario defines, by its module
 
 
@@ -183,6 +184,18 @@ def test_a_script_runs_standalone_and_matches_on_torch_and_myautograd(scripts, n
     assert result.returncode == 0, result.stdout + result.stderr
     assert "DIFFERS" not in result.stdout
     assert result.stdout.count("  matches torch ") == result.stdout.count("\nstep ")
+    assert result.stdout.rstrip().endswith("observed, at drop-in (exit status 0)")
+
+
+def test_a_forward_mode_script_runs_standalone_on_torch(tmp_path, no_suite):
+    """torch's first forward-mode use imports a module whose import warns; the script imports it quietly
+    first, as the worker does, so the scenario's first step does not record those warnings."""
+    path = tmp_path / "jvp.py"
+    written = subprocess.run([sys.executable, "-m", "conformance", "replay", FORWARD_MODE, "--impl", "torch",
+                              "--script", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert written.returncode == 0, written.stdout + written.stderr
+    result = run_script(path, no_suite)
+    assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.rstrip().endswith("observed, at drop-in (exit status 0)")
 
 

@@ -95,7 +95,7 @@ def jacobian_strict(torch, rec):
 
 @case("jacobian(vectorize=True) computes the same Jacobian with one batched backward (vmap); it refuses "
       "strict=True", doc=docs.FUNCTIONAL_JACOBIAN, dtypes=BOTH, tolerances=CHAINED.per_dtype(),
-      features=("non-scalar", "func-transforms", "float64", "higher-order", "autograd.grad"))
+      features=("non-scalar", "vmap", "float64", "higher-order", "autograd.grad"))
 def jacobian_vectorize(torch, rec):
     dtype = getattr(torch, rec.dtype)
     x = torch.tensor([0.5, 2.0, -1.0], dtype=dtype, device=rec.device)
@@ -121,7 +121,7 @@ def jacobian_vectorize(torch, rec):
       "lists where reverse mode gives tuples; without vectorize, with create_graph or with strict it raises, and "
       "an unknown strategy is refused",
       doc=docs.FUNCTIONAL_JACOBIAN, tags=("error",),
-      features=("non-scalar", "forward-ad", "func-transforms", "higher-order"))
+      features=("non-scalar", "forward-ad", "vmap", "higher-order"))
 def jacobian_forward_mode(torch, rec):
     x = torch.tensor([0.5, 2.0, -1.0], device=rec.device)
     y = torch.tensor([1.5, -0.5], device=rec.device)
@@ -221,7 +221,7 @@ def hessian_of_a_non_scalar_raises(torch, rec):
 @case("hessian(vectorize=True) and outer_jacobian_strategy=\"forward-mode\" (forward over reverse) compute the "
       "same Hessian; forward-mode without vectorize raises, an unknown strategy is refused",
       doc=docs.FUNCTIONAL_HESSIAN, tags=("error",),
-      features=("non-scalar", "func-transforms", "forward-ad", "higher-order"))
+      features=("non-scalar", "vmap", "forward-ad", "higher-order"))
 def hessian_vectorize_and_outer_strategy(torch, rec):
     x = torch.tensor([0.5, 2.0, -1.0], device=rec.device)
     y = torch.tensor([1.5, -0.5], device=rec.device)
