@@ -24,7 +24,7 @@ FEATURES: dict[str, str] = {
                   "custom Functions' jvp, and torch.func's forward-mode transforms (jvp, linearize, jacfwd, hessian)",
     "func-transforms": "torch.func's function transforms (grad, grad_and_value, vjp, jvp, linearize, vmap, jacrev, "
                        "jacfwd, hessian); grad, grad_and_value and vjp need no other feature",
-    "vmap": "torch.func.vmap and the transforms built on it (jacrev, jacfwd, hessian)",
+    "vmap": "torch.func.vmap and what is built on it (jacrev, jacfwd, hessian; autograd.functional's vectorize=True)",
     "functional-call": "torch.func.functional_call and stack_module_state: a module run with other parameters "
                        "and buffers (no transform needed)",
     "functionalize": "torch.func.functionalize: a function's mutations and views run as out-of-place operations",
@@ -62,9 +62,10 @@ DETECTORS: dict[str, re.Pattern] = {
     "autograd.grad": re.compile(r"autograd\.grad\("),
     "backward-inputs": re.compile(r"backward\([^)]*\binputs="),
     "higher-order": re.compile(r"create_graph\s*=\s*True"),
-    "forward-ad": re.compile(r"\bforward_ad\b|save_for_forward\(|\bdef jvp\(|\bfunc\.(?:jvp|linearize|jacfwd|hessian)\b"),
+    "forward-ad": re.compile(r"\bforward_ad\b|save_for_forward\(|\bdef jvp\(|\bfunc\.(?:jvp|linearize|jacfwd|hessian)\b"
+                            r"|[\"']forward-mode[\"']"),
     "func-transforms": re.compile(r"\bfunc\.(?:grad|grad_and_value|vjp|jvp|linearize|vmap|jacrev|jacfwd|hessian)\b"),
-    "vmap": re.compile(r"\bfunc\.(?:vmap|jacrev|jacfwd|hessian)\b"),
+    "vmap": re.compile(r"\bfunc\.(?:vmap|jacrev|jacfwd|hessian)\b|vectorize\s*=\s*True"),
     "functional-call": re.compile(r"\bfunc\.(?:functional_call|stack_module_state)\b"),
     "functionalize": re.compile(r"\bfunc\.functionalize\b"),
     "retain-graph": re.compile(r"retain_graph\s*=\s*True"),

@@ -31,6 +31,10 @@ Faults that follow a behaviour (used with the small cases of ``selfcheck``):
   only); ``no_autograd_grad_wrong_sin``: the same, and ``sin``'s gradient has the wrong sign.
 * ``forward_ad_tangent_off``: ``torch.autograd.forward_ad.unpack_dual`` returns the tangent scaled
   by 1 + 1e-3 (the forward-mode topics' Jacobian-vector products).
+* ``functional_jacobian_transposed``: ``torch.autograd.functional.jacobian`` returns every block
+  transposed (``input.shape + output.shape``), and so ``hessian``'s blocks between two inputs;
+  ``functional_hvp_ignores_v``: ``torch.autograd.functional.hvp`` checks ``v``, then returns
+  the Hessian's product with ones.
 
 Faults that follow a case, for runs of the real catalog (the ``BROKEN_CASES`` environment
 variable names the case ids, comma-separated; every other case behaves as on torch):
