@@ -1,6 +1,7 @@
 """A custom autograd.Function run under torch.compile skips the checks eager autograd makes on it:
 a backward that returns too few gradients, a gradient for an input that is not a tensor, and
-save_for_backward of a non-tensor or of an inference tensor all raise in eager and pass silently when compiled.
+save_for_backward of a non-tensor or of an inference tensor, and (forward mode) a jvp that returns two tangents for
+one output or a tangent of another shape, all raise in eager and pass silently when compiled.
 torch 2.13.0 CPU. Run: python function_checks_skipped.py"""
 import torch
 
@@ -48,6 +49,26 @@ class Product(torch.autograd.Function):  # saves an inference tensor
         return g * b, g * a
 
 
+class TwoTangents(torch.autograd.Function):  # jvp returns two tangents for one output
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return x_t * 2, x_t
+
+
+class SummedTangent(TwoTangents):  # jvp returns a 0-d tangent for an output of shape (2,)
+    @staticmethod
+    def jvp(ctx, x_t):
+        return (x_t * 2).sum()
+
+
 def too_few(a, b):
     TooFew.apply(a, b).sum().backward()
     return a.grad, b.grad
@@ -68,6 +89,18 @@ def saves_inference_tensor(x):
     return Product.apply(x, frozen).detach()
 
 
+def jvp_two_tangents(x, t):
+    with torch.autograd.forward_ad.dual_level():
+        dual = torch.autograd.forward_ad.make_dual(x, t)
+        return torch.autograd.forward_ad.unpack_dual(TwoTangents.apply(dual)).tangent
+
+
+def jvp_tangent_of_another_shape(x, t):
+    with torch.autograd.forward_ad.dual_level():
+        dual = torch.autograd.forward_ad.make_dual(x, t)
+        return torch.autograd.forward_ad.unpack_dual(SummedTangent.apply(dual)).tangent
+
+
 def run(f, *args):
     try:
         return repr(f(*args))
@@ -78,7 +111,9 @@ def run(f, *args):
 for f, make in ((too_few, lambda: (torch.ones(1, requires_grad=True), torch.ones(1, requires_grad=True))),
                 (grad_for_float, lambda: (torch.ones(2, requires_grad=True),)),
                 (saves_int, lambda: (torch.ones(1, requires_grad=True),)),
-                (saves_inference_tensor, lambda: (torch.ones(2, requires_grad=True),))):
+                (saves_inference_tensor, lambda: (torch.ones(2, requires_grad=True),)),
+                (jvp_two_tangents, lambda: (torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))),
+                (jvp_tangent_of_another_shape, lambda: (torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0])))):
     print(f"{f.__name__}")
     print(f"  {'eager:':21} {run(f, *make())}")
     for backend in ("eager", "aot_eager", "inductor"):
