@@ -15,9 +15,16 @@ recorder's line numbers point into it. For each sample it
    gradients against seeded random vectors, with ``materialize_grads=True``); only with both
    ``autograd.grad`` and ``higher-order``. They are taken in an attempt block of their own, so an
    implementation that raises there (torch.compile's double backward) has the exception recorded
-   (and ``None`` as its gradients) while the next samples are still checked.
+   (and ``None`` as its gradients) while the next samples are still checked,
+5. with ``forward-ad``, records forward mode: inside a ``dual_level``, every differentiable input
+   made dual with a seeded random tangent, the call made again, the tangents of its outputs
+   (``unpack_dual(o).tangent``); then, where torch has second-order gradients (and with
+   ``autograd.grad`` and ``higher-order``), forward-over-reverse: the tangents of the first-order
+   gradients taken with ``create_graph=True`` on the dual inputs for the same ``grad_outputs``.
+   Each is an attempt of its own (``None`` as its tangents where it raised): where torch has no
+   forward formula, its exception is what is compared (``torch_raises`` in the table says where).
 
-``autograd.grad`` and ``higher-order`` are thus the cases' optional features
+``autograd.grad``, ``higher-order`` and ``forward-ad`` are thus the cases' optional features
 (``Case.optional_features``, ``OPTIONAL_FEATURES``): an implementation whose profile lacks them
 runs the cases without them instead of their being ``n/a``.
 
@@ -41,9 +48,7 @@ from .values import case_seed, draw, draw_ints, literal, random_floats
 
 DTYPES = ("float32", "float64")
 INDENT = "    "
-#: The tangent of ``o`` as a tensor that can be read: clone() turns torch's efficient zero tensors into
-#: ordinary ones (``tolist()`` cannot read those).
-TANGENT = "None if fwAD.unpack_dual(o).tangent is None else fwAD.unpack_dual(o).tangent.clone()"
+
 IN_PLACE = re.compile(r"\b[a-z0-9]+_\(|[-+*/]=")
 GENERATED_PREFIX = "<generated "
 
@@ -282,7 +287,7 @@ class Writer:
     def forward_mode(self, sample: Sample) -> list[str]:
         """The lines that call the operator on dual inputs and read the tangents of its outputs."""
         outputs = sample.outputs if is_several(sample) else f"[{sample.outputs}]"
-        return [*call_lines(sample), f"tangents_out = [{TANGENT} for o in {outputs}]"]
+        return [*call_lines(sample), *read_tangents(outputs)]
 
     def forward_over_reverse(self, sample: Sample, wanted: list[str], twice: list[str]) -> list[str]:
         """The lines that call the operator on dual inputs, take the gradients of the ``wanted``
@@ -295,7 +300,7 @@ class Writer:
         grads = unpacking([f"grad_{name}" for name in wanted])
         return [*call_lines(sample), *outputs,
                 f"{grads} = torch.autograd.grad({differentiated}, [{', '.join(wanted)}], {grad_outputs}, create_graph=True)",
-                f"tangents_out = [{TANGENT} for o in [{', '.join(f'grad_{name}' for name in twice)}]]"]
+                *read_tangents(f"[{', '.join(f'grad_{name}' for name in twice)}]")]
 
     def raises(self, number: int, error: Raises) -> None:
         self.emit()
@@ -305,6 +310,13 @@ class Writer:
         for statement in error.call.splitlines():
             self.emit(INDENT + statement)
         self.checks.add("check:error")
+
+
+def read_tangents(outputs: str) -> list[str]:
+    """The lines that set ``tangents_out`` to the tangents of the ``outputs`` (an expression giving a list)."""
+    return ["# detach().clone(): their values, in ordinary tensors (not whether they require grad; no efficient zeros)",
+            "tangents_out = [fwAD.unpack_dual(o).tangent for o in " + outputs + "]",
+            "tangents_out = [t if t is None else t.detach().clone() for t in tangents_out]"]
 
 
 def assigns_out(sample: Sample) -> bool:
