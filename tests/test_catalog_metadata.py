@@ -17,7 +17,8 @@ from conformance.features import FEATURES, UnknownFeature, detected
 FACTORIES = {"tensor", "ones", "zeros", "full", "empty", "arange", "eye", "linspace", "logspace", "rand",
              "randn", "randint", "ones_like", "zeros_like"}
 TAGS = {"warning", "error", "seed", "hard"}
-OPERATOR_TAGS = {"op", "check:forward", "check:grad", "check:gradgrad", "check:error"}
+OPERATOR_TAGS = {"op", "check:forward", "check:grad", "check:gradgrad", "check:error", "check:forward-mode",
+                 "check:forward-over-reverse", "torch-refuses:forward-mode", "torch-refuses:forward-over-reverse"}
 CASES = list(catalog.load())
 ROOT = Path(__file__).resolve().parent.parent
 

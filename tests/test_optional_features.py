@@ -4,10 +4,11 @@ A case may declare, among its features, those it can do without (``Case.optional
 implementation whose profile lacks one of them runs the case without it (``Item.without``;
 ``rec.has`` is False on both sides) instead of its items being ``n/a``. The operator cases can do
 without ``autograd.grad`` (their first-order gradients then come through ``.backward()`` and the
-leaves' ``.grad``) and ``higher-order`` (their second-order gradients are then left out).
+leaves' ``.grad``), ``higher-order`` (their second-order gradients and forward-over-reverse are then
+left out) and ``forward-ad`` (both forward-mode steps are then left out).
 
-* torch against itself passes every operator case run without either, and the steps are those
-  of the full run less the second-order ones, under the same labels;
+* torch against itself passes every operator case run without any of them, and the steps are
+  those of the full run less the ones left out, under the same labels;
 * a planted engine without ``torch.autograd.grad`` (``tests/broken/no_autograd_grad``) whose
   profile lacks ``autograd.grad`` has its operator items run, not ``n/a``, and pass; the same
   engine with ``sin``'s gradient negated (``no_autograd_grad_wrong_sin``) fails ``sin``'s case
@@ -40,7 +41,10 @@ torch = pytest.importorskip("torch")
 
 REGISTRY = catalog.load()
 GRADIENT_CASES = [c for c in REGISTRY if c.topic == "op" and "check:grad" in c.tags]
-SECOND_ORDER = ("nodes that recorded the gradients", "second-order gradients")
+SECOND_ORDER = ("nodes that recorded the gradients", "second-order gradients", "forward-over-reverse is taken",
+                "forward-mode tangents of the gradients")
+FORWARD_MODE = ("forward-mode", "forward-over-reverse")
+LEFT_OUT = {"autograd.grad": SECOND_ORDER, "higher-order": SECOND_ORDER, "forward-ad": FORWARD_MODE}
 CASES = ("op.sin.default", "op.add.default", "op.var_mean.default")  # second order; two inputs; two outputs
 
 
@@ -69,10 +73,10 @@ def test_a_lacking_feature_the_case_can_do_without_is_left_out_not_missing():
     assert profile.missing_for(features) == ["autograd.grad", "higher-order"]
 
 
-def test_operator_cases_can_do_without_autograd_grad_and_higher_order():
+def test_operator_cases_can_do_without_autograd_grad_higher_order_and_forward_ad():
     sin, add, eq = (REGISTRY.get(f"op.{name}.default") for name in ("sin", "add", "eq"))
-    assert sin.optional_features == OPTIONAL_FEATURES == ("autograd.grad", "higher-order")
-    assert add.optional_features == ("autograd.grad",)  # no second-order gradients to leave out
+    assert sin.optional_features == OPTIONAL_FEATURES == ("autograd.grad", "higher-order", "forward-ad")
+    assert add.optional_features == ("autograd.grad", "forward-ad")  # no second-order gradients to leave out
     assert eq.optional_features == ()  # no gradients at all
     assert all(set(c.optional_features) <= set(c.features) for c in REGISTRY)
 
@@ -83,9 +87,9 @@ def labels(observed: dict) -> list[str]:
 
 
 @pytest.mark.parametrize("case", GRADIENT_CASES, ids=lambda c: c.id)
-def test_torch_against_itself_passes_the_operator_cases_without_autograd_grad(case):
+def test_torch_against_itself_passes_the_operator_cases_without_optional_features(case):
     whole = observe(case, torch, "cpu", "float64")
-    for without in (("autograd.grad", "higher-order"), ("higher-order",)):
+    for without in (("autograd.grad", "higher-order", "forward-ad"), ("higher-order",), ("forward-ad",)):
         without = tuple(name for name in without if name in case.optional_features)
         options = {"without": without}
         for dtype in case.dtypes:
@@ -93,8 +97,9 @@ def test_torch_against_itself_passes_the_operator_cases_without_autograd_grad(ca
             record = judge(Item(case, "cpu", dtype, without=without), reference, implementation, "torch")
             assert (record.outcome, record.detail) == ("pass", ""), (without, dtype)
             assert record.without == list(without)
-        assert labels(reference) == [label for label in labels(whole) if not label.split(": ", 1)[1].startswith(
-            SECOND_ORDER)], without
+        left_out = tuple(prefix for name in without for prefix in LEFT_OUT[name])
+        assert labels(reference) == [label for label in labels(whole)
+                                     if not label.split(": ", 1)[1].startswith(left_out)], without
 
 
 def test_the_gradients_through_backward_are_those_of_autograd_grad():
@@ -127,7 +132,8 @@ def test_an_engine_without_autograd_grad_has_its_operator_items_run_and_passing(
     steps = [step["label"] for step in sin["implementation"]["steps"]]
     assert "1: gradients of x" in steps and not any("second-order" in label for label in steps)
     coverage = (tmp_path / "coverage.md").read_text()
-    assert "| `sin` | \u2713fwd \u2713bwd \u00b7gg \u00b7err | \u2713fwd \u2713bwd \u00b7gg \u00b7err |" in coverage
+    cell = "\u2713fwd \u2713bwd \u00b7gg \u00b7err \u2713jvp \u00b7fwbw"  # forward mode, but no forward-over-reverse
+    assert f"| `sin` | {cell} | {cell} |" in coverage
     assert "bwd: first-order gradients through `.backward()`" in coverage
     page = (tmp_path / "report.html").read_text()
     assert "<b>Run without</b>" in page and "<li>6 items without autograd.grad</li>" in page

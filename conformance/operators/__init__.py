@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import replace
 
-from .spec import Operator
+from .spec import FORWARD_STEPS, Operator
 
 FAMILIES = (
     "pointwise", "unary", "activations", "comparison", "reductions", "linalg", "shape", "indexing",
@@ -37,19 +37,26 @@ def operators() -> list[Operator]:
     return found
 
 
-CHECKS = ("forward", "grad", "gradgrad", "error")
+CHECKS = ("forward", "grad", "gradgrad", "error", *FORWARD_STEPS)
 
 #: The features an operator case can do without (``Case.optional_features``; see ``render``): run
 #: without ``autograd.grad``, it takes the first-order gradients through ``.backward()`` (the leaves'
-#: ``.grad``); run without either, it leaves the second-order gradients out.
-OPTIONAL_FEATURES = ("autograd.grad", "higher-order")
+#: ``.grad``); run without either, it leaves the second-order gradients and forward-over-reverse
+#: out; run without ``forward-ad``, both forward-mode steps.
+OPTIONAL_FEATURES = ("autograd.grad", "higher-order", "forward-ad")
+
+#: The checks an operator item leaves out when run without the feature.
+LEFT_OUT_WITHOUT = {
+    "autograd.grad": ("gradgrad", "forward-over-reverse"),
+    "higher-order": ("gradgrad", "forward-over-reverse"),
+    "forward-ad": FORWARD_STEPS,
+}
 
 
 def checks_made(checks, without) -> tuple[str, ...]:
     """The ``checks`` (of ``CHECKS``) that an operator item run ``without`` those features makes."""
-    if set(without) & set(OPTIONAL_FEATURES):
-        return tuple(check for check in checks if check != "gradgrad")
-    return tuple(checks)
+    left_out = {check for feature in without for check in LEFT_OUT_WITHOUT.get(feature, ())}
+    return tuple(check for check in checks if check not in left_out)
 
 
 def through_backward(without) -> bool:
@@ -59,9 +66,15 @@ def through_backward(without) -> bool:
 
 def coverage(case) -> tuple[str, tuple[str, ...]] | None:
     """``(operator, checks)`` of an operator case, read from its tags (``op:<name>``,
-    ``check:<kind>``); None for a behaviour case. With ``Case.dtypes`` and the device of each
-    result, this is the data of the operator coverage table."""
+    ``check:<kind>``); None for a behaviour case. With ``Case.dtypes``, the device of each
+    result and ``refused_by_torch``, this is the data of the operator coverage table."""
     if "op" not in case.tags:
         return None
     operator = next(tag.split(":", 1)[1] for tag in case.tags if tag.startswith("op:"))
     return operator, tuple(check for check in CHECKS if f"check:{check}" in case.tags)
+
+
+def refused_by_torch(tags) -> tuple[str, ...]:
+    """The forward-mode checks (of ``FORWARD_STEPS``) that torch refuses in every sample of an operator
+    case, from its tags (``torch-refuses:<step>``): those checks compare torch's exception."""
+    return tuple(step for step in FORWARD_STEPS if f"torch-refuses:{step}" in tags)

@@ -15,9 +15,16 @@ recorder's line numbers point into it. For each sample it
    gradients against seeded random vectors, with ``materialize_grads=True``); only with both
    ``autograd.grad`` and ``higher-order``. They are taken in an attempt block of their own, so an
    implementation that raises there (torch.compile's double backward) has the exception recorded
-   (and ``None`` as its gradients) while the next samples are still checked.
+   (and ``None`` as its gradients) while the next samples are still checked,
+5. with ``forward-ad``, records forward mode: inside a ``dual_level``, every differentiable input
+   made dual with a seeded random tangent, the call made again, the tangents of its outputs
+   (``unpack_dual(o).tangent``); then, where torch has second-order gradients (and with
+   ``autograd.grad`` and ``higher-order``), forward-over-reverse: the tangents of the first-order
+   gradients taken with ``create_graph=True`` on the dual inputs for the same ``grad_outputs``.
+   Each is an attempt of its own (``None`` as its tangents where it raised): where torch has no
+   forward formula, its exception is what is compared (``torch_raises`` in the table says where).
 
-``autograd.grad`` and ``higher-order`` are thus the cases' optional features
+``autograd.grad``, ``higher-order`` and ``forward-ad`` are thus the cases' optional features
 (``Case.optional_features``, ``OPTIONAL_FEATURES``): an implementation whose profile lacks them
 runs the cases without them instead of their being ``n/a``.
 
@@ -36,11 +43,12 @@ from .. import docs
 from ..case import ALL_DEVICES, Case
 from ..features import FEATURES, detected
 from . import OPTIONAL_FEATURES
-from .spec import Input, Operator, Raises, Sample, Variant
+from .spec import FORWARD_STEPS, Input, Operator, Raises, Sample, Variant
 from .values import case_seed, draw, draw_ints, literal, random_floats
 
 DTYPES = ("float32", "float64")
 INDENT = "    "
+
 IN_PLACE = re.compile(r"\b[a-z0-9]+_\(|[-+*/]=")
 GENERATED_PREFIX = "<generated "
 
@@ -80,7 +88,12 @@ class Writer:
                       f"{INDENT}# generated from the operator table: {self.id}",
                       f"{INDENT}dtype = getattr(torch, rec.dtype)"]
         self.checks: set[str] = set()
+        self.raised_in_torch: dict[str, list[bool]] = {step: [] for step in FORWARD_STEPS}  # per sample making it
         self.depth = 1  # the scenario's body
+
+    def refused(self) -> tuple[str, ...]:
+        """The forward-mode steps that torch raises in for every sample that takes them."""
+        return tuple(step for step, raised in self.raised_in_torch.items() if raised and all(raised))
 
     def emit(self, line: str = "") -> None:
         self.lines.append(INDENT * self.depth + line if line else "")
@@ -142,7 +155,7 @@ class Writer:
         self.emit(f"# sample {number}: {describe(sample)}")
         wanted = self.inputs(sample.inputs, differentiable=True)
         label = f"{number}: {one_line(sample.call)}"
-        if "out =" in sample.call or "out +=" in sample.call:
+        if assigns_out(sample):
             for statement in sample.call.splitlines():
                 self.emit(statement)
             self.emit(f'rec("{label}", out)')
@@ -154,6 +167,7 @@ class Writer:
         if not (sample.grad and wanted and self.operator.differentiable):
             return
         self.gradients(number, sample, wanted)
+        self.forward_steps(number, sample, wanted)
 
     def gradients(self, number: int, sample: Sample, wanted: list[str]) -> None:
         """The first-order gradients of the ``wanted`` inputs for random ``grad_outputs``, through
@@ -161,8 +175,7 @@ class Writer:
         input is a leaf: its ``.grad``), recorded under the same label in the same form; then, where
         torch has them and the item runs with ``autograd.grad`` and ``higher-order``, the second-order
         gradients."""
-        single = not sample.outputs.startswith(("list(", "[", "("))
-        if single:
+        if not is_several(sample):
             if sample.outputs != "out":
                 self.emit(f"out = {sample.outputs}")
             self.emit(f"grad_out = torch.tensor(random_floats(out.shape, seed={self.seed(number, 0)}), "
@@ -178,9 +191,8 @@ class Writer:
         names = ", ".join(wanted)
         label = f"{number}: gradients of {names}"
         grads = [f"grad_{name}" for name in wanted]
-        unpack = f"({grads[0]},)" if len(grads) == 1 else ", ".join(grads)
-        gradgrad = gradgrad_of(self.operator, self.variant, sample)
-        twice = [name for name in wanted if gradgrad is True or (gradgrad and name in gradgrad)]
+        unpack = unpacking(grads)
+        twice = self.twice(sample, wanted)
         if twice:
             self.emit('if rec.has("autograd.grad") and rec.has("higher-order"):')
             with self.indented():
@@ -198,6 +210,11 @@ class Writer:
             self.emit(backward)
             self.emit(f'rec("{label}", [{", ".join(f"{name}.grad" for name in wanted)}])')
         self.checks.add("check:grad")
+
+    def twice(self, sample: Sample, wanted: list[str]) -> list[str]:
+        """The inputs (of ``wanted``) whose first-order gradients torch differentiates again."""
+        gradgrad = gradgrad_of(self.operator, self.variant, sample)
+        return [name for name in wanted if gradgrad is True or (gradgrad and name in gradgrad)]
 
     def second_order(self, number: int, wanted: list[str], twice: list[str]) -> None:
         """The second-order gradients of the ``wanted`` inputs through the first-order gradients of
@@ -220,6 +237,71 @@ class Writer:
                   f'{", ".join(twice)}", None if second is None else [g.clone() for g in second])')
         self.checks.add("check:gradgrad")
 
+    def forward_steps(self, number: int, sample: Sample, wanted: list[str]) -> None:
+        """Forward mode and forward-over-reverse, where the item runs with ``forward-ad``: every
+        ``wanted`` input made dual with a seeded random tangent, the operator called again inside a
+        dual level, and the tangents of its outputs recorded; then, where torch has second-order
+        gradients and the item runs with ``autograd.grad`` and ``higher-order``, the tangents of the
+        first-order gradients (the vector-Jacobian product for the same ``grad_outputs``, taken with
+        ``create_graph=True`` on the dual inputs). Each is an attempt of its own: an operator torch
+        has no forward formula for raises, and its exception is what is compared."""
+        names = ", ".join(wanted)
+        self.emit(f"# forward mode: the tangents for random tangents of {names}")
+        self.emit('if rec.has("forward-ad"):')
+        with self.indented():
+            self.emit("fwAD = torch.autograd.forward_ad")
+            self.emit(f"primals = [{names}]")
+            self.emit(f"tangents = [torch.tensor(random_floats(p.shape, seed={self.seed(number, 5)} + i), dtype=dtype, "
+                      "device=rec.device).reshape(p.shape) for i, p in enumerate(primals)]")
+            self.dual_attempt(number, sample, "forward-mode", wanted, self.forward_mode(sample))
+            self.emit(f'rec("{number}: forward-mode tangents of the outputs for tangents of {names}", tangents_out)')
+            twice = self.twice(sample, wanted)
+            if not twice:
+                return
+            self.emit('if rec.has("autograd.grad") and rec.has("higher-order"):')
+            with self.indented():
+                self.dual_attempt(number, sample, "forward-over-reverse", wanted,
+                                  self.forward_over_reverse(sample, wanted, twice))
+                self.emit(f'rec("{number}: forward-mode tangents of the gradients of {", ".join(twice)} '
+                          f'for tangents of {names}", tangents_out)')
+
+    def dual_attempt(self, number: int, sample: Sample, step: str, wanted: list[str], body: list[str]) -> None:
+        """``body`` (which sets ``tangents_out``) in an attempt and a dual level, on the ``wanted``
+        inputs made dual; the inputs are the primals again afterwards. ``step`` is one of
+        ``FORWARD_STEPS``; where the table says torch raises in it, a comment says so."""
+        raises = step in self.operator.torch_raises or step in sample.torch_raises
+        self.raised_in_torch[step].append(raises)
+        self.checks.add(f"check:{step}")
+        self.emit("tangents_out = None  # an exception here is recorded, and the next steps are still checked")
+        if raises:
+            self.emit("# torch raises here (see the operator table): its exception is what is compared")
+        self.emit(f'with rec.attempt("{number}: {step} is taken"):')
+        with self.indented():
+            self.emit("with fwAD.dual_level():")
+            with self.indented():
+                self.emit(f"{unpacking(wanted)} = [fwAD.make_dual(p, t) for p, t in zip(primals, tangents)]")
+                for line in body:
+                    self.emit(line)
+        self.emit(f"{unpacking(wanted)} = primals")
+
+    def forward_mode(self, sample: Sample) -> list[str]:
+        """The lines that call the operator on dual inputs and read the tangents of its outputs."""
+        outputs = sample.outputs if is_several(sample) else f"[{sample.outputs}]"
+        return [*call_lines(sample), *read_tangents(outputs)]
+
+    def forward_over_reverse(self, sample: Sample, wanted: list[str], twice: list[str]) -> list[str]:
+        """The lines that call the operator on dual inputs, take the gradients of the ``wanted``
+        inputs with ``create_graph=True`` and read the tangents of those of ``twice``."""
+        if is_several(sample):
+            outputs, differentiated, grad_outputs = [f"outs = {sample.outputs}"], "outs", "grad_outs"
+        else:
+            outputs = [] if sample.outputs == "out" else [f"out = {sample.outputs}"]
+            differentiated, grad_outputs = "out", "grad_out"
+        grads = unpacking([f"grad_{name}" for name in wanted])
+        return [*call_lines(sample), *outputs,
+                f"{grads} = torch.autograd.grad({differentiated}, [{', '.join(wanted)}], {grad_outputs}, create_graph=True)",
+                *read_tangents(f"[{', '.join(f'grad_{name}' for name in twice)}]")]
+
     def raises(self, number: int, error: Raises) -> None:
         self.emit()
         self.emit(f"# invalid call {number}: {describe(error)}")
@@ -228,6 +310,33 @@ class Writer:
         for statement in error.call.splitlines():
             self.emit(INDENT + statement)
         self.checks.add("check:error")
+
+
+def read_tangents(outputs: str) -> list[str]:
+    """The lines that set ``tangents_out`` to the tangents of the ``outputs`` (an expression giving a list)."""
+    return ["# detach().clone(): their values, in ordinary tensors (not whether they require grad; no efficient zeros)",
+            "tangents_out = [fwAD.unpack_dual(o).tangent for o in " + outputs + "]",
+            "tangents_out = [t if t is None else t.detach().clone() for t in tangents_out]"]
+
+
+def assigns_out(sample: Sample) -> bool:
+    """Whether the sample's call is statements that assign ``out`` rather than an expression."""
+    return "out =" in sample.call or "out +=" in sample.call
+
+
+def call_lines(sample: Sample) -> list[str]:
+    """The statements that call the sample's operator and leave its result in ``out``."""
+    return sample.call.splitlines() if assigns_out(sample) else [f"out = {sample.call}"]
+
+
+def is_several(sample: Sample) -> bool:
+    """Whether the sample's ``outputs`` is a list of outputs rather than one."""
+    return sample.outputs.startswith(("list(", "[", "("))
+
+
+def unpacking(names: list[str]) -> str:
+    """The target of an assignment that unpacks a sequence into ``names``."""
+    return f"({names[0]},)" if len(names) == 1 else ", ".join(names)
 
 
 def apply_signs(values, signs):
@@ -299,12 +408,12 @@ def build(operator: Operator, variant: Variant) -> Case:
     features = features_of(operator, variant, source)
     return Case(
         id=writer.id,
-        title=title(operator, variant, writer.checks, samples, errors),
+        title=title(operator, variant, writer.checks, writer.refused(), samples, errors),
         doc=docs.docstring(operator.doc),
         scenario=scenario,
         devices=ALL_DEVICES,
         dtypes=DTYPES,
-        tags=("op", f"op:{operator.name}", *sorted(writer.checks)),
+        tags=("op", f"op:{operator.name}", *sorted(writer.checks), *(f"torch-refuses:{step}" for step in writer.refused())),
         features=features,
         optional_features=tuple(name for name in OPTIONAL_FEATURES if name in features),
         tolerances=tolerance.per_dtype(),
@@ -312,7 +421,8 @@ def build(operator: Operator, variant: Variant) -> Case:
     )
 
 
-def title(operator: Operator, variant: Variant, checks: set[str], samples: int, errors: int) -> str:
+def title(operator: Operator, variant: Variant, checks: set[str], refused: tuple[str, ...], samples: int,
+          errors: int) -> str:
     parts = []
     if samples:
         what = ["values", "node names"]
@@ -320,6 +430,9 @@ def title(operator: Operator, variant: Variant, checks: set[str], samples: int, 
             what.append("first- and second-order gradients")
         elif "check:grad" in checks:
             what.append("gradients")
+        for step in FORWARD_STEPS:
+            if f"check:{step}" in checks:
+                what.append(f"{step} tangents" + (" (torch refuses them)" if step in refused else ""))
         parts.append(f"{', '.join(what[:-1])} and {what[-1]} of {samples} sample{'s' if samples > 1 else ''}")
     if errors:
         parts.append(f"the errors of {errors} invalid call{'s' if errors > 1 else ''}")

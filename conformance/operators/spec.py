@@ -3,8 +3,10 @@
 An operator entry says what to call and on which inputs; ``render`` turns each variant into one
 catalog case (``op.<operator>.<variant>``) whose scenario runs every sample of the variant and
 records, per sample, the forward value (dtype, shape, node name), the first-order gradients of
-every differentiable input, and the second-order gradients where torch has them. Error samples
-record the exception an invalid call raises.
+every differentiable input, the second-order gradients where torch has them, and the same in
+forward mode: the tangents of the outputs for random tangents of the inputs, and, where torch has
+second-order gradients, the tangents of the first-order gradients (forward-over-reverse). Error
+samples record the exception an invalid call raises.
 
 A sample's ``call`` is a Python expression over its inputs (``"torch.atan2(a, b)"``), or a few
 statements that assign ``out`` (``"out = a.clone()\\nout += b"``). Inputs are tensors described
@@ -20,6 +22,8 @@ from typing import Any
 from .tolerances import Tolerance
 
 LAYOUTS = ("contiguous", "transposed", "strided")
+#: The forward-mode steps of a sample, as named by ``torch_raises``.
+FORWARD_STEPS = ("forward-mode", "forward-over-reverse")
 
 
 @dataclass(frozen=True)
@@ -94,13 +98,15 @@ def B(values: Any) -> Input:
 
 @dataclass(frozen=True)
 class Sample:
-    """One call to check: forward value, then gradients (and second-order gradients).
+    """One call to check: forward value, then gradients (and second-order gradients), then forward mode.
 
     ``also`` names expressions recorded after the forward value (``"running_mean"`` after
     batch_norm). ``outputs`` is an expression of ``out`` giving the differentiable output, or a list of them
     (``"out.values"``, ``"list(out)"``). ``grad=False`` checks only the forward value (and that
     it requires grad as torch says). ``gradgrad`` overrides the variant's choice: True for every
     differentiable input's first-order gradient, a tuple of input names for some of them.
+    ``torch_raises`` names the forward-mode steps (of ``FORWARD_STEPS``) that torch raises in for
+    this sample, in addition to the operator's: its exception is then what those steps compare.
     """
 
     call: str
@@ -110,6 +116,10 @@ class Sample:
     grad: bool = True
     gradgrad: bool | tuple[str, ...] | None = None
     also: tuple[str, ...] = ()
+    torch_raises: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_forward_steps(self.torch_raises)
 
 
 @dataclass(frozen=True)
@@ -122,9 +132,16 @@ class Raises:
 
 
 def S(call: str, note: str = "", *, outputs: str = "out", grad: bool = True,
-      gradgrad: bool | tuple[str, ...] | None = None, also: tuple[str, ...] = (), **inputs: Input) -> Sample:
+      gradgrad: bool | tuple[str, ...] | None = None, also: tuple[str, ...] = (), torch_raises: tuple[str, ...] = (),
+      **inputs: Input) -> Sample:
     """A sample: ``S("torch.atan2(a, b)", "broadcast", a=R(3, 1), b=R(4))``."""
-    return Sample(call, dict(inputs), note, outputs, grad, gradgrad, tuple(also))
+    return Sample(call, dict(inputs), note, outputs, grad, gradgrad, tuple(also), tuple(torch_raises))
+
+
+def check_forward_steps(names: tuple[str, ...]) -> None:
+    unknown = [name for name in names if name not in FORWARD_STEPS]
+    if unknown:
+        raise ValueError(f"unknown forward-mode step {unknown[0]!r}; known: {', '.join(FORWARD_STEPS)}")
 
 
 def E(call: str, note: str = "", *, requires_grad: bool = False, **inputs: Input) -> Raises:
@@ -162,7 +179,9 @@ class Operator:
     operator whose outputs never require grad (comparisons, argmax): only forward values are
     checked. ``gradgrad`` says which first-order gradients are differentiated again: True for
     all, False for none (the gradient is constant or zero, as for add or floor), or a tuple
-    of input names.
+    of input names. ``torch_raises`` names the forward-mode steps (of ``FORWARD_STEPS``) that torch
+    raises in for every sample, the NotImplementedError of an operator without a forward formula
+    (huber_loss's backward has none: no forward-over-reverse): the same exception is checked.
     """
 
     name: str
@@ -173,10 +192,14 @@ class Operator:
     differentiable: bool = True
     features: tuple[str, ...] = ()
     module: str = ""
+    torch_raises: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_forward_steps(self.torch_raises)
 
 
 def op(name: str, doc: str, tolerance: Tolerance, *, gradgrad: bool | tuple[str, ...] = True,
-       differentiable: bool = True, features: tuple[str, ...] = (),
+       differentiable: bool = True, features: tuple[str, ...] = (), torch_raises: tuple[str, ...] = (),
        **variants: list | tuple | Variant) -> Operator:
     """An operator entry; each keyword names a variant, given as a list of samples or a :func:`variant`."""
     built = []
@@ -187,4 +210,5 @@ def op(name: str, doc: str, tolerance: Tolerance, *, gradgrad: bool | tuple[str,
             built.append(Variant(variant_name, tuple(given)))
     if not built:
         raise ValueError(f"operator {name!r} has no variants")
-    return Operator(name, doc, tolerance, tuple(built), gradgrad, differentiable, tuple(features))
+    return Operator(name, doc, tolerance, tuple(built), gradgrad, differentiable, tuple(features),
+                    torch_raises=tuple(torch_raises))

@@ -1,33 +1,45 @@
 """The operator coverage table: operator by dtype by device by check, from a run's results.
 
-Operator cases carry tags ``op:<operator>`` and ``check:<forward|grad|gradgrad|error>`` (see
-``conformance.operators``). For each operator and column (device, dtype), a check is covered
-when some item of that operator there makes it, and passes when every such item passed (an
-``xfail`` counts as known, not passed). An item run without features its case can do without
+Operator cases carry tags ``op:<operator>`` and ``check:<kind>`` (forward, grad, gradgrad, error,
+forward-mode, forward-over-reverse; see ``conformance.operators``). For each operator and column
+(device, dtype), a check is covered when some item of that operator there makes it, and passes
+when every such item passed (an ``xfail`` counts as known, not passed). A forward-mode check that
+torch refuses in every item there (tag ``torch-refuses:<step>``: the item compares torch's
+exception) is shown ``¬jvp`` or ``¬fwbw``. An item run without features its case can do without
 (its record's ``without``) makes fewer checks: without ``autograd.grad`` or ``higher-order``, no
-second-order gradients; without ``autograd.grad``, its first-order gradients come through
-``.backward()``, shown ``bwd`` instead of ``grad``. ``coverage.md`` holds the table;
-``report.html`` shows it in a collapsible section. Runs without operator cases get neither.
+second-order gradients and no forward-over-reverse; without ``forward-ad``, neither forward-mode
+check; without ``autograd.grad``, its first-order gradients come through ``.backward()``, shown
+``bwd`` instead of ``grad``. ``coverage.md`` holds the table; ``report.html`` shows it in a
+collapsible section. Runs without operator cases get neither.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ..operators import CHECKS, checks_made, through_backward
+from ..operators import CHECKS, checks_made, refused_by_torch, through_backward
 from .common import clean
 
 MARKS = {"pass": "\u2713", "known": "\u2611", "fail": "\u2717", "none": "\u00b7"}
-SHORT = {"forward": "fwd", "grad": "grad", "gradgrad": "gg", "error": "err"}
+SHORT = {"forward": "fwd", "grad": "grad", "gradgrad": "gg", "error": "err", "forward-mode": "jvp",
+         "forward-over-reverse": "fwbw"}
+REFUSED = "\u00ac"  # before the name of a check that torch refuses there: ¬jvp, ¬fwbw
 
 
 class Cell(dict):
     """The checks made in one cell of the table: check -> ``pass``, ``known`` or ``fail``;
-    ``through_backward``: whether some item there took its first-order gradients through ``.backward()``."""
+    ``through_backward``: whether some item there took its first-order gradients through ``.backward()``;
+    ``refused`` and ``computed``: the checks that some item there made where torch refuses them (the
+    item compares torch's exception) and where torch computes them."""
 
     def __init__(self) -> None:
         super().__init__()
         self.through_backward = False
+        self.refused: set[str] = set()
+        self.computed: set[str] = set()
+
+    def refused_everywhere(self, check: str) -> bool:
+        return check in self.refused and check not in self.computed
 
 
 def operator_of(record: dict) -> str | None:
@@ -52,8 +64,10 @@ def table(result: dict) -> tuple[list[str], dict[str, dict[str, Cell]]]:
         cells = rows.setdefault(operator, {}).setdefault(column, Cell())
         tagged = [tag[6:] for tag in record.get("tags") or [] if tag.startswith("check:") and tag[6:] in CHECKS]
         without = record.get("without") or []
+        refused = refused_by_torch(record.get("tags") or [])
         for check in checks_made(tagged, without):
             cells[check] = worse(cells.get(check), state)
+            (cells.refused if check in refused else cells.computed).add(check)
         if "grad" in tagged and through_backward(without):
             cells.through_backward = True
     return columns, dict(sorted(rows.items()))
@@ -66,7 +80,9 @@ def worse(current: str | None, new: str) -> str:
 
 def cell_text(cells: Cell) -> str:
     def name(check: str) -> str:
-        return "bwd" if check == "grad" and cells.through_backward else SHORT[check]
+        if check == "grad" and cells.through_backward:
+            return "bwd"
+        return REFUSED + SHORT[check] if cells.refused_everywhere(check) else SHORT[check]
 
     return " ".join(f"{MARKS[cells.get(check, 'none')]}{name(check)}" for check in CHECKS)
 
@@ -78,7 +94,9 @@ def render_markdown(result: dict) -> str:
     lines = [f"## Operator coverage: {len(rows)} operators, {passed} passing every check everywhere", "",
              f"{MARKS['pass']} passes, {MARKS['known']} known failure (xfail), {MARKS['fail']} fails, "
              f"{MARKS['none']} not checked; fwd: forward value, dtype, shape and node name; grad: first-order "
-             "gradients; gg: second-order gradients; err: errors for invalid input." + backward_note(rows), "",
+             "gradients; gg: second-order gradients; err: errors for invalid input; jvp: forward-mode tangents; "
+             "fwbw: forward-over-reverse (the tangents of the first-order gradients)." + refused_note(rows)
+             + backward_note(rows), "",
              "| operator | " + " | ".join(columns) + " |", "|:--|" + ":--|" * len(columns)]
     for operator, by_column in rows.items():
         cells = [cell_text(by_column[column]) if column in by_column else "\u2014" for column in columns]
@@ -92,6 +110,14 @@ def backward_note(rows: dict[str, dict[str, Cell]]) -> str:
         return ""
     return (" bwd: first-order gradients through `.backward()` and the leaves' `.grad` (the implementation "
             "lacks `torch.autograd.grad`; second-order gradients are then not checked).")
+
+
+def refused_note(rows: dict[str, dict[str, Cell]]) -> str:
+    """The legend's note on forward-mode checks that torch refuses, where the table shows any."""
+    if not any(cells.refused - cells.computed for by_column in rows.values() for cells in by_column.values()):
+        return ""
+    return (f" {REFUSED}jvp, {REFUSED}fwbw: torch refuses it for the operator (no forward formula); the check is "
+            "that the implementation raises the same exception.")
 
 
 def has_operators(result: dict) -> bool:

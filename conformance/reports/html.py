@@ -291,8 +291,10 @@ def coverage_section(result: dict) -> str:
             cells.append(f'<td class="cell {css}">{e(coverage.cell_text(checks))}</td>')
         body.append(f"<tr><td><code>{e(operator)}</code></td>{''.join(cells)}</tr>")
     bwd = ", bwd: first order through .backward()" if coverage.backward_note(rows) else ""
+    refused = ", \u00ac: refused by torch, its exception checked" if coverage.refused_note(rows) else ""
     return (f'<details class="scores"><summary>Operator coverage ({len(rows)} operators; fwd: forward, '
-            f"grad: first order{bwd}, gg: second order, err: invalid input)</summary>"
+            f"grad: first order{bwd}, gg: second order, err: invalid input, jvp: forward mode, "
+            f"fwbw: forward-over-reverse{refused})</summary>"
             f'<table class="diffs"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></details>')
 
 
