@@ -52,6 +52,7 @@ from . import (  # noqa: E402 - they use the ops above
 )
 from ._settings import get_default_device, set_default_tensor_type  # noqa: E402
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
+from .func import vmap  # noqa: E402
 from .serialization import load, save  # noqa: E402
 
 __version__ = "0.1.0"

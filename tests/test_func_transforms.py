@@ -26,7 +26,7 @@ from conformance.features import detected
 SELECTION = "func_transforms"
 TOPICS = {"func_transforms", "func_transforms_vmap"}
 # what myautograd's torch.func lacks, as features of its profile
-BEYOND_MYAUTOGRAD = {"vmap", "forward-ad", "functional-call", "functionalize"}
+BEYOND_MYAUTOGRAD = {"forward-ad"}
 FUNC_FEATURES = {"func-transforms", "vmap", "functional-call", "functionalize"}
 # the cases that give vmap in_dims per argument, as a tuple
 IN_DIMS_PER_ARGUMENT = {
@@ -127,6 +127,10 @@ def test_myautograd_passes_what_its_torch_func_has_and_the_rest_is_not_applicabl
     passed = {record["id"] for record in result["cases"] if record["outcome"] == "pass"}
     assert {"func_transforms.grad_has_aux", "func_transforms.vjp_has_aux_and_tuple_outputs",
             "func_transforms.grad_of_a_non_scalar_or_non_tensor_output_raises"} <= passed
+    assert {"func_transforms.per_sample_gradients", "func_transforms.jacrev_of_a_function",
+            "func_transforms_vmap.vmap_nested_containers", "func_transforms_vmap.ensemble_with_vmap",
+            "func_transforms_vmap.vmap_inplace_into_an_unbatched_tensor_raises",
+            "func_transforms_vmap.functional_call_tied_weights"} <= passed
 
 
 def test_myautograds_profile_lacks_what_its_torch_func_does_not_have():

@@ -13,68 +13,49 @@ otherwise results come back as plain tensors, as torch's do.
 
 from __future__ import annotations
 
+import functools
+
 from .. import autograd
 from .._grad_mode import enable_grad
-from .._ops.creation import zeros_like
+from .._ops.creation import ones_like, zeros_like
 from .._tensor import Tensor
+from ._batched import LEVELS, BatchedTensor, aligned
+from ._jacobians import jacrev
+from ._modules import functional_call, replace_all_batch_norm_modules_, stack_module_state
+from ._pytree import flatten as _flatten
+from ._pytree import spec_text as _spec_text
+from ._pytree import unflatten as _unflatten
+from ._rearrange import rearrange
+from ._vmap import vmap
 
 NOT_A_TENSOR = "Thing passed to transform API must be Tensor, got {}"
 
 
-# -- pytrees -----------------------------------------------------------------------------------------------------
-def _flatten(tree) -> tuple[list, object]:
-    """The leaves of nested dicts, lists and tuples, and a spec to rebuild the structure."""
-    if isinstance(tree, dict):
-        parts = [_flatten(value) for value in tree.values()]
-        return [leaf for leaves, _ in parts for leaf in leaves], (dict, list(tree), [spec for _, spec in parts])
-    if isinstance(tree, (list, tuple)):
-        parts = [_flatten(value) for value in tree]
-        return [leaf for leaves, _ in parts for leaf in leaves], (type(tree), None, [spec for _, spec in parts])
-    return [tree], None
-
-
-def _unflatten(leaves: list, spec):
-    position = 0
-
-    def build(spec):
-        nonlocal position
-        if spec is None:
-            position += 1
-            return leaves[position - 1]
-        kind, keys, children = spec
-        values = [build(child) for child in children]
-        if kind is dict:
-            return dict(zip(keys, values, strict=True))
-        return kind(values) if kind in (list, tuple) else kind(*values)
-
-    return build(spec)
-
-
-def _spec_text(spec) -> str:
-    """A structure as torch's messages draw it: ``*`` for a leaf, ``(*, *)`` for a pair."""
-    if spec is None:
-        return "*"
-    kind, keys, children = spec
-    inner = [_spec_text(child) for child in children]
-    if kind is dict:
-        return "{" + ", ".join(f"{key!r}: {text}" for key, text in zip(keys, inner, strict=True)) + "}"
-    if kind is list:
-        return "[" + ", ".join(inner) + "]"
-    return "(" + ", ".join(inner) + (",)" if len(inner) == 1 else ")")
-
-
 # -- shared machinery ----------------------------------------------------------------------------------------------
 def _track(leaf):
-    """An input as the transform sees it: connected to the outside when it requires grad there."""
+    """An input as the transform sees it: connected to the outside when it requires grad there.
+
+    Under vmap the input is given every running level's batch dimension first (its physical tensor
+    expanded), so that the gradients of every sample come out separately, an unbatched input's too."""
     if not isinstance(leaf, Tensor):
         raise ValueError(NOT_A_TENSOR.format(type(leaf)))
     if not (leaf.is_floating_point() or leaf.is_complex()):
         raise RuntimeError("only Tensors of floating point dtype can require gradients")
+    if LEVELS:
+        levels = tuple(level.number for level in LEVELS)
+        physical = aligned(leaf, levels, expand=True)
+        physical = physical.view_as(physical) if physical.requires_grad else physical.detach().requires_grad_()
+        return BatchedTensor(physical, levels)
     return leaf.view_as(leaf) if leaf.requires_grad else leaf.detach().requires_grad_()
+
+
+def _physical(value):
+    return value.physical if isinstance(value, BatchedTensor) else value
 
 
 def _depends_on_outside(tensors: list, inside: list) -> bool:
     """Whether the graph of ``tensors`` reaches a leaf that is not one of the transform's own."""
+    tensors, inside = [_physical(t) for t in tensors], [_physical(t) for t in inside]
     own = {id(t) for t in inside if t.grad_fn is None}
     pending = [t.grad_fn for t in tensors if isinstance(t, Tensor) and t.grad_fn is not None]
     pending += [t for t in tensors if isinstance(t, Tensor) and t.grad_fn is None and t.requires_grad
@@ -107,12 +88,34 @@ def _gradients(outputs: list, inputs: list, cotangents, keep: bool, retain: bool
     constants (zero gradients), as in torch.func."""
     if cotangents is None:
         cotangents = [None] * len(outputs)
+    if LEVELS:
+        return _batched_gradients(outputs, inputs, cotangents, keep, retain)
     pairs = [(o, c) for o, c in zip(outputs, cotangents, strict=True) if o.requires_grad]
     if not pairs:
         return [zeros_like(t) for t in inputs]
     found = autograd.grad([o for o, _ in pairs], inputs, [c for _, c in pairs], retain_graph=retain or keep,
                           create_graph=keep, allow_unused=True)
     return [zeros_like(t) if g is None else g for g, t in zip(found, inputs, strict=True)]
+
+
+def _batched_gradients(outputs: list, inputs: list, cotangents: list, keep: bool, retain: bool) -> list:
+    """``_gradients`` under vmap: one backward pass of the physical tensors gives every sample's gradients,
+    since the inputs carry every running level (``_track``) and samples do not interact. A scalar output's
+    cotangent is 1 for every sample."""
+    levels = tuple(level.number for level in LEVELS)
+    physical_inputs = [_physical(t) for t in inputs]
+    pairs = []
+    for output, cotangent in zip(outputs, cotangents, strict=True):
+        if not output.requires_grad:
+            continue
+        physical = aligned(output, levels, expand=True)
+        pairs.append((physical, ones_like(physical) if cotangent is None else aligned(cotangent, levels, expand=True)))
+    if not pairs:
+        found = [None] * len(inputs)
+    else:
+        found = autograd.grad([o for o, _ in pairs], physical_inputs, [c for _, c in pairs],
+                              retain_graph=retain or keep, create_graph=keep, allow_unused=True)
+    return [BatchedTensor(zeros_like(t) if g is None else g, levels) for g, t in zip(found, physical_inputs, strict=True)]
 
 
 # -- the transforms --------------------------------------------------------------------------------------------------
@@ -217,4 +220,29 @@ def vjp(func, *primals, has_aux: bool = False):
     return (value, vjp_fn, _plain(aux, keep)) if has_aux else (value, vjp_fn)
 
 
-__all__ = ["grad", "grad_and_value", "vjp"]
+def functionalize(func, *, remove: str = "mutations"):
+    """``func`` itself: myautograd runs in-place operations and views as they are written, and the results
+    (and the mutations of the inputs) are those torch's functionalized program gives."""
+    if remove not in ("mutations", "mutations_and_views"):
+        raise RuntimeError(f"functionalize(f, remove='mutations'): received invalid argument for remove={remove}. "
+                           "Valid options are:\n     remove='mutations': all inplace and out= operators will be "
+                           "removed from the program, and replaced with their out-of-place equivalents.\n     "
+                           "remove='mutations_and_views': In addition to the above, all aliasing operators {view} "
+                           "will be replaced with their non-aliasing counterparts, {view}_copy.\n")
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+def debug_unwrap(tensor, *, recurse: bool = True):
+    """The tensor under vmap's wrapper (every batch dimension in front); a plain tensor itself."""
+    if not isinstance(tensor, BatchedTensor):
+        return tensor
+    return tensor.physical
+
+
+__all__ = ["debug_unwrap", "functional_call", "functionalize", "grad", "grad_and_value", "jacrev", "rearrange",
+           "replace_all_batch_norm_modules_", "stack_module_state", "vjp", "vmap"]

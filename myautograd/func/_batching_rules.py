@@ -1,0 +1,527 @@
+"""The batching rules: for each op, how to compute it for every sample of a batch at once.
+
+``RULES`` maps an op's name (a Tensor method, a ``torch.<name>`` function or a ``torch.nn.functional``
+one) to its rule, ``rule(op, args, kwargs)``, where ``op`` is the op as the registry made it. A rule
+turns the BatchedTensors among the arguments into physical tensors (``_batched.aligned``), calls
+``op`` once on them and wraps the physical result (``_batched.batched``). Ops fall into families:
+
+* elementwise ops and everything that acts on the last dimensions of a sample (``matmul`` included,
+  with its 1-d cases handled first): the operands aligned, so that broadcasting carries the batch;
+* ops that name dimensions (reductions, ``transpose``, ``cat``): the dimensions shifted past the batch
+  dimensions, ``dim=None`` replaced by the sample's own dimensions;
+* in-place ops: the target must be batched over every level its operands are, as in torch;
+* shapes given as sizes (``view``, ``expand``) and indexing: the batch sizes prepended;
+* random ops: what ``vmap``'s ``randomness`` says.
+
+An op without a rule runs once per sample (``fallback``), after the warning torch's fallback gives.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+
+from .._tensor import Tensor
+from ._batched import LEVELS, RAW, BatchedTensor, aligned, batched, level_size, levels_of, union_of_levels
+
+RULES: dict = {}
+
+
+def rule(*names):
+    def register(fn):
+        for name in names:
+            RULES[name] = fn
+        return fn
+    return register
+
+
+def _tensors(args, kwargs) -> list:
+    found = [a for a in args if isinstance(a, Tensor)] + [v for v in kwargs.values() if isinstance(v, Tensor)]
+    for a in args:
+        if isinstance(a, (list, tuple)):
+            found += [item for item in a if isinstance(item, Tensor)]
+    return found
+
+
+def _map_tensors(fn, args, kwargs):
+    def one(value):
+        if isinstance(value, Tensor):
+            return fn(value)
+        if isinstance(value, (list, tuple)) and any(isinstance(item, Tensor) for item in value):
+            return type(value)(one(item) for item in value)
+        return value
+    return [one(a) for a in args], {key: one(value) for key, value in kwargs.items()}
+
+
+def _shift(dim: int, rank: int, levels: tuple) -> int:
+    """A sample's dimension ``dim`` as a dimension of the physical tensor."""
+    size = max(rank, 1)
+    if not -size <= dim < size:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-size}, {size - 1}], but got {dim})")
+    return (dim + rank if dim < 0 else dim) + len(levels)
+
+
+# -- elementwise, and ops on the last dimensions ---------------------------------------------------------
+ELEMENTWISE = """abs absolute acos acosh add addcdiv addcmul arccos arccosh arcsin arcsinh arctan arctan2 arctanh
+asin asinh atan atan2 atanh bitwise_and bitwise_not bitwise_or bitwise_xor bool byte cdouble ceil cfloat char clamp
+clamp_max clamp_min clip clone conj conj_physical contiguous cos cosh cpu cuda detach div divide double eq erf erfc exp
+exp2 expm1 fix float float_power floor floor_divide fmod frac ge greater greater_equal gt half imag int isclose
+isfinite isinf isnan isneginf isposinf le lerp less less_equal log log10 log1p log2 logical_and logical_not
+logical_or logical_xor long lt masked_fill maximum minimum mul multiply nan_to_num ne neg negative not_equal pow real
+reciprocal relu remainder round rsqrt rsub sgn short sigmoid sign signbit sin sinh sqrt square sub subtract tan tanh
+to true_divide trunc type type_as where xlogy tril triu mT
+__abs__ __add__ __and__ __eq__ __floordiv__ __ge__ __gt__ __invert__ __le__ __lt__ __mod__ __mul__ __ne__ __neg__
+__or__ __pos__ __pow__ __radd__ __rand__ __rfloordiv__ __rmod__ __rmul__ __ror__ __rpow__ __rsub__ __rtruediv__
+__rxor__ __sub__ __truediv__ __xor__
+elu gelu hardsigmoid hardswish hardtanh leaky_relu logsigmoid mish relu6 selu celu silu softplus softsign
+""".split()
+
+
+@rule(*ELEMENTWISE)
+def elementwise(op, args, kwargs):
+    tensors = _tensors(args, kwargs)
+    levels = union_of_levels(tensors)
+    rank = max(t.dim() for t in tensors)
+    args, kwargs = _map_tensors(lambda t: aligned(t, levels, rank), args, kwargs)
+    return batched(op(*args, **kwargs), levels)
+
+
+INPLACE = """abs_ acos_ add_ addcdiv_ addcmul_ asin_ atan_ ceil_ clamp_ clamp_max_ clamp_min_ copy_ cos_ cosh_ div_
+divide_ erf_ erfc_ exp2_ exp_ expm1_ fill_ floor_ fmod_ frac_ lerp_ log10_ log1p_ log2_ log_ masked_fill_ mul_
+multiply_ neg_ pow_ reciprocal_ relu_ remainder_ round_ rsqrt_ sigmoid_ sign_ sin_ sinh_ sqrt_ square_ sub_ subtract_
+tan_ tanh_ tril_ triu_ true_divide_ trunc_ zero_ requires_grad_
+__iadd__ __imod__ __imul__ __ipow__ __isub__ __itruediv__""".split()
+
+INPLACE_ERROR = ("vmap: inplace arithmetic(self, *extra_args) is not possible because there exists a Tensor `other` in "
+                 "extra_args that has more elements than `self`. This happened due to `other` being vmapped over but "
+                 "`self` not being vmapped over in a vmap. Please try to use out-of-place operators instead of inplace "
+                 "arithmetic. If said operator is being called inside the PyTorch framework, please file a bug report "
+                 "instead.")
+BROADCAST_CHECKED = {"add_", "sub_", "subtract_", "__iadd__", "__isub__"}  # torch reports these as a broadcast error
+
+
+@rule(*INPLACE)
+def inplace(op, args, kwargs):
+    target = args[0]
+    levels = union_of_levels(_tensors(args, kwargs))
+    own = levels_of(target)
+    if own != levels:
+        shape = list(target.shape)
+        others = [t for t in _tensors(args[1:], kwargs) if levels_of(t)]
+        if op.__name__ in BROADCAST_CHECKED and others:
+            full = [level_size(n) for n in levels] + _broadcast(shape, list(others[0].shape))
+            raise RuntimeError(f"output with shape {shape} doesn't match the broadcast shape {full}")
+        raise RuntimeError(INPLACE_ERROR)
+    rank = target.dim()
+    physical = target.physical
+    rest, kwargs = _map_tensors(lambda t: aligned(t, levels, rank), args[1:], kwargs)
+    op(physical, *rest, **kwargs)
+    return target
+
+
+def _broadcast(a: list, b: list) -> list:
+    a, b = [1] * (len(b) - len(a)) + a, [1] * (len(a) - len(b)) + b
+    return [max(x, y) for x, y in zip(a, b, strict=True)]
+
+
+# -- products ------------------------------------------------------------------------------------------------
+@rule("matmul", "__matmul__", "mm", "bmm", "mv", "dot")
+def matmul(op, args, kwargs):
+    a, b = args[0], args[1]
+    levels = union_of_levels((a, b))
+    if a.dim() == 1 and b.dim() == 1:
+        return batched(RAW["sum"](RAW["mul"](aligned(a, levels, 1), aligned(b, levels, 1)), -1), levels)
+    if a.dim() == 1:
+        return batched(RAW["squeeze"](RAW["matmul"](RAW["unsqueeze"](aligned(a, levels), -2),
+                                                    aligned(b, levels, b.dim())), -2), levels)
+    if b.dim() == 1:
+        return batched(RAW["squeeze"](RAW["matmul"](aligned(a, levels, a.dim()),
+                                                    RAW["unsqueeze"](aligned(b, levels), -1)), -1), levels)
+    rank = max(a.dim(), b.dim())
+    return batched(RAW["matmul"](aligned(a, levels, rank), aligned(b, levels, rank)), levels)
+
+
+@rule("__rmatmul__")
+def rmatmul(op, args, kwargs):
+    return matmul(op, (args[1], args[0]), kwargs)
+
+
+@rule("linear")
+def linear(op, args, kwargs):
+    x, weight = args[0], args[1]
+    bias = args[2] if len(args) > 2 else kwargs.get("bias")
+    out = matmul(op, (x, weight.mT if weight.dim() == 2 else weight), {})
+    return out if bias is None else out + bias
+
+
+@rule("outer", "ger")
+def outer(op, args, kwargs):
+    return elementwise(RAW["mul"], (args[0].unsqueeze(-1), args[1].unsqueeze(-2)), {})
+
+
+# -- ops that name dimensions --------------------------------------------------------------------------------
+REDUCTIONS = {"sum": 1, "mean": 1, "amax": 1, "amin": 1, "std": 1, "var": 1, "logsumexp": 1, "all": 1, "any": 1,
+              "count_nonzero": 1, "norm": 2, "vector_norm": 2, "std_mean": 1, "var_mean": 1, "nansum": 1}
+
+
+@rule(*REDUCTIONS)
+def reduction(op, args, kwargs):
+    """``dim`` (at its position or as a keyword) shifted; none means every dimension of the sample."""
+    position = REDUCTIONS[op.__name__] if op.__name__ in REDUCTIONS else 1
+    x = args[0]
+    levels, rank = x.levels, x.dim()
+    args = list(args)
+    key = "dim"
+    dim = args[position] if len(args) > position else kwargs.get(key)
+    if isinstance(dim, (list, tuple)):
+        shifted = tuple(_shift(d, rank, levels) for d in dim) if dim else tuple(range(len(levels), len(levels) + rank))
+    elif dim is None:
+        shifted = tuple(range(len(levels), len(levels) + rank))
+    else:
+        shifted = _shift(dim, rank, levels)
+    if len(args) > position:
+        args[position] = shifted
+    else:
+        while len(args) < position:
+            args.append(None if position == 2 and len(args) == 1 and op.__name__ == "norm" else None)
+        if op.__name__ in ("norm", "vector_norm") and len(args) == 2 and args[1] is None:
+            args[1] = 2 if op.__name__ == "vector_norm" else "fro"
+        kwargs = dict(kwargs, dim=shifted)
+    args[0] = x.physical
+    return batched(op(*args, **kwargs), levels)
+
+
+ONE_DIM = {"cumsum": [1], "cumprod": [1], "softmax": [1], "log_softmax": [1], "transpose": [1, 2], "swapaxes": [1, 2],
+           "swapdims": [1, 2], "select": [1], "narrow": [1], "chunk": [2], "split": [2], "tensor_split": [2],
+           "unbind": [1], "unflatten": [1], "diagonal": [2, 3], "index_select": [1], "movedim": [1, 2],
+           "moveaxis": [1, 2], "normalize": [2], "squeeze": [1]}
+DIM_KEYWORDS = {"dim", "dim0", "dim1", "dim2", "source", "destination"}
+
+
+@rule(*ONE_DIM)
+def with_dims(op, args, kwargs):
+    """Ops whose dimensions are integers at known positions (or keywords)."""
+    x = args[0]
+    levels, rank = x.levels, x.dim()
+    defaults = {"chunk": 0, "split": 0, "tensor_split": 0, "unbind": 0, "diagonal": None, "normalize": 1}
+    args = list(args)
+    if op.__name__ == "squeeze" and len(args) == 1 and "dim" not in kwargs:
+        dims = tuple(i for i, size in enumerate(x.shape) if size == 1)
+        return batched(op(x.physical, tuple(d + len(levels) for d in dims)) if dims else x.physical, levels)
+    for position in ONE_DIM[op.__name__]:
+        if len(args) > position:
+            args[position] = _shift_any(args[position], rank, levels)
+        elif op.__name__ in defaults and not (kwargs.keys() & DIM_KEYWORDS):
+            if op.__name__ == "diagonal":
+                kwargs = dict(kwargs, dim1=_shift(kwargs.get("dim1", 0), rank, levels),
+                              dim2=_shift(kwargs.get("dim2", 1), rank, levels))
+                break
+            kwargs = dict(kwargs, dim=_shift(defaults[op.__name__], rank, levels))
+    kwargs = {key: _shift_any(value, rank, levels) if key in DIM_KEYWORDS else value for key, value in kwargs.items()}
+    if op.__name__ == "index_select" and levels_of(args[2] if len(args) > 2 else kwargs.get("index")):
+        return fallback(op, args, kwargs)
+    args[0] = x.physical
+    return batched(op(*args, **kwargs), levels)
+
+
+def _shift_any(dim, rank, levels):
+    if isinstance(dim, (list, tuple)):
+        return type(dim)(_shift(d, rank, levels) for d in dim)
+    return _shift(dim, rank, levels)
+
+
+@rule("unsqueeze")
+def unsqueeze(op, args, kwargs):
+    x = args[0]
+    dim = args[1] if len(args) > 1 else kwargs["dim"]
+    return batched(op(x.physical, _shift(dim, x.dim() + 1, x.levels)), x.levels)
+
+
+@rule("flip", "permute")
+def with_dim_list(op, args, kwargs):
+    x = args[0]
+    dims = args[1] if len(args) == 2 and isinstance(args[1], (list, tuple)) else args[1:] or kwargs.get("dims")
+    shifted = tuple(_shift(d, x.dim(), x.levels) for d in dims)
+    if op.__name__ == "permute":
+        shifted = tuple(range(len(x.levels))) + shifted
+    return batched(op(x.physical, shifted), x.levels)
+
+
+@rule("flatten")
+def flatten(op, args, kwargs):
+    x = args[0]
+    start = args[1] if len(args) > 1 else kwargs.get("start_dim", 0)
+    end = args[2] if len(args) > 2 else kwargs.get("end_dim", -1)
+    if x.dim() == 0:
+        return batched(RAW["unsqueeze"](x.physical, -1), x.levels)
+    return batched(op(x.physical, _shift(start, x.dim(), x.levels), _shift(end, x.dim(), x.levels)), x.levels)
+
+
+@rule("max", "min", "argmax", "argmin")
+def extremum(op, args, kwargs):
+    """With a dimension: as ``with_dims``; with another tensor: elementwise; with neither: of the flattened sample."""
+    x = args[0]
+    other = args[1] if len(args) > 1 else kwargs.get("other")
+    if isinstance(other, Tensor):
+        return elementwise(op, args, kwargs)
+    dim = args[1] if len(args) > 1 else kwargs.get("dim")
+    keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
+    levels = x.levels
+    if dim is None:
+        flat = RAW["reshape"](x.physical, [level_size(n) for n in levels] + [-1])
+        reduce = {"max": RAW["amax"], "min": RAW["amin"]}.get(op.__name__, op)
+        return batched(reduce(flat, -1), levels)
+    return batched(op(x.physical, _shift(dim, x.dim(), levels), keepdim), levels)
+
+
+@rule("cat", "concat", "concatenate", "stack", "hstack", "vstack")
+def joined(op, args, kwargs):
+    tensors = list(args[0])
+    dim = args[1] if len(args) > 1 else kwargs.get("dim", 0)
+    levels = union_of_levels(tensors)
+    rank = max(t.dim() for t in tensors)
+    if op.__name__ in ("hstack", "vstack"):
+        return fallback(op, args, kwargs)
+    new_rank = rank + 1 if op.__name__ == "stack" else rank
+    physical = [aligned(t, levels, expand=True) for t in tensors]
+    return batched(op(physical, _shift(dim, new_rank, levels)), levels)
+
+
+# -- shapes given as sizes, and indexing ----------------------------------------------------------------------
+def _sizes(args) -> list:
+    return list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
+
+
+@rule("view", "reshape")
+def reshaped(op, args, kwargs):
+    x = args[0]
+    sizes = _sizes(args[1:]) if len(args) > 1 else list(kwargs.get("shape", kwargs.get("size")))
+    batch = list(x.physical.shape[:len(x.levels)])
+    physical = x.physical if op.__name__ == "reshape" or x.physical.is_contiguous() else RAW["contiguous"](x.physical)
+    return batched(op(physical, batch + sizes), x.levels)
+
+
+@rule("view_as", "reshape_as", "expand_as")
+def like_other(op, args, kwargs):
+    name = {"view_as": "view", "reshape_as": "reshape", "expand_as": "expand"}[op.__name__]
+    return RULES[name](RAW[name], (args[0], list(args[1].shape)), {})
+
+
+@rule("expand", "broadcast_to")
+def expanded(op, args, kwargs):
+    x = args[0]
+    sizes = _sizes(args[1:]) if len(args) > 1 else list(kwargs.get("size", kwargs.get("sizes", ())))
+    physical = aligned(x, x.levels, len(sizes))
+    return batched(RAW["expand"](physical, list(physical.shape[:len(x.levels)]) + sizes), x.levels)
+
+
+@rule("repeat", "tile")
+def repeated(op, args, kwargs):
+    x = args[0]
+    counts = _sizes(args[1:])
+    physical = aligned(x, x.levels, len(counts))
+    counts = [1] * (physical.dim() - len(x.levels) - len(counts)) + counts
+    return batched(RAW["repeat"](physical, [1] * len(x.levels) + counts), x.levels)
+
+
+@rule("t")
+def transposed(op, args, kwargs):
+    x = args[0]
+    return x if x.dim() < 2 else batched(RAW["transpose"](x.physical, -2, -1), x.levels)
+
+
+@rule("T")
+def reversed_dims(op, args, kwargs):
+    x = args[0]
+    n = len(x.levels)
+    return batched(RAW["permute"](x.physical, list(range(n)) + list(range(x.physical.dim() - 1, n - 1, -1))), x.levels)
+
+
+@rule("__getitem__")
+def getitem(op, args, kwargs):
+    x, key = args
+    key = key if isinstance(key, tuple) else (key,)
+    if any(isinstance(k, (Tensor, list)) for k in key):
+        return fallback(op, args, kwargs)
+    levels = union_of_levels((x,))
+    return batched(op(x.physical, (slice(None),) * len(levels) + key), levels)
+
+
+@rule("__setitem__")
+def setitem(op, args, kwargs):
+    x, key, value = args
+    key = key if isinstance(key, tuple) else (key,)
+    if not set(levels_of(value)) <= set(levels_of(x)) or any(isinstance(k, (Tensor, list)) for k in key):
+        raise RuntimeError(INPLACE_ERROR)
+    levels = levels_of(x)
+    target = op if levels else None
+    if target is None:
+        raise RuntimeError(INPLACE_ERROR)
+    index = (slice(None),) * len(levels) + key
+    selected = RAW["__getitem__"](x.physical, index)
+    rank = selected.dim() - len(levels)
+    op(x.physical, index, aligned(value, levels, rank) if isinstance(value, Tensor) else value)
+    return None
+
+
+# -- normalization -------------------------------------------------------------------------------------------
+BATCH_NORM_PARAMETERS = ("input", "running_mean", "running_var", "weight", "bias", "training", "momentum", "eps")
+
+
+@rule("batch_norm")
+def batch_norm(op, args, kwargs):
+    """Each sample normalized by its own statistics (or the running ones, in eval mode): the reductions
+    over the sample's dimensions 0, 2, 3... of the physical tensor; running statistics, batched as the
+    input is, updated per sample."""
+    bound = dict(zip(BATCH_NORM_PARAMETERS, args))
+    bound.update(kwargs)
+    x, running_mean, running_var = bound["input"], bound.get("running_mean"), bound.get("running_var")
+    weight, bias = bound.get("weight"), bound.get("bias")
+    training, momentum, eps = bound.get("training", False), bound.get("momentum", 0.1), bound.get("eps", 1e-5)
+    levels = union_of_levels([value for value in bound.values() if isinstance(value, Tensor)])
+    rank, count = x.dim(), len(levels)
+    if training and any(s is not None and levels_of(s) != levels for s in (running_mean, running_var)):
+        raise RuntimeError(INPLACE_ERROR)
+    physical = aligned(x, levels, rank)
+    channels = x.shape[1]
+
+    def per_channel(value):
+        aligned_value = aligned(value, levels)
+        return RAW["reshape"](aligned_value, list(aligned_value.shape[:count]) + [1, channels] + [1] * (rank - 2))
+
+    if training or running_mean is None:
+        dims = (count,) + tuple(range(count + 2, count + rank))
+        mean = RAW["mean"](physical, dims, keepdim=True)
+        var = RAW["var"](physical, dims, correction=0, keepdim=True)
+        if training and running_mean is not None:
+            _update_running(running_mean, running_var, mean, var, x.numel() // channels, momentum, channels)
+    else:
+        mean, var = per_channel(running_mean), per_channel(running_var)
+    out = RAW["mul"](RAW["sub"](physical, mean), RAW["rsqrt"](RAW["add"](var, eps)))
+    if weight is not None:
+        out = RAW["mul"](out, per_channel(weight))
+    if bias is not None:
+        out = RAW["add"](out, per_channel(bias))
+    return batched(out, levels)
+
+
+def _update_running(running_mean, running_var, mean, var, values: int, momentum: float, channels: int) -> None:
+    from .._grad_mode import no_grad  # noqa: PLC0415 - grad modes import nothing of vmap
+
+    with no_grad():
+        for running, batch in ((running_mean, mean), (running_var, RAW["mul"](var, values / max(values - 1, 1)))):
+            target = running.physical
+            update = RAW["reshape"](batch, list(target.shape))
+            RAW["add_"](RAW["mul_"](target, 1 - momentum), RAW["mul"](update, momentum))
+
+
+@rule("layer_norm", "group_norm")
+def last_dims_norm(op, args, kwargs):
+    """layer_norm normalizes a sample's last dimensions, which are the physical tensor's last ones too."""
+    x = args[0]
+    if any(levels_of(t) for t in _tensors(args[1:], kwargs)) or op.__name__ == "group_norm":
+        return fallback(op, args, kwargs)
+    return batched(op(x.physical, *args[1:], **kwargs), x.levels)
+
+
+# -- creation from a sample -------------------------------------------------------------------------------------
+@rule("zeros_like", "ones_like", "empty_like", "full_like")
+def like(op, args, kwargs):
+    x = args[0]
+    return batched(op(x.physical, *args[1:], **kwargs), x.levels)
+
+
+@rule("new_zeros", "new_ones", "new_empty", "new_full", "new_tensor")
+def new_unbatched(op, args, kwargs):
+    return op(args[0].physical, *args[1:], **kwargs)
+
+
+# -- random ops ------------------------------------------------------------------------------------------------
+RANDOMNESS_ERROR = ("vmap: called random operation while in randomness error mode. Please either use the 'same' or "
+                    "'different' randomness flags on vmap or perform the randomness operation out of vmap")
+RANDOM = {"rand", "randn", "randint", "randperm", "rand_like", "randn_like", "normal", "bernoulli", "multinomial",
+          "dropout", "normal_", "uniform_", "random_"}
+
+
+def random_op(op, args, kwargs):
+    """Random values: refused in ``randomness='error'``; with ``'same'`` one draw for every sample; with
+    ``'different'``, one per sample of every level (tensors created at the sample's size get the batch sizes)."""
+    mode = LEVELS[-1].randomness
+    name = op.__name__
+    if mode == "error":
+        raise RuntimeError(RANDOMNESS_ERROR)
+    tensors = _tensors(args, kwargs)
+    if mode == "same":
+        if not any(levels_of(t) for t in tensors):
+            return op(*args, **kwargs)
+        if name in ("rand_like", "randn_like"):
+            return op(RAW["__getitem__"](args[0].physical, (0,) * len(args[0].levels)), *args[1:], **kwargs)
+        return fallback(op, args, kwargs, warn=False)
+    levels = tuple(level.number for level in LEVELS)
+    sizes = [level.size for level in LEVELS]
+    if name in ("rand", "randn"):
+        shape = _sizes(args) if args else list(kwargs.pop("size"))
+        return batched(op(*(sizes + shape), **kwargs), levels)
+    if name in ("rand_like", "randn_like", "bernoulli", "dropout", "normal_", "uniform_", "random_"):
+        x = args[0]
+        if name.endswith("_") and levels_of(x) != levels:
+            raise RuntimeError(INPLACE_ERROR)
+        result = op(aligned(x, levels, expand=True), *args[1:], **kwargs)
+        return args[0] if name.endswith("_") else batched(result, levels)
+    return fallback(op, args, kwargs, warn=False)
+
+
+for _name in RANDOM:
+    RULES[_name] = random_op
+
+
+# -- the loop, for an op without a rule ------------------------------------------------------------------------
+FALLBACK_WARNING = ("There is a performance drop because we have not yet implemented the batching rule for {}. "
+                    "Please file us an issue on GitHub so that we can prioritize its implementation.")
+
+
+def fallback(op, args, kwargs, warn: bool = True):
+    """The op run once per sample (every combination of the levels' indices) and the results stacked."""
+    name = getattr(op, "__name__", str(op))
+    if name.endswith("_") and not name.startswith("__"):
+        raise RuntimeError(f"vmap: {name} has no batching rule, and an in-place op cannot run sample by sample")
+    if warn:
+        warnings.warn(FALLBACK_WARNING.format(f"aten::{name}"), UserWarning, stacklevel=4)
+    levels = union_of_levels(_tensors(args, kwargs))
+    sizes = [level_size(n) for n in levels]
+    count = functools.reduce(lambda a, b: a * b, sizes, 1)
+
+    def sample(index):
+        def pick(t):
+            if not levels_of(t):
+                return t
+            physical = aligned(t, levels, expand=True)
+            return RAW["__getitem__"](RAW["reshape"](physical, [count] + list(physical.shape[len(levels):])), index)
+        picked_args, picked_kwargs = _map_tensors(pick, args, kwargs)
+        return op(*picked_args, **picked_kwargs)
+
+    results = [sample(i) for i in range(count)]
+    from .._ops.shape import stack  # noqa: PLC0415 - the shape ops import nothing of vmap
+
+    def join(items):
+        first = items[0]
+        if isinstance(first, Tensor):
+            stacked = stack(items)
+            return RAW["reshape"](stacked, sizes + list(stacked.shape[1:]))
+        if isinstance(first, tuple):
+            parts = [join([item[k] for item in items]) for k in range(len(first))]
+            return type(first)(*parts) if hasattr(first, "_fields") else tuple(parts)
+        raise RuntimeError(f"vmap: {name} returned a {type(first).__name__}, which cannot be batched")
+
+    return batched(join(results), levels)
+
+
+def run(name: str, op, args, kwargs):
+    """``op`` applied to arguments of which at least one is batched, or a random op under vmap."""
+    found = RULES.get(name)
+    if found is None:
+        return fallback(op, args, kwargs)
+    return found(op, args, kwargs)
+
+
+__all__ = ["RULES", "BatchedTensor", "run"]
