@@ -203,21 +203,20 @@ def with_dims(op, args, kwargs):
     """Ops whose dimensions are integers at known positions (or keywords)."""
     x = args[0]
     levels, rank = x.levels, x.dim()
-    defaults = {"chunk": 0, "split": 0, "tensor_split": 0, "unbind": 0, "diagonal": None, "normalize": 1}
+    defaults = {"chunk": 0, "split": 0, "tensor_split": 0, "unbind": 0, "normalize": 1}
     args = list(args)
     if op.__name__ == "squeeze" and len(args) == 1 and "dim" not in kwargs:
         dims = tuple(i for i, size in enumerate(x.shape) if size == 1)
         return batched(op(x.physical, tuple(d + len(levels) for d in dims)) if dims else x.physical, levels)
+    kwargs = {key: _shift_any(value, rank, levels) if key in DIM_KEYWORDS else value for key, value in kwargs.items()}
     for position in ONE_DIM[op.__name__]:
         if len(args) > position:
             args[position] = _shift_any(args[position], rank, levels)
+        elif op.__name__ == "diagonal":
+            kwargs.setdefault("dim1", _shift(0, rank, levels))
+            kwargs.setdefault("dim2", _shift(1, rank, levels))
         elif op.__name__ in defaults and not (kwargs.keys() & DIM_KEYWORDS):
-            if op.__name__ == "diagonal":
-                kwargs = dict(kwargs, dim1=_shift(kwargs.get("dim1", 0), rank, levels),
-                              dim2=_shift(kwargs.get("dim2", 1), rank, levels))
-                break
-            kwargs = dict(kwargs, dim=_shift(defaults[op.__name__], rank, levels))
-    kwargs = {key: _shift_any(value, rank, levels) if key in DIM_KEYWORDS else value for key, value in kwargs.items()}
+            kwargs["dim"] = _shift(defaults[op.__name__], rank, levels)
     if op.__name__ == "index_select" and levels_of(args[2] if len(args) > 2 else kwargs.get("index")):
         return fallback(op, args, kwargs)
     args[0] = x.physical

@@ -117,7 +117,7 @@ def _name_of(func) -> str:
 
 def _dims_for(dims, tree, where: str, fail):
     """``dims`` (an int, None, or a container matching ``tree``'s outer structure) for every leaf of ``tree``."""
-    if dims is None or isinstance(dims, int):
+    if not isinstance(dims, (tuple, list, dict)):
         leaves, _ = flatten(tree)
         return [dims] * len(leaves)
     if isinstance(dims, (tuple, list)) and isinstance(tree, (tuple, list)) and type(dims) is type(tree) \
