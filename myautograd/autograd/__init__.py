@@ -15,6 +15,8 @@ import numpy as np
 from .._autograd.engine import run_backward
 from .._autograd.node import gradient_edge
 from .._autograd.view_links import gradient_tensor
+from .._batched import LEVELS as VMAP_LEVELS
+from .._batched import BatchedTensor, aligned, levels_of, union_of_levels
 from .._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .._ops.shape import stack
 from .._tensor import Tensor, make_tensor, warn_once
@@ -169,6 +171,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if len(inputs) == 0:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grad_outputs = _as_tuple(grad_outputs, len(outputs))
+    if VMAP_LEVELS and any(isinstance(t, BatchedTensor) for t in (*outputs, *inputs, *grad_outputs)):
+        return _grad_of_samples(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                                materialize_grads)
     made = _make_grads(outputs, grad_outputs, is_grads_batched)
     if len(made) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grad_outputs)} gradients")
@@ -181,6 +186,27 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if materialize_grads:
         result = tuple(r if r is not None else _zeros_for(x, create_graph) for r, x in zip(result, inputs))
     return dict(zip(keys, result)) if as_dict else result
+
+
+def _grad_of_samples(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, materialize) -> tuple:
+    """``grad`` under vmap, of batched values: one backward pass of their physical tensors gives each sample's
+    gradients, provided every input is batched over every level the others are (else the gradients of the
+    samples would be summed)."""
+    levels = union_of_levels((*outputs, *inputs, *grad_outputs))
+    if any(levels_of(t) != levels for t in inputs):
+        raise RuntimeError("vmap: autograd.grad with respect to an input that is not batched over every level of "
+                           "the outputs (create the input inside the vmap, or differentiate with torch.func.grad)")
+    physical_grads = []
+    for output, given in zip(outputs, grad_outputs):
+        if given is None and output.numel() != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        physical_grads.append(None if given is None else aligned(given, levels, expand=True))
+    physical_outputs = [aligned(o, levels, expand=True) for o in outputs]
+    physical_grads = [g if g is not None else make_tensor(np.ones_like(o._data)) for g, o in zip(physical_grads,
+                                                                                             physical_outputs)]
+    found = grad(physical_outputs, [t.physical for t in inputs], physical_grads, retain_graph, create_graph,
+                 allow_unused=allow_unused, materialize_grads=materialize)
+    return tuple(None if g is None else BatchedTensor(g, levels) for g in found)
 
 
 def _grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused) -> tuple:

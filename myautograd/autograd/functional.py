@@ -12,17 +12,17 @@ Everything is reverse mode on the engine (``autograd.grad``):
   ``u``, of ``u^T J`` contracted with ``v``;
 * ``strict=True`` raises, with torch's messages, where an output does not depend on an input (and where
   an output does not require grad at all); without it those derivatives are zeros;
-* ``vectorize=True`` computes the reverse-mode Jacobian in one batched call (``is_grads_batched``).
-
-There is no forward-mode AD yet: ``strategy="forward-mode"`` makes the checks torch makes first, then
-raises NotImplementedError.
+* ``vectorize=True`` computes the reverse-mode Jacobian in one batched call: ``torch.func.jacrev``, on vmap;
+* ``strategy="forward-mode"`` (only with ``vectorize=True``, as torch) pushes the identity's rows through the
+  function as tangents, under vmap and one dual level, as torch does.
 """
 
 from __future__ import annotations
 
+import sys
+
 from .._grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
 from .._ops.creation import eye, zeros_like
-from .._ops.shape import stack
 from .._tensor import Tensor
 
 STRATEGIES = ("forward-mode", "reverse-mode")
@@ -216,35 +216,57 @@ def _jacobian_rows(outputs: tuple, inputs: tuple, create_graph: bool, strict: bo
                     if strict:
                         raise RuntimeError(f"Output {out_index} of the user-provided function is independent of "
                                            f"input {in_index}." + NOT_STRICT)
-                    g = zeros_like(x)
+                    g = _torch_op("zeros_like")(x)
                 elif strict and create_graph and not g.requires_grad:
                     # torch names the output's index here
                     raise RuntimeError(f"The jacobian of the user-provided function is independent of input "
                                        f"{out_index}. This is not allowed in strict mode when create_graph=True.")
                 rows[in_index].append(g)
-        table.append(tuple(stack(column).view(tuple(out.shape) + tuple(x.shape))
+        table.append(tuple(_torch_op("stack")(column).view(tuple(out.shape) + tuple(x.shape))
                            for column, x in zip(rows, inputs)))
     return tuple(table)
 
 
-def _jacobian_batched(outputs: tuple, inputs: tuple, create_graph: bool) -> tuple:
-    """All rows in one batched backward: the grad_outputs are the identity, split over the outputs."""
-    sizes = [out.numel() for out in outputs]
-    basis = eye(sum(sizes), dtype=outputs[0].dtype, device=outputs[0].device)
-    grad_outputs, start = [], 0
-    for size in sizes:
-        grad_outputs.append(basis[:, start:start + size])
-        start += size
-    flat = tuple(out.reshape(-1) for out in outputs)
-    grads = _grad(flat, inputs, tuple(grad_outputs), create_graph, batched=True)
-    per_input = [g if g is not None else zeros_like(x).expand((sum(sizes),) + tuple(x.shape))
-                 for g, x in zip(grads, inputs)]
+def _jacobian_batched(func, inputs: tuple, outputs_tuple: bool) -> tuple:
+    """All rows at once: ``torch.func.jacrev`` (the vector-Jacobian products of the identity's rows under
+    vmap); the inputs are the fresh ones, so with ``create_graph`` the table stays connected to the given."""
+    from ..func import jacrev  # noqa: PLC0415 - func is built on this package
+
+    table = jacrev(func, argnums=tuple(range(len(inputs))))(*inputs)
+    return table if outputs_tuple else (table,)
+
+
+def _jacobian_forward(func, inputs: tuple) -> tuple[bool, list]:
+    """torch's forward-mode Jacobian: the tangents of the identity's rows pushed through ``func`` under vmap,
+    in one dual level; a table of lists (torch's), per output then per input."""
+    from ..func import vmap  # noqa: PLC0415 - func is built on this package
+    from ..func._forward import dual, unpacked_batched  # noqa: PLC0415
+    from . import forward_ad  # noqa: PLC0415 - forward mode is imported late, as func's
+
+    numels = [x.numel() for x in inputs]
+    basis = eye(sum(numels), dtype=inputs[0].dtype, device=inputs[0].device)
+    rows = basis.split(numels, dim=1)
+    seen = {}
+
+    def push(*tangents):
+        with forward_ad.dual_level():
+            duals = tuple(dual(x, t.view_as(x)) for x, t in zip(inputs, tangents))
+            seen["tuple"], outputs = _as_tuple(func(*duals), "outputs of the user-provided function", "jacobian")
+            pairs = [unpacked_batched(out) for out in outputs]
+            seen["shapes"] = [tuple(primal.shape) for primal, _ in pairs]
+            return tuple(_torch_op("zeros_like")(primal) if tangent is None else tangent for primal, tangent in pairs)
+
+    pushed = vmap(push)(*rows)
     table = []
-    for out_index, out in enumerate(outputs):
-        start = sum(sizes[:out_index])
-        table.append(tuple(g[start:start + sizes[out_index]].reshape(tuple(out.shape) + tuple(x.shape))
-                           for g, x in zip(per_input, inputs)))
-    return tuple(table)
+    for jac_output, shape in zip(pushed, seen["shapes"]):
+        table.append([jac.permute(*range(1, jac.dim()), 0).reshape(*shape, *x.shape)
+                      for jac, x in zip(jac_output.split(numels, dim=0), inputs)])
+    return seen["tuple"], table
+
+
+def _torch_op(name: str):
+    """``torch.<name>`` as user code reaches it: under vmap, its batching dispatcher."""
+    return getattr(sys.modules["myautograd"], name)
 
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
@@ -255,7 +277,10 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                              'function has more outputs than inputs, "forward-mode" tends to be more performant. '
                              'Otherwise, prefer to use "reverse-mode".')
     if strategy == "forward-mode":
-        _refuse_forward_mode(inputs, create_graph, strict, vectorize)
+        _check_forward_mode(inputs, create_graph, strict, vectorize)
+        inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+        outputs_tuple, table = _jacobian_forward(func, inputs)
+        return _unpack(table, (outputs_tuple, inputs_tuple))
     with enable_grad():
         inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
         inputs = _fresh(inputs, create_graph)
@@ -265,14 +290,14 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
             raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are not "
                                "supported together. Please either set `strict=False` or `vectorize=False`.")
         if vectorize:
-            table = _jacobian_batched(outputs, inputs, create_graph)
+            table = _jacobian_batched(func, inputs, outputs_tuple)
         else:
             table = _jacobian_rows(outputs, inputs, create_graph, strict)
     return _unpack(_settle(table, create_graph), (outputs_tuple, inputs_tuple))
 
 
-def _refuse_forward_mode(inputs, create_graph: bool, strict: bool, vectorize: bool):
-    """torch's checks of ``strategy="forward-mode"``, in its order; then NotImplementedError (no forward AD)."""
+def _check_forward_mode(inputs, create_graph: bool, strict: bool, vectorize: bool):
+    """torch's checks of ``strategy="forward-mode"``, in its order."""
     if create_graph:
         raise NotImplementedError('torch.autograd.functional.jacobian: `create_graph=True` and `strategy="forward-'
                                   'mode"` are not supported together (yet). Please either set `create_graph=False` '
@@ -285,7 +310,6 @@ def _refuse_forward_mode(inputs, create_graph: bool, strict: bool, vectorize: bo
         # torch's message, its missing space included
         raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
                                   "only implemented for `vectorize=True`.")
-    raise NotImplementedError("myautograd has no forward-mode AD: use strategy=\"reverse-mode\"")
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):

@@ -16,10 +16,12 @@ from __future__ import annotations
 import functools
 
 from .. import autograd
+from .._batched import LEVELS, BatchedTensor, aligned
 from .._grad_mode import enable_grad
 from .._ops.creation import ones_like, zeros_like
 from .._tensor import Tensor
-from ._batched import LEVELS, BatchedTensor, aligned
+from . import _forward
+from ._forward import hessian, jacfwd, jvp, linearize
 from ._jacobians import jacrev
 from ._modules import functional_call, replace_all_batch_norm_modules_, stack_module_state
 from ._pytree import flatten as _flatten
@@ -43,10 +45,25 @@ def _track(leaf):
         raise RuntimeError("only Tensors of floating point dtype can require gradients")
     if LEVELS:
         levels = tuple(level.number for level in LEVELS)
-        physical = aligned(leaf, levels, expand=True)
-        physical = physical.view_as(physical) if physical.requires_grad else physical.detach().requires_grad_()
-        return BatchedTensor(physical, levels)
-    return leaf.view_as(leaf) if leaf.requires_grad else leaf.detach().requires_grad_()
+        return BatchedTensor(_fresh(aligned(leaf, levels, expand=True)), levels)
+    return _fresh(leaf)
+
+
+def _fresh(tensor):
+    """A tensor the transform's graph starts from: a view of ``tensor`` if it requires grad, else a new leaf,
+    which keeps ``tensor``'s forward-mode tangent (forward-over-reverse: ``jacfwd(jacrev(f))``)."""
+    if tensor.requires_grad:
+        return tensor.view_as(tensor)
+    tangent = _tangent_of(tensor)
+    leaf = tensor.detach().requires_grad_()
+    return leaf if tangent is None else _forward.make_dual_of(leaf, tangent)
+
+
+def _tangent_of(tensor):
+    try:
+        return _forward.unpacked(tensor)[1]
+    except ImportError:  # no forward mode: no tangents
+        return None
 
 
 def _physical(value):
@@ -244,5 +261,5 @@ def debug_unwrap(tensor, *, recurse: bool = True):
     return tensor.physical
 
 
-__all__ = ["debug_unwrap", "functional_call", "functionalize", "grad", "grad_and_value", "jacrev", "rearrange",
-           "replace_all_batch_norm_modules_", "stack_module_state", "vjp", "vmap"]
+__all__ = ["debug_unwrap", "functional_call", "functionalize", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev",
+           "jvp", "linearize", "rearrange", "replace_all_batch_norm_modules_", "stack_module_state", "vjp", "vmap"]

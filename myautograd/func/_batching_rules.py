@@ -21,8 +21,8 @@ from __future__ import annotations
 import functools
 import warnings
 
+from .._batched import LEVELS, RAW, BatchedTensor, aligned, batched, level_size, levels_of, union_of_levels
 from .._tensor import Tensor
-from ._batched import LEVELS, RAW, BatchedTensor, aligned, batched, level_size, levels_of, union_of_levels
 
 RULES: dict = {}
 
@@ -171,6 +171,13 @@ def reduction(op, args, kwargs):
     x = args[0]
     levels, rank = x.levels, x.dim()
     args = list(args)
+    if rank == 0:  # a sample of one element: reduced over a dimension of one (an empty dims tuple means all)
+        x = BatchedTensor(RAW["unsqueeze"](x.physical, -1), levels)
+        rank = 1
+        if len(args) > position and args[position] is not None:
+            args[position] = 0 if isinstance(args[position], int) else (0,)
+        elif kwargs.get("dim") is not None:
+            kwargs = dict(kwargs, dim=0)
     key = "dim"
     dim = args[position] if len(args) > position else kwargs.get(key)
     if isinstance(dim, (list, tuple)):
@@ -256,7 +263,7 @@ def flatten(op, args, kwargs):
     return batched(op(x.physical, _shift(start, x.dim(), x.levels), _shift(end, x.dim(), x.levels)), x.levels)
 
 
-@rule("max", "min", "argmax", "argmin")
+@rule("max", "min", "argmax", "argmin", "prod")
 def extremum(op, args, kwargs):
     """With a dimension: as ``with_dims``; with another tensor: elementwise; with neither: of the flattened sample."""
     x = args[0]
@@ -265,12 +272,13 @@ def extremum(op, args, kwargs):
         return elementwise(op, args, kwargs)
     dim = args[1] if len(args) > 1 else kwargs.get("dim")
     keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
+    rest = {key: value for key, value in kwargs.items() if key not in ("dim", "keepdim")}
     levels = x.levels
     if dim is None:
         flat = RAW["reshape"](x.physical, [level_size(n) for n in levels] + [-1])
         reduce = {"max": RAW["amax"], "min": RAW["amin"]}.get(op.__name__, op)
-        return batched(reduce(flat, -1), levels)
-    return batched(op(x.physical, _shift(dim, x.dim(), levels), keepdim), levels)
+        return batched(reduce(flat, -1, **rest), levels)
+    return batched(op(x.physical, _shift(dim, x.dim(), levels), keepdim, **rest), levels)
 
 
 @rule("cat", "concat", "concatenate", "stack", "hstack", "vstack")
@@ -421,6 +429,173 @@ def last_dims_norm(op, args, kwargs):
     if any(levels_of(t) for t in _tensors(args[1:], kwargs)) or op.__name__ == "group_norm":
         return fallback(op, args, kwargs)
     return batched(op(x.physical, *args[1:], **kwargs), x.levels)
+
+
+# -- losses, convolutions and pooling --------------------------------------------------------------------------
+SIZE_WARNING_LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss")
+POINTWISE_LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
+                    "binary_cross_entropy_with_logits", "kl_div")
+
+
+@rule(*POINTWISE_LOSSES)
+def pointwise_loss(op, args, kwargs):
+    """The elementwise losses of each sample (``reduction="none"``), then the sample's reduction. Input and
+    target are broadcast to one shape first, after the warning torch gives a sample of two shapes."""
+    reduction = kwargs.pop("reduction", "mean")
+    x, target = args[0], args[1] if len(args) > 1 else kwargs.pop("target")
+    if any(key in kwargs for key in ("size_average", "reduce")) or len(args) > 3 or \
+            (x.shape != target.shape and op.__name__ not in SIZE_WARNING_LOSSES):
+        return fallback(op, (x, target, *args[2:]), dict(kwargs, reduction=reduction))
+    if x.shape != target.shape:
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size ({x.size()}). This "
+                      "will likely lead to incorrect results due to broadcasting. Please ensure they have the same "
+                      "size.", UserWarning, stacklevel=4)
+    levels = union_of_levels((x, target))
+    rank = max(x.dim(), target.dim())
+    pair = [aligned(t, levels, rank, expand=True) for t in (x, target)]
+    shape = _broadcast(list(pair[0].shape), list(pair[1].shape))
+    pair = [RAW["expand"](t, shape) for t in pair]
+    losses = batched(op(*pair, *args[2:], **dict(kwargs, reduction="none")), levels)
+    if reduction == "none":
+        return losses
+    if reduction == "batchmean":
+        return losses.sum() / args[0].shape[0] if args[0].dim() else losses.sum()
+    return losses.sum() if reduction == "sum" else losses.mean()
+
+
+@rule("cross_entropy", "nll_loss")
+def class_loss(op, args, kwargs):
+    """Each sample's losses with the samples flattened into the loss's own batch dimension."""
+    x, target = args[0], args[1]
+    reduction = kwargs.pop("reduction", "mean")
+    if len(args) > 2 or kwargs.get("weight") is not None or levels_of(kwargs.get("weight")) or \
+            any(key in kwargs for key in ("size_average", "reduce", "ignore_index")):
+        return fallback(op, args, dict(kwargs, reduction=reduction))
+    levels = union_of_levels((x, target))
+    inputs, targets = aligned(x, levels, expand=True), aligned(target, levels, expand=True)
+    count, single = len(levels), x.dim() == 1
+    batch = list(inputs.shape[:count])
+    flat_inputs = RAW["reshape"](inputs, [-1] + list(inputs.shape[count + (0 if single else 1):]))
+    flat_targets = RAW["reshape"](targets, [-1] + list(targets.shape[count + (0 if single else 1):]))
+    losses = op(flat_inputs, flat_targets, **dict(kwargs, reduction="none"))
+    losses = batched(RAW["reshape"](losses, batch + ([] if single else list(x.shape[:1])) +
+                                    list(losses.shape[1:])), levels)
+    if reduction == "none":
+        return losses
+    return losses.sum() if reduction == "sum" else losses.mean()
+
+
+SPATIAL = {"conv1d": 1, "conv_transpose1d": 1, "conv2d": 2, "conv_transpose2d": 2, "max_pool2d": 2,
+           "avg_pool2d": 2, "adaptive_avg_pool2d": 2}
+
+
+@rule(*SPATIAL)
+def spatial(op, args, kwargs):
+    """Samples (and each sample's own batch, if it has one) flattened into the op's batch dimension;
+    the weights must be the same for every sample."""
+    x = args[0]
+    if any(levels_of(t) for t in _tensors(args[1:], kwargs)) or not levels_of(x):
+        return fallback(op, args, kwargs)
+    keep = SPATIAL[op.__name__] + 1
+    physical = x.physical
+    leading = list(physical.shape[:physical.dim() - keep])
+    result = op(RAW["reshape"](physical, [-1] + list(physical.shape[-keep:])), *args[1:], **kwargs)
+
+    def restored(value):
+        return RAW["reshape"](value, leading + list(value.shape[1:]))
+
+    result = tuple(restored(v) for v in result) if isinstance(result, tuple) else restored(result)
+    return batched(result, x.levels)
+
+
+@rule("addmm")
+def addmm(op, args, kwargs):
+    x, first, second = args[:3]
+    beta, alpha = kwargs.get("beta", 1), kwargs.get("alpha", 1)
+    product = matmul(RAW["matmul"], (first, second), {})
+    product = product if alpha == 1 else product * alpha
+    return product + (x if beta == 1 else x * beta)
+
+
+@rule("gather", "scatter", "scatter_add")
+def indexed_by_tensor(op, args, kwargs):
+    """The input, index (and source) given every level, the dimension shifted."""
+    x = args[0]
+    dim = args[1] if len(args) > 1 else kwargs.pop("dim")
+    rest = list(args[2:])
+    levels = union_of_levels([x, *rest, *kwargs.values()])
+    physical = [aligned(t, levels, expand=True) if isinstance(t, Tensor) else t for t in rest]
+    kwargs = {k: aligned(v, levels, expand=True) if isinstance(v, Tensor) else v for k, v in kwargs.items()}
+    return batched(op(aligned(x, levels, expand=True), _shift(dim, x.dim(), levels), *physical, **kwargs), levels)
+
+
+@rule("roll")
+def rolled(op, args, kwargs):
+    x = args[0]
+    shifts = args[1] if len(args) > 1 else kwargs["shifts"]
+    dims = args[2] if len(args) > 2 else kwargs.get("dims")
+    if dims is None:
+        flat = RAW["reshape"](x.physical, [level_size(n) for n in x.levels] + [-1])
+        return batched(RAW["reshape"](op(flat, shifts, -1), list(x.physical.shape)), x.levels)
+    return batched(op(x.physical, shifts, _shift_any(dims, x.dim(), x.levels)), x.levels)
+
+
+@rule("trace")
+def trace(op, args, kwargs):
+    x = args[0]
+    return batched(RAW["sum"](RAW["diagonal"](x.physical, 0, -2, -1), -1), x.levels)
+
+
+@rule("cosine_similarity")
+def cosine_similarity(op, args, kwargs):
+    tensors = [t for t in args[:2]]
+    levels = union_of_levels(tensors)
+    rank = max(t.dim() for t in tensors)
+    dim = args[2] if len(args) > 2 else kwargs.pop("dim", 1)
+    physical = [aligned(t, levels, rank) for t in tensors]
+    return batched(op(*physical, _shift(dim, rank, levels), *args[3:], **kwargs), levels)
+
+
+@rule("unfold")
+def unfolded(op, args, kwargs):
+    x = args[0]
+    return batched(op(x.physical, _shift(args[1], x.dim(), x.levels), *args[2:]), x.levels)
+
+
+@rule("one_hot", "view_as_real", "view_as_complex")
+def on_the_last_dimension(op, args, kwargs):
+    x = args[0]
+    return batched(op(x.physical, *args[1:], **kwargs), x.levels)
+
+
+@rule("pad")
+def padded(op, args, kwargs):
+    x = args[0]
+    mode = args[2] if len(args) > 2 else kwargs.get("mode", "constant")
+    if mode != "constant" or any(levels_of(t) for t in _tensors(args[1:], kwargs)):
+        return fallback(op, args, kwargs)
+    return batched(op(x.physical, *args[1:], **kwargs), x.levels)
+
+
+@rule("embedding")
+def embedding(op, args, kwargs):
+    indices = args[0]
+    if any(levels_of(t) for t in _tensors(args[1:], kwargs)) or kwargs.get("max_norm") is not None:
+        return fallback(op, args, kwargs)
+    return batched(op(indices.physical, *args[1:], **kwargs), indices.levels)
+
+
+DYNAMIC_SHAPE = ("vmap: We do not support batching operators that can output dynamic shape. Attempted to vmap over "
+                 "aten::{}. Please file an issue at https://github.com/pytorch/pytorch/issues if you need this feature.")
+
+
+@rule("nonzero", "argwhere", "masked_select")
+def dynamic_shape(op, args, kwargs):
+    if op.__name__ == "masked_select":
+        raise RuntimeError("vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We cannot support "
+                           "this because for each batch this would return a differently shaped Tensor. Please file an "
+                           "issue at https://github.com/pytorch/pytorch/issues if you need this feature.")
+    raise RuntimeError(DYNAMIC_SHAPE.format(op.__name__))
 
 
 # -- creation from a sample -------------------------------------------------------------------------------------

@@ -17,9 +17,9 @@ import functools
 import sys
 
 from .. import _ops
+from .._batched import LEVELS, RAW, BatchedTensor, Level, aligned, levels_of
 from .._tensor import Tensor
 from . import _batching_rules
-from ._batched import LEVELS, RAW, BatchedTensor, Level, aligned, levels_of
 from ._batching_rules import RANDOM, run
 from ._pytree import flatten, spec_repr, unflatten
 

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._ops.registry import METHODS
-from .._size import Size
-from .._tensor import Tensor
+from ._ops.registry import METHODS
+from ._size import Size
+from ._tensor import Tensor
 
-RAW = dict(METHODS)  # the ops as the registry made them: what the batching rules compute with
+RAW = METHODS  # the ops as the registry made them (the Tensor methods): what the batching rules compute with
 
 
 @dataclass
@@ -146,8 +146,8 @@ class BatchedTensor(Tensor):
 
     def _data_dependent(self, *args):
         raise RuntimeError("vmap: It looks like you're attempting to use a Tensor in some data-dependent control "
-                           "flow. We don't support that yet, please shout over at "
-                           "https://github.com/pytorch/functorch/issues/257 .")
+                           "flow. We don't support that yet, please file an issue at "
+                           "https://github.com/pytorch/pytorch/issues .")
 
     __bool__ = __float__ = __int__ = __index__ = tolist = numpy = _data_dependent
 
