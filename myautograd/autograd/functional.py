@@ -241,7 +241,10 @@ def _jacobian_forward(func, inputs: tuple) -> tuple[bool, list]:
     in one dual level; a table of lists (torch's), per output then per input."""
     from ..func import vmap  # noqa: PLC0415 - func is built on this package
     from ..func._forward import dual, unpacked_batched  # noqa: PLC0415
-    from . import forward_ad  # noqa: PLC0415 - forward mode is imported late, as func's
+    try:
+        from . import forward_ad  # noqa: PLC0415 - forward mode is imported late, as func's
+    except ImportError:
+        raise NotImplementedError("myautograd has no forward-mode AD: use strategy=\"reverse-mode\"") from None
 
     numels = [x.numel() for x in inputs]
     basis = eye(sum(numels), dtype=inputs[0].dtype, device=inputs[0].device)
