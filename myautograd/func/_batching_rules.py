@@ -236,6 +236,15 @@ def _shift_any(dim, rank, levels):
     return _shift(dim, rank, levels)
 
 
+# the methods that take no tensor but self: called on a plain tensor, they never meet a batched value
+SELF_ONLY = (set(REDUCTIONS) | set(ONE_DIM) | {"unsqueeze", "flip", "permute", "flatten", "view", "reshape", "expand",
+                                                "repeat", "tile", "t", "max", "min", "argmax", "argmin", "prod",
+                                                "float", "double", "half", "long", "int", "bool", "short", "char",
+                                                "byte", "cpu", "cuda", "contiguous", "detach", "requires_grad_",
+                                                "new_zeros", "new_ones", "new_empty", "new_full", "new_tensor",
+                                                "tril", "triu", "roll", "unfold"}) - {"index_select", "max", "min"}
+
+
 @rule("unsqueeze")
 def unsqueeze(op, args, kwargs):
     x = args[0]

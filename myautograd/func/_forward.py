@@ -12,6 +12,8 @@ carries the tangents of every sample through the physical ops at once.
 
 from __future__ import annotations
 
+import functools
+
 from .._batched import BatchedTensor, aligned, batched, levels_of, union_of_levels
 from .._ops.registry import FUNCTIONS
 from .._tensor import Tensor
@@ -20,14 +22,26 @@ from ._pytree import flatten, spec_repr, unflatten
 WHERE = "jvp(f, primals, tangents)"
 
 
+@functools.cache
 def _forward_ad():
-    from ..autograd import forward_ad  # noqa: PLC0415 - forward mode is the autograd package's, imported late
-
+    """``myautograd.autograd.forward_ad`` (imported late: the autograd package imports func's users); the
+    ImportError of a myautograd without forward mode is raised again at each call, without searching again."""
+    try:
+        from ..autograd import forward_ad  # noqa: PLC0415
+    except ImportError as error:
+        return error
     return forward_ad
 
 
+def _forward_ad_module():
+    found = _forward_ad()
+    if isinstance(found, ImportError):
+        raise ImportError(str(found))
+    return found
+
+
 def dual(primal, tangent):
-    make_dual = _forward_ad().make_dual
+    make_dual = _forward_ad_module().make_dual
     levels = union_of_levels((primal, tangent))
     if not levels:
         return make_dual(primal, tangent)
@@ -37,7 +51,7 @@ def dual(primal, tangent):
 
 
 def unpacked_batched(output):
-    unpack_dual = _forward_ad().unpack_dual
+    unpack_dual = _forward_ad_module().unpack_dual
     if isinstance(output, BatchedTensor):
         primal, tangent = unpack_dual(output.physical)
         return batched(primal, output.levels), None if tangent is None else batched(tangent, output.levels)
@@ -46,11 +60,11 @@ def unpacked_batched(output):
 
 def unpacked(tensor):
     """``unpack_dual`` of a plain tensor: (primal, tangent or None); ImportError without forward mode."""
-    return _forward_ad().unpack_dual(tensor)
+    return _forward_ad_module().unpack_dual(tensor)
 
 
 def make_dual_of(tensor, tangent):
-    return _forward_ad().make_dual(tensor, tangent)
+    return _forward_ad_module().make_dual(tensor, tangent)
 
 
 def _zeros_like(value):
@@ -79,7 +93,7 @@ def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False)
     for leaf in tangent_leaves:
         if not isinstance(leaf, Tensor):
             raise RuntimeError(f"{WHERE}: Expected tangents to only contain Tensors, got {type(leaf)}")
-    with _forward_ad().dual_level():
+    with _forward_ad_module().dual_level():
         duals = [dual(p, t) for p, t in zip(primal_leaves, tangent_leaves, strict=True)]
         result = func(*unflatten(duals, primal_spec))
         aux = None

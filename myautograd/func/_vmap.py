@@ -14,13 +14,14 @@ for good. So the ops cost nothing more when no vmap runs.
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 
 from .. import _ops
 from .._batched import LEVELS, RAW, BatchedTensor, Level, aligned, levels_of
 from .._tensor import Tensor
 from . import _batching_rules
-from ._batching_rules import RANDOM, run
+from ._batching_rules import RANDOM, SELF_ONLY, run
 from ._pytree import flatten, spec_repr, unflatten
 
 RANDOMNESS_MODES = ("error", "different", "same")
@@ -62,6 +63,21 @@ def _functional_module():
     return sys.modules["myautograd.nn.functional"]
 
 
+def _self_only(name: str, op) -> bool:
+    """Whether the method ``name`` takes no tensor but its self, so that called on a plain tensor it never
+    meets a batched value (and vmap need not replace it on Tensor)."""
+    if name in RANDOM or name.startswith("__"):
+        return False
+    if name in SELF_ONLY:
+        return True
+    try:
+        parameters = inspect.signature(op).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)]
+    return len(positional) <= 1 and not any(p.kind is p.KEYWORD_ONLY for p in parameters)
+
+
 def _replaced() -> list:
     """(owner, name, original, dispatcher) for every function and method that vmap replaces while it runs."""
     root = sys.modules["myautograd"]
@@ -75,6 +91,8 @@ def _replaced() -> list:
                 == functional.__name__:
             entries.append((functional, name, op, _dispatcher(name, op)))
     for name, op in RAW.items():
+        if _self_only(name, op):
+            continue
         if name in ("T", "mT", "real", "imag"):
             entries.append((Tensor, name, property(op), property(_dispatcher(name, op))))
         else:
@@ -83,18 +101,30 @@ def _replaced() -> list:
 
 
 _REPLACED: list = []
+_SWAPS: list = []  # (namespace, originals, dispatchers): a module's all at once, with one dict update
 
 
 def _install() -> None:
     if not _REPLACED:
         _REPLACED.extend(_replaced())
+        for owner in {id(owner): owner for owner, *_ in _REPLACED}.values():
+            if owner is not Tensor:
+                entries = [entry for entry in _REPLACED if entry[0] is owner]
+                _SWAPS.append((vars(owner), {name: original for _, name, original, _ in entries},
+                               {name: dispatcher for _, name, _, dispatcher in entries}))
+    for namespace, _, dispatchers in _SWAPS:
+        namespace.update(dispatchers)
     for owner, name, _, dispatcher in _REPLACED:
-        setattr(owner, name, dispatcher)
+        if owner is Tensor:
+            setattr(Tensor, name, dispatcher)
 
 
 def _uninstall() -> None:
+    for namespace, originals, _ in _SWAPS:
+        namespace.update(originals)
     for owner, name, original, _ in _REPLACED:
-        setattr(owner, name, original)
+        if owner is Tensor:
+            setattr(Tensor, name, original)
 
 
 def _batched_methods() -> None:
