@@ -383,3 +383,21 @@ def _ensemble_gradients(t):
 @pytest.mark.parametrize("name", MODULE_CALLS)
 def test_module_utility_matches_torch(name):
     assert outcome(MODULE_CALLS[name], myautograd) == outcome(MODULE_CALLS[name], torch)
+
+
+def test_vmap_of_a_vjp_fn_taken_outside_loops_with_the_warning():
+    """vjp's graph was recorded without the batch: the cotangents' samples are pulled back one by one (torch
+    batches the backward pass itself), after the fallback's warning; the values are torch's."""
+    def jacobian_rows(t, cotangents, nested):
+        _, vjp_fn = t.func.vjp(lambda a: a.sin() * a.sum(), t.tensor([1.0, 2.0, 3.0]))
+        mapped = t.func.vmap(t.func.vmap(vjp_fn)) if nested else t.func.vmap(vjp_fn)
+        return mapped(cotangents)[0]
+
+    for nested, cotangents in ((False, [[1.0, 0.0, 0.0], [0.0, 2.0, 0.0]]),
+                               (True, [[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], [[0.0, 0.0, 1.0], [1.0, 1.0, 1.0]]])):
+        with pytest.warns(UserWarning, match="^There is a performance drop because we have not yet implemented the "
+                                             "batching rule for vjp_fn"):
+            mine = jacobian_rows(myautograd, myautograd.tensor(cotangents), nested)
+        theirs = jacobian_rows(torch, torch.tensor(cotangents), nested)
+        assert tuple(mine.shape) == tuple(theirs.shape)
+        assert np.allclose(mine.tolist(), theirs.tolist(), atol=1e-6)

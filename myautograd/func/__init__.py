@@ -16,7 +16,8 @@ from __future__ import annotations
 import functools
 
 from .. import autograd
-from .._batched import LEVELS, BatchedTensor, aligned
+from .._batched import LEVELS, BatchedTensor, aligned, union_of_levels
+from ._batching_rules import per_sample
 from .._grad_mode import enable_grad
 from .._ops.creation import ones_like, zeros_like
 from .._tensor import Tensor
@@ -106,7 +107,13 @@ def _gradients(outputs: list, inputs: list, cotangents, keep: bool, retain: bool
     if cotangents is None:
         cotangents = [None] * len(outputs)
     if LEVELS:
-        return _batched_gradients(outputs, inputs, cotangents, keep, retain)
+        recorded = union_of_levels(inputs)
+        later = [n for n in union_of_levels(cotangents) if n not in recorded]
+        if later:  # vmap(vjp_fn) of a vjp taken outside that vmap: its graph has no batch for those levels
+            return per_sample(later, lambda picked: _gradients(outputs, inputs, picked, keep, True), cotangents,
+                              "vjp_fn")
+        if recorded:
+            return _batched_gradients(outputs, inputs, cotangents, keep, retain)
     pairs = [(o, c) for o, c in zip(outputs, cotangents, strict=True) if o.requires_grad]
     if not pairs:
         return [zeros_like(t) for t in inputs]

@@ -19,6 +19,7 @@ An op without a rule runs once per sample (``fallback``), after the warning torc
 from __future__ import annotations
 
 import functools
+import itertools
 import warnings
 
 from .._batched import LEVELS, RAW, BatchedTensor, aligned, batched, level_size, levels_of, union_of_levels
@@ -697,6 +698,41 @@ def fallback(op, args, kwargs, warn: bool = True):
         raise RuntimeError(f"vmap: {name} returned a {type(first).__name__}, which cannot be batched")
 
     return batched(join(results), levels)
+
+
+def per_sample(levels: list, compute, values: list, name: str) -> list:
+    """``compute(values)`` once per index of ``levels`` (the values' samples at that index picked out), the
+    results (a list of tensors, each batched over any other levels) stacked as BatchedTensors over all of
+    them; after the fallback's warning."""
+    warnings.warn(FALLBACK_WARNING.format(name), UserWarning, stacklevel=4)
+    sizes = [level_size(n) for n in levels]
+    results = [compute([_picked(v, levels, index) for v in values]) for index in itertools.product(*map(range, sizes))]
+    return [_stacked([result[k] for result in results], levels, sizes) for k in range(len(results[0]))]
+
+
+def _picked(value, levels: list, index: tuple):
+    own = levels_of(value)
+    if not own:
+        return value
+    physical, remaining = value.physical, list(own)
+    for number, position in sorted(zip(levels, index), key=lambda pair: -own.index(pair[0]) if pair[0] in own else 0):
+        if number in remaining:
+            physical = RAW["select"](physical, remaining.index(number), position)
+            remaining.remove(number)
+    return BatchedTensor(physical, tuple(remaining)) if remaining else physical
+
+
+def _stacked(items: list, levels: list, sizes: list):
+    from .._ops.shape import stack  # noqa: PLC0415 - the shape ops import nothing of vmap
+
+    rest = union_of_levels(items)
+    joined = stack([aligned(item, rest, expand=True) for item in items])
+    joined = RAW["reshape"](joined, sizes + list(joined.shape[1:]))
+    order = list(levels) + list(rest)
+    target = sorted(order)
+    count = len(order)
+    joined = RAW["permute"](joined, [order.index(n) for n in target] + list(range(count, joined.dim())))
+    return BatchedTensor(joined, tuple(target))
 
 
 def run(name: str, op, args, kwargs):
