@@ -17,11 +17,11 @@ import functools
 
 from .. import autograd
 from .._batched import LEVELS, BatchedTensor, aligned, union_of_levels
-from ._batching_rules import per_sample
 from .._grad_mode import enable_grad
 from .._ops.creation import ones_like, zeros_like
 from .._tensor import Tensor
 from . import _forward
+from ._batching_rules import per_sample
 from ._forward import hessian, jacfwd, jvp, linearize
 from ._jacobians import jacrev
 from ._modules import functional_call, replace_all_batch_norm_modules_, stack_module_state
