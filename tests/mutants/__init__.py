@@ -1,6 +1,6 @@
 """Deliberately broken myautograd: one realistic bug each, to measure what the catalog catches.
 
-Each mutant (``formulas``, ``engine``, ``numerics``) is a small function that patches one piece of
+Each mutant (``formulas``, ``engine``, ``numerics``, ``transforms``) is a small function that patches one piece of
 myautograd in the running process; the source tree is never edited. A mutant is an
 implementation the harness can run: ``python -m conformance run --impl tests.mutants:sin_sign``
 (reading the attribute applies the patch, in the side worker only, and gives myautograd).

@@ -8,7 +8,7 @@ import functools
 import myautograd
 from myautograd import func
 from myautograd._batched import BatchedTensor, batched, level_size
-from myautograd.func import _batching_rules, _jacobians, _modules
+from myautograd.func import _batching_rules, _jacobians, _modules, _vmap
 
 from ._registry import mutant, replace
 
@@ -68,9 +68,9 @@ def vmap_sum_over_the_batch():
     _batching_rules.RULES["sum"] = broken
 
 
-@mutant("function transforms", "grad under vmap differentiates an unbatched input for the whole batch at once "
-                               "(its gradient summed over the samples instead of one per sample)")
-def vmap_grad_of_an_unbatched_input_summed():
+@mutant("function transforms", "grad under vmap does not give an unbatched input the batch, so that its per-sample "
+                               "gradients come from a loop over the samples (with the fallback's warning)")
+def vmap_grad_loops_over_unbatched_inputs():
     def make(original):
         def broken(leaf):
             if isinstance(leaf, BatchedTensor) or not func.LEVELS:
@@ -98,3 +98,13 @@ def functional_call_not_restored():
         return broken
 
     _everywhere("functional_call", make)
+
+
+@mutant("function transforms", "vmap with chunk_size drops the last chunk when the batch does not divide evenly")
+def vmap_chunks_drop_the_remainder():
+    def make(original):
+        def broken(chunks, out_dims):
+            return original(chunks[:-1] if len(chunks) > 2 else chunks, out_dims)
+        return broken
+
+    replace(_vmap, "_joined", make)
