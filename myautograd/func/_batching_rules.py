@@ -23,6 +23,8 @@ import itertools
 import warnings
 
 from .._batched import LEVELS, RAW, BatchedTensor, aligned, batched, level_size, levels_of, union_of_levels
+from .._dtype import bool_
+from .._ops.registry import FUNCTIONS
 from .._tensor import Tensor
 
 RULES: dict = {}
@@ -68,7 +70,7 @@ asin asinh atan atan2 atanh bitwise_and bitwise_not bitwise_or bitwise_xor bool 
 clamp_max clamp_min clip clone conj conj_physical contiguous cos cosh cpu cuda detach div divide double eq erf erfc exp
 exp2 expm1 fix float float_power floor floor_divide fmod frac ge greater greater_equal gt half imag int isclose
 isfinite isinf isnan isneginf isposinf le lerp less less_equal log log10 log1p log2 logical_and logical_not
-logical_or logical_xor long lt masked_fill maximum minimum mul multiply nan_to_num ne neg negative not_equal pow real
+logical_or logical_xor long lt maximum minimum mul multiply nan_to_num ne neg negative not_equal pow real
 reciprocal relu remainder round rsqrt rsub sgn short sigmoid sign signbit sin sinh sqrt square sub subtract tan tanh
 to true_divide trunc type type_as where xlogy tril triu mT
 __abs__ __add__ __and__ __eq__ __floordiv__ __ge__ __gt__ __invert__ __le__ __lt__ __mod__ __mul__ __ne__ __neg__
@@ -90,7 +92,7 @@ def elementwise(op, args, kwargs):
 INPLACE = """abs_ acos_ add_ addcdiv_ addcmul_ asin_ atan_ ceil_ clamp_ clamp_max_ clamp_min_ copy_ cos_ cosh_ div_
 divide_ erf_ erfc_ exp2_ exp_ expm1_ fill_ floor_ fmod_ frac_ lerp_ log10_ log1p_ log2_ log_ masked_fill_ mul_
 multiply_ neg_ pow_ reciprocal_ relu_ remainder_ round_ rsqrt_ sigmoid_ sign_ sin_ sinh_ sqrt_ square_ sub_ subtract_
-tan_ tanh_ tril_ triu_ true_divide_ trunc_ zero_ requires_grad_
+tan_ tanh_ tril_ triu_ true_divide_ trunc_ zero_ requires_grad_ elu_ leaky_relu_ hardtanh_ relu6_ selu_ celu_
 __iadd__ __imod__ __imul__ __ipow__ __isub__ __itruediv__""".split()
 
 INPLACE_ERROR = ("vmap: inplace arithmetic(self, *extra_args) is not possible because there exists a Tensor `other` in "
@@ -132,12 +134,12 @@ def matmul(op, args, kwargs):
     levels = union_of_levels((a, b))
     if a.dim() == 1 and b.dim() == 1:
         return batched(RAW["sum"](RAW["mul"](aligned(a, levels, 1), aligned(b, levels, 1)), -1), levels)
-    if a.dim() == 1:
-        return batched(RAW["squeeze"](RAW["matmul"](RAW["unsqueeze"](aligned(a, levels), -2),
+    if a.dim() == 1:  # a row vector, padded to b's batch dimensions
+        return batched(RAW["squeeze"](RAW["matmul"](RAW["unsqueeze"](aligned(a, levels, b.dim() - 1), -2),
                                                     aligned(b, levels, b.dim())), -2), levels)
     if b.dim() == 1:
         return batched(RAW["squeeze"](RAW["matmul"](aligned(a, levels, a.dim()),
-                                                    RAW["unsqueeze"](aligned(b, levels), -1)), -1), levels)
+                                                    RAW["unsqueeze"](aligned(b, levels, a.dim() - 1), -1)), -1), levels)
     rank = max(a.dim(), b.dim())
     return batched(RAW["matmul"](aligned(a, levels, rank), aligned(b, levels, rank)), levels)
 
@@ -190,10 +192,6 @@ def reduction(op, args, kwargs):
     if len(args) > position:
         args[position] = shifted
     else:
-        while len(args) < position:
-            args.append(None if position == 2 and len(args) == 1 and op.__name__ == "norm" else None)
-        if op.__name__ in ("norm", "vector_norm") and len(args) == 2 and args[1] is None:
-            args[1] = 2 if op.__name__ == "vector_norm" else "fro"
         kwargs = dict(kwargs, dim=shifted)
     args[0] = x.physical
     return batched(op(*args, **kwargs), levels)
@@ -208,8 +206,15 @@ DIM_KEYWORDS = {"dim", "dim0", "dim1", "dim2", "source", "destination"}
 
 @rule(*ONE_DIM)
 def with_dims(op, args, kwargs):
-    """Ops whose dimensions are integers at known positions (or keywords)."""
+    """Ops whose dimensions are integers at known positions (or keywords); a sample of no dimensions is given
+    one for the op, and the result loses it again."""
     x = args[0]
+    if op.__name__ == "index_select" and levels_of(args[2] if len(args) > 2 else kwargs.get("index")):
+        return fallback(op, args, kwargs)
+    if x.dim() == 0 and op.__name__ not in ("squeeze", "unbind", "chunk", "split", "tensor_split"):
+        lifted = BatchedTensor(RAW["unsqueeze"](x.physical, -1), x.levels)
+        result = with_dims(op, (lifted, *args[1:]), kwargs)
+        return batched(RAW["squeeze"](result.physical, -1), x.levels) if result.dim() == 1 else result
     levels, rank = x.levels, x.dim()
     defaults = {"chunk": 0, "split": 0, "tensor_split": 0, "unbind": 0, "normalize": 1}
     args = list(args)
@@ -225,8 +230,6 @@ def with_dims(op, args, kwargs):
             kwargs.setdefault("dim2", _shift(1, rank, levels))
         elif op.__name__ in defaults and not (kwargs.keys() & DIM_KEYWORDS):
             kwargs["dim"] = _shift(defaults[op.__name__], rank, levels)
-    if op.__name__ == "index_select" and levels_of(args[2] if len(args) > 2 else kwargs.get("index")):
-        return fallback(op, args, kwargs)
     args[0] = x.physical
     return batched(op(*args, **kwargs), levels)
 
@@ -295,6 +298,8 @@ def extremum(op, args, kwargs):
 def joined(op, args, kwargs):
     tensors = list(args[0])
     dim = args[1] if len(args) > 1 else kwargs.get("dim", 0)
+    if op.__name__ != "stack" and any(t.dim() > 1 for t in tensors):  # torch's legacy: 1-d empty tensors are skipped
+        tensors = [t for t in tensors if not (t.dim() == 1 and t.shape[0] == 0)]
     levels = union_of_levels(tensors)
     rank = max(t.dim() for t in tensors)
     if op.__name__ in ("hstack", "vstack"):
@@ -358,6 +363,9 @@ def reversed_dims(op, args, kwargs):
 def getitem(op, args, kwargs):
     x, key = args
     key = key if isinstance(key, tuple) else (key,)
+    if any(isinstance(k, BatchedTensor) and k.dtype is bool_ for k in key):
+        raise RuntimeError("vmap: We do not support batching operators that can support dynamic shape. Attempting to "
+                           "batch over indexing with a boolean mask.")
     if any(isinstance(k, (Tensor, list)) for k in key):
         return fallback(op, args, kwargs)
     levels = union_of_levels((x,))
@@ -465,7 +473,13 @@ def pointwise_loss(op, args, kwargs):
     pair = [aligned(t, levels, rank, expand=True) for t in (x, target)]
     shape = _broadcast(list(pair[0].shape), list(pair[1].shape))
     pair = [RAW["expand"](t, shape) for t in pair]
-    losses = batched(op(*pair, *args[2:], **dict(kwargs, reduction="none")), levels)
+    if any(levels_of(t) for t in _tensors(args[2:], kwargs)):  # batched weights: broadcast with the pair
+        levels = union_of_levels([x, target, *_tensors(args[2:], kwargs)])
+        pair = [aligned(t, levels, rank, expand=True) for t in (x, target)]
+        shape = _broadcast(list(pair[0].shape), list(pair[1].shape))
+        pair = [RAW["expand"](t, shape) for t in pair]
+    rest, kwargs = _map_tensors(lambda t: aligned(t, levels, rank), args[2:], kwargs)
+    losses = batched(op(*pair, *rest, **dict(kwargs, reduction="none")), levels)
     if reduction == "none":
         return losses
     if reduction == "batchmean":
@@ -485,14 +499,18 @@ def class_loss(op, args, kwargs):
     inputs, targets = aligned(x, levels, expand=True), aligned(target, levels, expand=True)
     count, single = len(levels), x.dim() == 1
     batch = list(inputs.shape[:count])
+    probabilities = target.is_floating_point()
     flat_inputs = RAW["reshape"](inputs, [-1] + list(inputs.shape[count + (0 if single else 1):]))
-    flat_targets = RAW["reshape"](targets, [-1] + list(targets.shape[count + (0 if single else 1):]))
+    flat_targets = RAW["reshape"](targets, [-1] + list(targets.shape[count + (0 if single and not probabilities
+                                                                             else 1):]))
     losses = op(flat_inputs, flat_targets, **dict(kwargs, reduction="none"))
     losses = batched(RAW["reshape"](losses, batch + ([] if single else list(x.shape[:1])) +
                                     list(losses.shape[1:])), levels)
     if reduction == "none":
         return losses
-    return losses.sum() if reduction == "sum" else losses.mean()
+    if reduction == "sum" or probabilities:
+        return losses.sum() if reduction == "sum" else losses.mean()
+    return losses.sum() / target.ne(-100).sum()  # the mean over the targets not ignored
 
 
 SPATIAL = {"conv1d": 1, "conv_transpose1d": 1, "conv2d": 2, "conv_transpose2d": 2, "max_pool2d": 2,
@@ -524,7 +542,32 @@ def addmm(op, args, kwargs):
     beta, alpha = kwargs.get("beta", 1), kwargs.get("alpha", 1)
     product = matmul(RAW["matmul"], (first, second), {})
     product = product if alpha == 1 else product * alpha
+    if beta == 0:  # the input is ignored, NaNs and all
+        return product
     return product + (x if beta == 1 else x * beta)
+
+
+@rule("masked_fill")
+def masked_fill(op, args, kwargs):
+    """A batched fill value is one value per sample: ``where(mask, value, x)``."""
+    x, mask = args[0], args[1]
+    value = args[2] if len(args) > 2 else kwargs["value"]
+    if levels_of(value):
+        return elementwise(FUNCTIONS["where"], (mask, value.to(x.dtype), x), {})
+    return elementwise(op, args, kwargs)
+
+
+@rule("cumsum_", "cumprod_", "scatter_", "scatter_add_")
+def inplace_with_dim(op, args, kwargs):
+    """In-place ops along a dimension: the target batched over every level of the others, the dimension shifted."""
+    target = args[0]
+    levels = union_of_levels(_tensors(args, kwargs))
+    if levels_of(target) != levels:
+        raise RuntimeError(INPLACE_ERROR)
+    dim = args[1] if len(args) > 1 else kwargs.pop("dim")
+    rest, kwargs = _map_tensors(lambda t: aligned(t, levels, expand=True), args[2:], kwargs)
+    op(target.physical, _shift(dim, target.dim(), levels), *rest, **kwargs)
+    return target
 
 
 @rule("gather", "scatter", "scatter_add")
