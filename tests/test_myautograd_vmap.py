@@ -338,6 +338,9 @@ def test_the_ops_are_themselves_again_after_vmap():
     with pytest.raises(ValueError):
         myautograd.func.vmap(myautograd.add)(myautograd.ones(2, 3), myautograd.ones(3, 3))
     assert myautograd.Tensor.add is add and not _batched.LEVELS
+    with pytest.raises(RuntimeError):  # an error inside the function: the level ends all the same
+        myautograd.func.vmap(lambda r: r.add(1).sum().item())(myautograd.ones(2, 3))
+    assert myautograd.Tensor.add is add and myautograd.dot is dot and not _batched.LEVELS
     assert all(getattr(owner, name) is original for owner, name, original, _ in _vmap._REPLACED
                if not isinstance(original, property))
 
