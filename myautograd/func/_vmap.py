@@ -20,7 +20,7 @@ import sys
 from .. import _ops
 from .._batched import LEVELS, RAW, BatchedTensor, Level, aligned, levels_of
 from .._tensor import Tensor
-from . import _batching_rules
+from . import _batching_rules, _batching_rules_nn  # noqa: F401 - the rules register themselves
 from ._batching_rules import RANDOM, SELF_ONLY, run
 from ._pytree import flatten, spec_repr, unflatten
 

@@ -1,0 +1,285 @@
+"""The batching rules of the neural-network ops: normalization, losses, convolution and pooling, and the
+ops around them (``addmm``, ``gather``/``scatter``, ``embedding``, ``pad``...); registered in the same table
+as the others (``_batching_rules.RULES``), with the same families of treatment.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from .._batched import RAW, aligned, batched, level_size, levels_of, union_of_levels
+from .._ops.registry import FUNCTIONS
+from .._tensor import Tensor
+from ._batching_rules import (
+    INPLACE_ERROR,
+    _broadcast,
+    _map_tensors,
+    _shift,
+    _shift_any,
+    _tensors,
+    elementwise,
+    fallback,
+    matmul,
+    rule,
+)
+
+# -- normalization -------------------------------------------------------------------------------------------
+BATCH_NORM_PARAMETERS = ("input", "running_mean", "running_var", "weight", "bias", "training", "momentum", "eps")
+
+
+@rule("batch_norm")
+def batch_norm(op, args, kwargs):
+    """Each sample normalized by its own statistics (or the running ones, in eval mode): the reductions
+    over the sample's dimensions 0, 2, 3... of the physical tensor; running statistics, batched as the
+    input is, updated per sample."""
+    bound = dict(zip(BATCH_NORM_PARAMETERS, args))
+    bound.update(kwargs)
+    x, running_mean, running_var = bound["input"], bound.get("running_mean"), bound.get("running_var")
+    weight, bias = bound.get("weight"), bound.get("bias")
+    training, momentum, eps = bound.get("training", False), bound.get("momentum", 0.1), bound.get("eps", 1e-5)
+    levels = union_of_levels([value for value in bound.values() if isinstance(value, Tensor)])
+    rank, count = x.dim(), len(levels)
+    if training and any(s is not None and levels_of(s) != levels for s in (running_mean, running_var)):
+        raise RuntimeError(INPLACE_ERROR)
+    physical = aligned(x, levels, rank)
+    channels = x.shape[1]
+
+    def per_channel(value):
+        aligned_value = aligned(value, levels)
+        return RAW["reshape"](aligned_value, list(aligned_value.shape[:count]) + [1, channels] + [1] * (rank - 2))
+
+    if training or running_mean is None:
+        dims = (count,) + tuple(range(count + 2, count + rank))
+        mean = RAW["mean"](physical, dims, keepdim=True)
+        var = RAW["var"](physical, dims, correction=0, keepdim=True)
+        if training and running_mean is not None:
+            _update_running(running_mean, running_var, mean, var, x.numel() // channels, momentum, channels)
+    else:
+        mean, var = per_channel(running_mean), per_channel(running_var)
+    out = RAW["mul"](RAW["sub"](physical, mean), RAW["rsqrt"](RAW["add"](var, eps)))
+    if weight is not None:
+        out = RAW["mul"](out, per_channel(weight))
+    if bias is not None:
+        out = RAW["add"](out, per_channel(bias))
+    return batched(out, levels)
+
+
+def _update_running(running_mean, running_var, mean, var, values: int, momentum: float, channels: int) -> None:
+    from .._grad_mode import no_grad  # noqa: PLC0415 - grad modes import nothing of vmap
+
+    with no_grad():
+        for running, batch in ((running_mean, mean), (running_var, RAW["mul"](var, values / max(values - 1, 1)))):
+            target = running.physical
+            update = RAW["reshape"](batch, list(target.shape))
+            RAW["add_"](RAW["mul_"](target, 1 - momentum), RAW["mul"](update, momentum))
+
+
+@rule("layer_norm", "group_norm")
+def last_dims_norm(op, args, kwargs):
+    """layer_norm normalizes a sample's last dimensions, which are the physical tensor's last ones too."""
+    x = args[0]
+    if any(levels_of(t) for t in _tensors(args[1:], kwargs)) or op.__name__ == "group_norm":
+        return fallback(op, args, kwargs)
+    return batched(op(x.physical, *args[1:], **kwargs), x.levels)
+
+
+# -- losses, convolutions and pooling --------------------------------------------------------------------------
+SIZE_WARNING_LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss")
+POINTWISE_LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
+                    "binary_cross_entropy_with_logits", "kl_div")
+
+
+@rule(*POINTWISE_LOSSES)
+def pointwise_loss(op, args, kwargs):
+    """The elementwise losses of each sample (``reduction="none"``), then the sample's reduction. Input and
+    target are broadcast to one shape first, after the warning torch gives a sample of two shapes."""
+    reduction = kwargs.pop("reduction", "mean")
+    x, target = args[0], args[1] if len(args) > 1 else kwargs.pop("target")
+    if any(key in kwargs for key in ("size_average", "reduce")) or len(args) > 3 or \
+            (x.shape != target.shape and op.__name__ not in SIZE_WARNING_LOSSES):
+        return fallback(op, (x, target, *args[2:]), dict(kwargs, reduction=reduction))
+    if x.shape != target.shape:
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size ({x.size()}). This "
+                      "will likely lead to incorrect results due to broadcasting. Please ensure they have the same "
+                      "size.", UserWarning, stacklevel=4)
+    levels = union_of_levels((x, target))
+    rank = max(x.dim(), target.dim())
+    pair = [aligned(t, levels, rank, expand=True) for t in (x, target)]
+    shape = _broadcast(list(pair[0].shape), list(pair[1].shape))
+    pair = [RAW["expand"](t, shape) for t in pair]
+    if any(levels_of(t) for t in _tensors(args[2:], kwargs)):  # batched weights: broadcast with the pair
+        levels = union_of_levels([x, target, *_tensors(args[2:], kwargs)])
+        pair = [aligned(t, levels, rank, expand=True) for t in (x, target)]
+        shape = _broadcast(list(pair[0].shape), list(pair[1].shape))
+        pair = [RAW["expand"](t, shape) for t in pair]
+    rest, kwargs = _map_tensors(lambda t: aligned(t, levels, rank), args[2:], kwargs)
+    losses = batched(op(*pair, *rest, **dict(kwargs, reduction="none")), levels)
+    if reduction == "none":
+        return losses
+    if reduction == "batchmean":
+        return losses.sum() / args[0].shape[0] if args[0].dim() else losses.sum()
+    return losses.sum() if reduction == "sum" else losses.mean()
+
+
+@rule("cross_entropy", "nll_loss")
+def class_loss(op, args, kwargs):
+    """Each sample's losses with the samples flattened into the loss's own batch dimension."""
+    x, target = args[0], args[1]
+    reduction = kwargs.pop("reduction", "mean")
+    if len(args) > 2 or kwargs.get("weight") is not None or levels_of(kwargs.get("weight")) or \
+            any(key in kwargs for key in ("size_average", "reduce", "ignore_index")):
+        return fallback(op, args, dict(kwargs, reduction=reduction))
+    levels = union_of_levels((x, target))
+    inputs, targets = aligned(x, levels, expand=True), aligned(target, levels, expand=True)
+    count, single = len(levels), x.dim() == 1
+    batch = list(inputs.shape[:count])
+    probabilities = target.is_floating_point()
+    flat_inputs = RAW["reshape"](inputs, [-1] + list(inputs.shape[count + (0 if single else 1):]))
+    flat_targets = RAW["reshape"](targets, [-1] + list(targets.shape[count + (0 if single and not probabilities
+                                                                             else 1):]))
+    losses = op(flat_inputs, flat_targets, **dict(kwargs, reduction="none"))
+    losses = batched(RAW["reshape"](losses, batch + ([] if single else list(x.shape[:1])) +
+                                    list(losses.shape[1:])), levels)
+    if reduction == "none":
+        return losses
+    if reduction == "sum" or probabilities:
+        return losses.sum() if reduction == "sum" else losses.mean()
+    return losses.sum() / target.ne(-100).sum()  # the mean over the targets not ignored
+
+
+SPATIAL = {"conv1d": 1, "conv_transpose1d": 1, "conv2d": 2, "conv_transpose2d": 2, "max_pool2d": 2,
+           "avg_pool2d": 2, "adaptive_avg_pool2d": 2}
+
+
+@rule(*SPATIAL)
+def spatial(op, args, kwargs):
+    """Samples (and each sample's own batch, if it has one) flattened into the op's batch dimension;
+    the weights must be the same for every sample."""
+    x = args[0]
+    if any(levels_of(t) for t in _tensors(args[1:], kwargs)) or not levels_of(x):
+        return fallback(op, args, kwargs)
+    keep = SPATIAL[op.__name__] + 1
+    physical = x.physical
+    leading = list(physical.shape[:physical.dim() - keep])
+    result = op(RAW["reshape"](physical, [-1] + list(physical.shape[-keep:])), *args[1:], **kwargs)
+
+    def restored(value):
+        return RAW["reshape"](value, leading + list(value.shape[1:]))
+
+    result = tuple(restored(v) for v in result) if isinstance(result, tuple) else restored(result)
+    return batched(result, x.levels)
+
+
+@rule("addmm")
+def addmm(op, args, kwargs):
+    x, first, second = args[:3]
+    beta, alpha = kwargs.get("beta", 1), kwargs.get("alpha", 1)
+    product = matmul(RAW["matmul"], (first, second), {})
+    product = product if alpha == 1 else product * alpha
+    if beta == 0:  # the input is ignored, NaNs and all
+        return product
+    return product + (x if beta == 1 else x * beta)
+
+
+@rule("masked_fill")
+def masked_fill(op, args, kwargs):
+    """A batched fill value is one value per sample: ``where(mask, value, x)``."""
+    x, mask = args[0], args[1]
+    value = args[2] if len(args) > 2 else kwargs["value"]
+    if levels_of(value):
+        return elementwise(FUNCTIONS["where"], (mask, value.to(x.dtype), x), {})
+    return elementwise(op, args, kwargs)
+
+
+@rule("cumsum_", "cumprod_", "scatter_", "scatter_add_")
+def inplace_with_dim(op, args, kwargs):
+    """In-place ops along a dimension: the target batched over every level of the others, the dimension shifted."""
+    target = args[0]
+    levels = union_of_levels(_tensors(args, kwargs))
+    if levels_of(target) != levels:
+        raise RuntimeError(INPLACE_ERROR)
+    dim = args[1] if len(args) > 1 else kwargs.pop("dim")
+    rest, kwargs = _map_tensors(lambda t: aligned(t, levels, expand=True), args[2:], kwargs)
+    op(target.physical, _shift(dim, target.dim(), levels), *rest, **kwargs)
+    return target
+
+
+@rule("gather", "scatter", "scatter_add")
+def indexed_by_tensor(op, args, kwargs):
+    """The input, index (and source) given every level, the dimension shifted."""
+    x = args[0]
+    dim = args[1] if len(args) > 1 else kwargs.pop("dim")
+    rest = list(args[2:])
+    levels = union_of_levels([x, *rest, *kwargs.values()])
+    physical = [aligned(t, levels, expand=True) if isinstance(t, Tensor) else t for t in rest]
+    kwargs = {k: aligned(v, levels, expand=True) if isinstance(v, Tensor) else v for k, v in kwargs.items()}
+    return batched(op(aligned(x, levels, expand=True), _shift(dim, x.dim(), levels), *physical, **kwargs), levels)
+
+
+@rule("roll")
+def rolled(op, args, kwargs):
+    x = args[0]
+    shifts = args[1] if len(args) > 1 else kwargs["shifts"]
+    dims = args[2] if len(args) > 2 else kwargs.get("dims")
+    if dims is None:
+        flat = RAW["reshape"](x.physical, [level_size(n) for n in x.levels] + [-1])
+        return batched(RAW["reshape"](op(flat, shifts, -1), list(x.physical.shape)), x.levels)
+    return batched(op(x.physical, shifts, _shift_any(dims, x.dim(), x.levels)), x.levels)
+
+
+@rule("trace")
+def trace(op, args, kwargs):
+    x = args[0]
+    return batched(RAW["sum"](RAW["diagonal"](x.physical, 0, -2, -1), -1), x.levels)
+
+
+@rule("cosine_similarity")
+def cosine_similarity(op, args, kwargs):
+    tensors = [t for t in args[:2]]
+    levels = union_of_levels(tensors)
+    rank = max(t.dim() for t in tensors)
+    dim = args[2] if len(args) > 2 else kwargs.pop("dim", 1)
+    physical = [aligned(t, levels, rank) for t in tensors]
+    return batched(op(*physical, _shift(dim, rank, levels), *args[3:], **kwargs), levels)
+
+
+@rule("unfold")
+def unfolded(op, args, kwargs):
+    x = args[0]
+    return batched(op(x.physical, _shift(args[1], x.dim(), x.levels), *args[2:]), x.levels)
+
+
+@rule("one_hot", "view_as_real", "view_as_complex")
+def on_the_last_dimension(op, args, kwargs):
+    x = args[0]
+    return batched(op(x.physical, *args[1:], **kwargs), x.levels)
+
+
+@rule("pad")
+def padded(op, args, kwargs):
+    x = args[0]
+    mode = args[2] if len(args) > 2 else kwargs.get("mode", "constant")
+    if mode != "constant" or any(levels_of(t) for t in _tensors(args[1:], kwargs)):
+        return fallback(op, args, kwargs)
+    return batched(op(x.physical, *args[1:], **kwargs), x.levels)
+
+
+@rule("embedding")
+def embedding(op, args, kwargs):
+    indices = args[0]
+    if any(levels_of(t) for t in _tensors(args[1:], kwargs)) or kwargs.get("max_norm") is not None:
+        return fallback(op, args, kwargs)
+    return batched(op(indices.physical, *args[1:], **kwargs), indices.levels)
+
+
+DYNAMIC_SHAPE = ("vmap: We do not support batching operators that can output dynamic shape. Attempted to vmap over "
+                 "aten::{}. Please file an issue at https://github.com/pytorch/pytorch/issues if you need this feature.")
+
+
+@rule("nonzero", "argwhere", "masked_select")
+def dynamic_shape(op, args, kwargs):
+    if op.__name__ == "masked_select":
+        raise RuntimeError("vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We cannot support "
+                           "this because for each batch this would return a differently shaped Tensor. Please file an "
+                           "issue at https://github.com/pytorch/pytorch/issues if you need this feature.")
+    raise RuntimeError(DYNAMIC_SHAPE.format(op.__name__))
