@@ -1,11 +1,14 @@
 """The operations: each module defines ops and declares them with ``registry.export``.
 
-Importing this package installs the Tensor methods and collects the ``torch.<name>``
-functions in ``FUNCTIONS`` (re-exported by ``myautograd/__init__.py``).
+Importing this package installs the Tensor methods, collects the ``torch.<name>`` functions in
+``FUNCTIONS`` (re-exported by ``myautograd/__init__.py``) and builds the formulas' namespace on
+tensors (``_math.TensorMath``), which calls these operations.
 """
 
 from __future__ import annotations
 
+from .. import _math
+from .._autograd.modes import TensorMode
 from .._tensor import Tensor
 from . import (  # noqa: F401 - imported for their registrations
     comparison,
@@ -26,7 +29,6 @@ from . import (  # noqa: F401 - imported for their registrations
     reduction,
     shape,
     special,
-    tensor_math,
     ternary,
     unpack_order,
     views,
@@ -40,5 +42,8 @@ for _name, _fn in METHODS.items():
         setattr(Tensor, _name, property(_fn))
     else:
         setattr(Tensor, _name, _fn)
+
+_math.install()  # the formulas' namespace on tensors calls these operations
+TensorMode.F = _math.TensorMath
 
 __all__ = ["FUNCTIONS", "METHODS"]

@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
-from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import record, recorded
 from .._autograd.views import make_view
 from .._grad_mode import STATE
+from .._math import BACKWARD_KERNELS, ArrayMath
 from .._tensor import Tensor, make_tensor
 from .common import broadcast_shapes, normalize_dim
 from .derivatives import NODES
