@@ -1,4 +1,4 @@
-"""The formulas' math namespace (``myautograd/_math.py``): one definition per primitive, both kinds.
+"""The formulas' math namespace (``myautograd/_autograd/formula_math.py``): one definition per primitive, both kinds.
 
 Each primitive is one entry of ``PRIMITIVES`` (its kernel on arrays and the operation on
 tensors); ``ArrayMath`` and ``TensorMath`` are built from them. These tests check that every
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import myautograd
-from myautograd import _math
+from myautograd._autograd import formula_math
 from myautograd._device import as_device
 from myautograd._tensor import Tensor, make_tensor
 
@@ -33,7 +33,7 @@ positive = np.abs(a) + 0.5
 mask = a > 0
 index = np.array([[0, 2], [1, 1]])
 image = _rng.standard_normal((1, 1, 3, 3))
-columns = _math.ArrayMath.im2col(image, (2, 2), (1, 1), (1, 1))
+columns = formula_math.ArrayMath.im2col(image, (2, 2), (1, 1), (1, 1))
 complex_values = a + 1j * b.T
 pairs = _rng.standard_normal((2, 2))
 vector, other_vector = _rng.standard_normal(2), _rng.standard_normal(3)
@@ -142,28 +142,28 @@ def names_formulas_read() -> set[str]:
 def test_every_name_a_formula_reads_is_on_both_kinds():
     read = names_formulas_read() - {"recording"}
     assert len(read) > 40
-    for namespace in (_math.ArrayMath, _math.TensorMath, _math.DispatchMath):
+    for namespace in (formula_math.ArrayMath, formula_math.TensorMath, formula_math.DispatchMath):
         missing = sorted(name for name in read if not hasattr(namespace, name))
         assert not missing, f"{namespace.__name__} lacks {missing}"
 
 
 def test_the_namespaces_hold_the_table_and_nothing_else():
-    table = set(_math.PRIMITIVES) | set(_math.COMPOSITES)
-    for namespace, absent in ((_math.ArrayMath, TENSOR_ONLY), (_math.TensorMath, set())):
+    table = set(formula_math.PRIMITIVES) | set(formula_math.COMPOSITES)
+    for namespace, absent in ((formula_math.ArrayMath, TENSOR_ONLY), (formula_math.TensorMath, set())):
         own = {name for name in vars(namespace) if not name.startswith("__")} - {"recording"}
         assert own == table - absent, namespace.__name__
-    assert _math.ArrayMath.recording is False and _math.TensorMath.recording is True
-    assert "recording" not in vars(_math.DispatchMath)  # the kind of its values tells (kind_of)
+    assert formula_math.ArrayMath.recording is False and formula_math.TensorMath.recording is True
+    assert "recording" not in vars(formula_math.DispatchMath)  # the kind of its values tells (kind_of)
 
 
 def test_every_primitive_has_a_sample():
-    assert set(SAMPLES) == set(_math.PRIMITIVES) - TENSOR_ONLY | set(_math.COMPOSITES)
+    assert set(SAMPLES) == set(formula_math.PRIMITIVES) - TENSOR_ONLY | set(formula_math.COMPOSITES)
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))
 def test_both_kinds_compute_the_same_values(name):
-    on_arrays = call(_math.ArrayMath, name, lambda value: np.array(value))
-    on_tensors = call(_math.TensorMath, name, as_tensor)
+    on_arrays = call(formula_math.ArrayMath, name, lambda value: np.array(value))
+    on_tensors = call(formula_math.TensorMath, name, as_tensor)
     assert not isinstance(on_arrays, Tensor), "the array kind created a tensor"
     expected, got = np.asarray(on_arrays), np.asarray(as_arrays(on_tensors))
     assert got.shape == expected.shape and got.dtype == expected.dtype
@@ -172,21 +172,21 @@ def test_both_kinds_compute_the_same_values(name):
 
 def test_the_tensor_kind_records_torchs_nodes():
     x = as_tensor(a)
-    assert type(_math.TensorMath.exp(x).grad_fn).__name__ == "ExpBackward0"
-    assert type(call(_math.TensorMath, "tanh_backward", as_tensor).grad_fn).__name__ == "TanhBackwardBackward0"
-    assert type(call(_math.TensorMath, "masked_backward", as_tensor).grad_fn).__name__ == "LeakyReluBackwardBackward0"
-    assert type(call(_math.TensorMath, "backward_op", as_tensor).grad_fn).__name__ == "SoftplusBackwardBackward0"
-    assert type(_math.TensorMath.mT(x).grad_fn).__name__ == "TransposeBackward0"
+    assert type(formula_math.TensorMath.exp(x).grad_fn).__name__ == "ExpBackward0"
+    assert type(call(formula_math.TensorMath, "tanh_backward", as_tensor).grad_fn).__name__ == "TanhBackwardBackward0"
+    assert type(call(formula_math.TensorMath, "masked_backward", as_tensor).grad_fn).__name__ == "LeakyReluBackwardBackward0"
+    assert type(call(formula_math.TensorMath, "backward_op", as_tensor).grad_fn).__name__ == "SoftplusBackwardBackward0"
+    assert type(formula_math.TensorMath.mT(x).grad_fn).__name__ == "TransposeBackward0"
 
 
 def test_the_comparison_catches_a_planted_difference(monkeypatch):
-    monkeypatch.setattr(_math.ArrayMath, "sigmoid", staticmethod(lambda x: 1 / (1 + np.exp(x))))
+    monkeypatch.setattr(formula_math.ArrayMath, "sigmoid", staticmethod(lambda x: 1 / (1 + np.exp(x))))
     with pytest.raises(AssertionError):
         test_both_kinds_compute_the_same_values("sigmoid")
 
 
 def test_dispatch_picks_the_kind_from_the_values():
-    F = _math.DispatchMath
+    F = formula_math.DispatchMath
     assert type(F.exp(positive)) is np.ndarray
     assert type(F.cat([a, positive], 0)) is np.ndarray
     x = as_tensor(a)
@@ -196,15 +196,15 @@ def test_dispatch_picks_the_kind_from_the_values():
     assert type(masked.grad_fn).__name__ == "LeakyReluBackwardBackward0"
     assert type(F.outer(make_tensor(vector), make_tensor(other_vector))) is Tensor  # a composite
     assert type(F.outer(vector, other_vector)) is np.ndarray
-    assert _math.kind_of(a, [a], grad=x) is _math.TensorMath
-    assert _math.kind_of(a, (a, 1.0), 2) is _math.ArrayMath
+    assert formula_math.kind_of(a, [a], grad=x) is formula_math.TensorMath
+    assert formula_math.kind_of(a, (a, 1.0), 2) is formula_math.ArrayMath
 
 
 def test_a_plain_backward_creates_no_tensor_in_its_formulas(monkeypatch):
     """The engine gives a plain backward ``ArrayMath``: a formula's primitives run on arrays."""
     created = []
-    original = _math.TensorMath.sigmoid_backward
-    monkeypatch.setattr(_math.TensorMath, "sigmoid_backward",
+    original = formula_math.TensorMath.sigmoid_backward
+    monkeypatch.setattr(formula_math.TensorMath, "sigmoid_backward",
                         staticmethod(lambda grad, output: created.append(grad) or original(grad, output)))
     x = myautograd.tensor([0.5, 1.5], requires_grad=True)
     x.sigmoid().sum().backward()

@@ -17,8 +17,8 @@ import math
 
 import numpy as np
 
+from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import recorded
-from .._math import BACKWARD_KERNELS, ArrayMath
 from .._tensor import Tensor
 from . import formula_helpers as H
 from .derivatives import NODES

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._autograd.formula_math import ArrayMath
 from .._autograd.record import recorded
-from .._math import ArrayMath
 from .common import normalize_dim
 from .derivatives import NODES
 from .linalg import bmm, mm

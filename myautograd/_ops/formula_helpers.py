@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .._math import kind_of
+from .._autograd.formula_math import kind_of
 
 # -- helpers shared by several formulas --------------------------------------------------------
 

@@ -15,8 +15,8 @@ import warnings
 import numpy as np
 
 from .. import _backend
+from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import recorded
-from .._math import BACKWARD_KERNELS, ArrayMath
 from .._tensor import Tensor, make_tensor
 from . import formula_helpers as H
 from .common import broadcast_shapes, refuse_requires_grad

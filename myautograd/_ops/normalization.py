@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
+from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import any_requires_grad, record, recorded
-from .._math import BACKWARD_KERNELS, ArrayMath
 from .._tensor import Tensor, make_tensor
 from . import norm_math as N
 from .common import refuse_requires_grad

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import recorded
-from .._math import BACKWARD_KERNELS, ArrayMath
 from .._tensor import Tensor
 from .derivatives import NODES
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _backend, _dtype, _math
+from .. import _backend, _dtype
+from .._autograd import formula_math
+from .._autograd.formula_math import power
 from .._autograd.record import any_requires_grad, record, record_one, recorded
 from .._grad_mode import STATE
-from .._math import power
 from .._tensor import Tensor, make_tensor
 from .common import PY_NUMBERS, broadcast_error, check_tensor, default_float_for, device_error
 from .derivatives import NODES
@@ -321,10 +322,6 @@ def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=()
     return op
 
 
-def _sigmoid(x):
-    return 1 / (1 + np.exp(-x))
-
-
 def _relu(x):
     return np.maximum(x, 0) if x.dtype != np.bool_ else x
 
@@ -353,14 +350,14 @@ tanh = unary("tanh", "TanhBackward0", np.tanh)
 asin = unary("asin", "AsinBackward0", np.arcsin, aliases=("arcsin",))
 acos = unary("acos", "AcosBackward0", np.arccos, aliases=("arccos",))
 atan = unary("atan", "AtanBackward0", np.arctan, aliases=("arctan",))
-sigmoid = unary("sigmoid", "SigmoidBackward0", _sigmoid)
+sigmoid = unary("sigmoid", "SigmoidBackward0", formula_math.sigmoid)
 relu = unary("relu", "ReluBackward0", _relu, keep_int=True)
 abs = unary("abs", "AbsBackward0", np.abs, keep_int=True, aliases=("absolute",))
 sqrt = unary("sqrt", "SqrtBackward0", np.sqrt)
 rsqrt = unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x))
 reciprocal = unary("reciprocal", "ReciprocalBackward0", lambda x: 1 / x)
-sign = unary("sign", "SignBackward0", _math.sign, keep_int=True)
-sgn = unary("sgn", "SgnBackward0", _math.sgn, keep_int=True)
+sign = unary("sign", "SignBackward0", formula_math.sign, keep_int=True)
+sgn = unary("sgn", "SgnBackward0", formula_math.sgn, keep_int=True)
 _round = unary("round", "RoundBackward0", np.round, keep_int=True)
 
 

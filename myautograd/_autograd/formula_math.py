@@ -21,20 +21,19 @@ built from other primitives is written once, over ``F`` (``COMPOSITES``). ``Arra
 given (``kind_of``: a tensor among them makes it a tensor call), for code that holds values of
 either kind, as forward mode's tangents are.
 
-The tensor side calls operations defined above this module (``myautograd._ops``); ``install``
-fetches them once they exist (``myautograd._ops`` calls it) and builds ``TensorMath``.
+The tensor side calls operations of the layer above (``myautograd._ops``), which hands them to
+``install`` once they exist; ``install`` builds ``TensorMath``.
 """
 
 from __future__ import annotations
 
-import importlib
 import operator
 from collections.abc import Callable
 
 import numpy as np
 
-from . import _backend
-from ._tensor import Tensor, make_tensor
+from .. import _backend
+from .._tensor import Tensor, make_tensor
 
 # Backward ops with a kernel of their own (``elu_backward``, ``hardswish_backward``, ...): name of the
 # node torch records for them under create_graph -> kernel(grad, forward_input, **attrs) on arrays.
@@ -222,6 +221,10 @@ def masked_backward(grad, mask, scale):
     return np.where(mask, grad, grad * scale if scale else 0)
 
 
+def sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
 def tanh_backward(grad, output):
     return grad * (1 - output * output)
 
@@ -239,22 +242,15 @@ def method(name: str, *, spread: bool = False) -> Callable:
     return lambda x, *args: getattr(x, name)(*args)
 
 
-class _Operations:
-    """myautograd's operations the tensor side calls, fetched by ``install`` (dotted paths below
-    ``myautograd``)."""
+class Operations:
+    """myautograd's operations the tensor side calls, defined above this layer: ``install`` is
+    given them by ``myautograd._ops``."""
 
-    PATHS = {
-        "recorded": "_autograd.record.recorded", "nodes": "_autograd.formulas.NODES",
-        "copy_into_new": "_ops.inplace.copy_into_new", "index_put_into_zeros": "_ops.indexing.index_put_into_zeros",
-        "im2col": "_ops.convolution.im2col", "col2im": "_ops.convolution.col2im",
-        "einsum": "_ops.contraction.einsum", "trilinear": "_ops.contraction.trilinear",
-        "constant_pad": "_ops.padding.constant_pad", "cat": "_ops.shape.cat", "stack": "_ops.shape.stack",
-        "where": "_ops.ternary.where", "div_by_number": "_ops.special.div_by_number",
-        "mul_by_number": "_ops.special.mul_by_number", "logsigmoid": "_ops.activations.logsigmoid",
-    }
+    NAMES = ("recorded", "nodes", "copy_into_new", "index_put_into_zeros", "im2col", "col2im", "einsum",
+             "trilinear", "constant_pad", "cat", "stack", "where", "div_by_number", "mul_by_number", "logsigmoid")
 
 
-OPS = _Operations()
+OPS = Operations()
 
 
 def recorded_kernel(kernel: Callable, node_name: str) -> Callable:
@@ -312,8 +308,8 @@ def _same(fn: Callable) -> tuple[Callable, Callable]:
     return fn, fn
 
 
-# name: (on arrays, on tensors). A tensor side given as a string is resolved by ``install``: the
-# operation of that name in ``OPS`` (see ``_tensor_side``).
+# name: (on arrays, on tensors). A tensor side given as a string is the operation of that name
+# that ``install`` was given (``OPS``).
 PRIMITIVES: dict[str, tuple] = {
     # shapes
     "sum_to": (sum_to, _tensor_sum_to),
@@ -391,7 +387,7 @@ PRIMITIVES: dict[str, tuple] = {
     "clamp_min": (np.maximum, method("clamp_min")),
     "isfinite": (np.isfinite, method("isfinite")),
     "isnan": (np.isnan, method("isnan")),
-    "sigmoid": (lambda x: 1 / (1 + np.exp(-x)), method("sigmoid")),
+    "sigmoid": (sigmoid, method("sigmoid")),
     "log_sigmoid": (lambda x: np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))), "logsigmoid"),
     "xlogy": (xlogy, method("xlogy")),
     "erf": (_backend.erf, method("erf")),
@@ -448,13 +444,14 @@ def _tensor_side(on_tensors) -> Callable | None:
     return on_tensors
 
 
-def install() -> None:
-    """Fetch the operations the tensor side calls and build ``TensorMath`` (``myautograd._ops``
-    calls this once its operations are defined)."""
+def install(**operations: Callable) -> None:
+    """Take the operations the tensor side calls (``Operations.NAMES``) and build ``TensorMath``
+    (``myautograd._ops`` calls this once its operations are defined)."""
     global TensorMath
-    for name, path in _Operations.PATHS.items():
-        module, _, attribute = path.rpartition(".")
-        setattr(OPS, name, getattr(importlib.import_module(f"myautograd.{module}"), attribute))
+    if set(operations) != set(Operations.NAMES):
+        raise ValueError(f"install: expected {sorted(Operations.NAMES)}, got {sorted(operations)}")
+    for name, operation in operations.items():
+        setattr(OPS, name, operation)
     TensorMath = _namespace("TensorMath", "Formula primitives on tensors, recorded by myautograd's own operations.",
                             {name: _tensor_side(on_tensors) for name, (_, on_tensors) in PRIMITIVES.items()},
                             recording=True)
