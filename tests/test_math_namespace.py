@@ -3,8 +3,9 @@
 Each primitive is one entry of ``PRIMITIVES`` (its kernel on arrays and the operation on
 tensors); ``ArrayMath`` and ``TensorMath`` are built from them. These tests check that every
 name a formula reads is on both kinds, that both kinds compute the same values for every
-primitive (on a sample each), that the namespaces hold nothing beyond the table, and that
-``DispatchMath`` picks the kind from the values.
+primitive (on a sample each), that the namespaces hold nothing beyond the table, that
+``DispatchMath`` picks the kind from the values, and that the formulas, given ``DispatchMath``
+in both forms of the backward, compute the same derivatives and record the same nodes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pytest
 
 import myautograd
 from myautograd._autograd import formula_math
+from myautograd._autograd.modes import ArrayMode, TensorMode
 from myautograd._device import as_device
 from myautograd._tensor import Tensor, make_tensor
 
@@ -211,3 +213,37 @@ def test_a_plain_backward_creates_no_tensor_in_its_formulas(monkeypatch):
     assert created == []
     (grad,) = myautograd.autograd.grad(x.sigmoid().sum(), x, create_graph=True)
     assert len(created) == 1 and grad.requires_grad
+
+
+def _gradients_and_nodes(fn, *shapes):
+    """First and second derivatives of ``fn(*inputs).sum()`` and the node names of the second."""
+    inputs = [make_tensor(_rng.standard_normal(shape)).requires_grad_() for shape in shapes]
+    firsts = myautograd.autograd.grad(fn(*inputs).sum(), inputs, create_graph=True)
+    names = [type(g.grad_fn).__name__ for g in firsts]
+    seconds = myautograd.autograd.grad(sum((g * g).sum() for g in firsts), inputs, allow_unused=True)
+    return [g.detach()._data for g in firsts], names, [None if g is None else g._data for g in seconds]
+
+
+PROGRAMS = {
+    "tanh and sigmoid": (lambda x: x.tanh() * x.sigmoid(), (3, 4)),
+    "relu and leaky_relu": (lambda x: x.relu() + myautograd.nn.functional.leaky_relu(x, 0.1), (3, 4)),
+    "matmul and a reduction over a dim": (lambda x, w: (x @ w).sum(-1).exp(), (3, 4), (4, 2)),
+    "prod with a zero and cat": (lambda x: myautograd.cat([x * (x > 0), x.mT], 0).prod(0), (3, 3)),
+    "softmax, log_softmax, pow": (lambda x: x.softmax(-1) * x.log_softmax(0) + x.pow(3), (2, 5)),
+}
+
+
+@pytest.mark.parametrize("program", sorted(PROGRAMS))
+def test_the_formulas_give_the_same_derivatives_through_dispatch(program, monkeypatch):
+    """Every formula, run with ``DispatchMath`` in both forms of the backward, computes what it
+    computes with the mode's own namespace: the same gradients, the same recorded nodes."""
+    fn, *shapes = PROGRAMS[program]
+    state = _rng.bit_generator.state
+    expected = _gradients_and_nodes(fn, *shapes)
+    _rng.bit_generator.state = state
+    monkeypatch.setattr(ArrayMode, "F", formula_math.DispatchMath)
+    monkeypatch.setattr(TensorMode, "F", formula_math.DispatchMath)
+    got = _gradients_and_nodes(fn, *shapes)
+    assert got[1] == expected[1]
+    for mine, theirs in zip(got[0] + got[2], expected[0] + expected[2]):
+        np.testing.assert_array_equal(mine, theirs)
