@@ -7,19 +7,20 @@ the time there is for tensors of a few elements, so the fast paths here do the s
 fewer steps. They build the same nodes (the same classes, edges, input metadata and saved
 values) and compute the same gradients:
 
-1. **Generated formula callers.** ``Formula.evaluate`` fetches a formula's arguments by name,
-   one by one; a caller generated once per formula (``_caller``) fetches them in one expression.
-   Node classes of several outputs or of a formula for each input use them.
-2. **Save plans.** What a node saves depends only on its class and on which inputs need a
+1. **Save plans.** What a node saves depends only on its class and on which inputs need a
    gradient; the plan (``_plan``: name, kind, position) is worked out once per combination.
-3. **Generated apply.** Most nodes have one or two inputs; for their classes ``apply`` is
-   ``FormulaNode.apply`` written out (``_generated_apply``): no loop, each formula called with
-   its arguments fetched in place.
-4. **Recording.** ``_record_one`` is ``record`` for an op whose only tensor input is ``x``
+2. **Generated apply.** Most nodes have one or two inputs; for their classes ``apply`` is
+   ``FormulaNode.apply`` written out (``_generated_apply``, the one piece of generated code): no
+   loop, each formula called with its arguments fetched in place. It pays: in paired rounds
+   against the same build without it (two runs each, on a loaded 2-core machine), the 1000-op
+   chain took 1.09 and 1.10 times as long without it, the RNN 1.10 and 1.10; the MLP step and
+   the HVP moved within their noise. Generated callers for the other formulas (nodes of three or
+   more inputs, or several outputs) were removed: no benchmark workload runs such a node.
+3. **Recording.** ``_record_one`` is ``record`` for an op whose only tensor input is ``x``
    (unary ops, ``x * 2``): no loop over inputs, the output tensor built in place, and for an
    elementwise op no comparison of layouts. ``_record`` unrolls the loop for two inputs, and
    ``_recorded`` checks for an input that requires grad without a generator.
-5. **The engine's loop.** ``run_graph`` runs a node with no hooks or captures inline, passes a
+4. **The engine's loop.** ``run_graph`` runs a node with no hooks or captures inline, passes a
    gradient straight on to a node it alone feeds, and runs the node that just became ready next
    without going through the ready queue when the queue is empty (a push and a pop would give
    it back and leave the queue as it was): a chain never touches the queue. (Anomaly mode always
@@ -32,8 +33,8 @@ tests and the catalog both ways and compares graphs and gradients.
 
 Switching works by installing: while on, ``record.fast_record``, ``record.fast_record_one``,
 ``record.fast_recorded`` and ``engine.fast_run_graph`` point here (the reference functions hand
-over to them when they are set), each formula's ``call`` is its generated caller, and node
-classes of one or two inputs have their generated ``apply``.
+over to them when they are set), and node classes of one or two inputs have their generated
+``apply``.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, meta_of
 from . import engine, formulas, record
 from .engine import evaluate, validate_outputs
-from .formulas import NODES, Formula, check_saved, is_result_name
+from .formulas import NODES, check_saved, is_result_name
 from .node import AccumulateGrad, SavedTensor, gradient_edge, init_node, save
 from .ready_queue import ReadyQueue
 from .record import _SAVED_HOOKS, _host_scalars_as_numbers, as_array, input_meta, save_for_backward
@@ -90,10 +91,11 @@ class enabled:
         set_enabled(self.previous)
 
 
-# -- 1. generated formula callers, 3. generated apply --------------------------------------------
+# -- 2. generated apply ------------------------------------------------------------------------------
 def _argument(param: str, index: str) -> str:
-    """The expression that fetches a formula parameter inside a generated function (which has
-    ``grad``, ``grads``, ``stash``, ``mode`` and ``node`` at hand; ``index`` is the input's)."""
+    """The expression that fetches a formula parameter inside a generated ``apply`` (which has
+    ``grad``, ``grads``, ``stash``, ``mode`` and ``node`` at hand; ``index`` is the input's):
+    what ``Formula.evaluate`` fetches for it."""
     if param in ("grad", "grads"):
         return param
     if param == "F":
@@ -101,14 +103,6 @@ def _argument(param: str, index: str) -> str:
     if param == "input_index":
         return index
     return f"(v if (v := stash[{param!r}]).__class__ is not Saved else mode.unpack(v, node))"
-
-
-def _caller(formula: Formula):
-    """``formula.evaluate`` as one generated expression: each parameter becomes the expression
-    that fetches it (``grad``, ``mode.F``, a saved value unpacked for the mode)."""
-    arguments = ", ".join(_argument(param, "index") for param in formula.params)
-    source = f"lambda grad, grads, stash, mode, node, index: fn({arguments})"
-    return eval(source, {"fn": formula.fn, "Saved": SavedTensor})  # noqa: S307 - built from parameter names only
 
 
 _APPLY_TEMPLATE = """
@@ -152,15 +146,9 @@ def _generated_apply(cls):
     return apply
 
 
-def _formulas_of(cls) -> list[Formula]:
-    return [f for f in (*cls._formulas, cls._each) if f is not None]
-
-
 def specialise(cls) -> None:
-    """Give a formula node class its generated callers and, for one or two inputs, its
-    generated ``apply``; and its save plan for single-input recording."""
-    for formula in _formulas_of(cls):
-        formula.call = _caller(formula)
+    """Give a formula node class of one or two inputs its generated ``apply``, and any class its
+    save plans for recording."""
     if not cls._multi_output and cls._each is None and len(cls._inputs) in (1, 2):
         cls.apply = _generated_apply(cls)
     cls._fast_plan_one = _plan(cls, (True,) + (False,) * (len(cls._inputs) - 1)) if cls._inputs else ()
@@ -168,14 +156,12 @@ def specialise(cls) -> None:
 
 
 def _generalise(cls) -> None:
-    for formula in _formulas_of(cls):
-        formula.call = formula.evaluate
     for name in ("apply", "_fast_plan_one", "_fast_plans"):
         if name in cls.__dict__:
             delattr(cls, name)
 
 
-# -- 2. save plans ---------------------------------------------------------------------------------
+# -- 1. save plans ---------------------------------------------------------------------------------
 _PLANS: dict[tuple, tuple] = {}
 
 
@@ -198,7 +184,7 @@ def _plan(cls, needs: tuple[bool, ...]) -> tuple[tuple[str, str, int], ...]:
     return plan
 
 
-# -- 4. recording ------------------------------------------------------------------------------------
+# -- 3. recording ------------------------------------------------------------------------------------
 def _record(cls, data, inputs, attrs: dict | None, outputs: int):
     """``record``, with the edges, the input metadata and the save plan worked out in one pass."""
     node = _new(cls)
@@ -348,7 +334,7 @@ def _record_one(cls, data, x: Tensor, attrs: dict | None, numbers: tuple, elemen
     return out
 
 
-# -- 5. the engine's loop -----------------------------------------------------------------------------
+# -- 4. the engine's loop -----------------------------------------------------------------------------
 def run_graph(task, buffers: dict, ready: list) -> None:
     """``engine.run_graph``: a node without hooks or captures runs inline; a node it alone feeds
     gets its gradient without a buffer and, when the ready queue is empty, runs next."""

@@ -51,18 +51,13 @@ def is_result_name(name: str) -> bool:
 
 
 class Formula:
-    """One derivative formula and the names of what it reads.
+    """One derivative formula and the names of what it reads; ``evaluate`` calls it."""
 
-    ``call(grad, grads, stash, mode, node, index)`` evaluates it: ``evaluate`` below, or a caller
-    generated for it when the fast paths are on (``fast.py``).
-    """
-
-    __slots__ = ("fn", "params", "call")
+    __slots__ = ("fn", "params")
 
     def __init__(self, fn: Callable) -> None:
         self.fn = fn
         self.params = tuple(inspect.signature(fn).parameters)
-        self.call = self.evaluate
 
     def evaluate(self, grad, grads, stash: dict, mode, node: Node, index: int):
         """Call the formula with each parameter fetched by its name."""
@@ -169,7 +164,7 @@ class FormulaNode(Node):
             if node is None or formula is None or (visited is not None and node not in visited):
                 results.append(None)
             else:
-                results.append(formula.call(grad, grads, self._stash, mode, self, index))
+                results.append(formula.evaluate(grad, grads, self._stash, mode, self, index))
         return results
 
 

@@ -2,15 +2,16 @@
 
 A plain backward (``create_graph=False``) passes NumPy arrays between nodes and evaluates the
 formulas with ``ArrayMath``, with grad mode off. Under ``create_graph=True`` the gradients are
-tensors and the formulas run with ``TensorMath`` (installed here by ``myautograd._ops``), with
-grad mode on, so the backward pass is itself recorded and can be differentiated again. The
-engine and the nodes reach everything that differs between the two through the mode object.
+tensors and the formulas run with ``TensorMath``, with grad mode on, so the backward pass is
+itself recorded and can be differentiated again (both namespaces: ``formula_math.py``; the
+second is installed here by ``myautograd._ops``). The engine and the nodes reach everything that
+differs between the two through the mode object.
 """
 
 from __future__ import annotations
 
 from .._backend import device_of
-from .array_math import ArrayMath
+from .formula_math import ArrayMath
 from .node import Node, SavedTensor, unpack_saved_tensor
 from .view_links import gradient_tensor
 
@@ -66,7 +67,7 @@ class TensorMode(ArrayMode):
     """``create_graph=True``: gradients are tensors and the backward is recorded."""
 
     create_graph = True
-    F = None  # TensorMath, installed by myautograd._ops.tensor_math
+    F = None  # formula_math.TensorMath, installed by myautograd._ops once its operations exist
 
     @staticmethod
     def unpack(saved: SavedTensor, owner: Node):

@@ -1,13 +1,17 @@
 """The operations: each module defines ops and declares them with ``registry.export``.
 
-Importing this package installs the Tensor methods and collects the ``torch.<name>``
-functions in ``FUNCTIONS`` (re-exported by ``myautograd/__init__.py``).
+Importing this package installs the Tensor methods, collects the ``torch.<name>`` functions in
+``FUNCTIONS`` (re-exported by ``myautograd/__init__.py``) and builds the formulas' namespace on
+tensors (``_autograd/formula_math.py``'s ``TensorMath``), which calls these operations.
 """
 
 from __future__ import annotations
 
+from .._autograd import formula_math, formulas, record
+from .._autograd.modes import TensorMode
 from .._tensor import Tensor
 from . import (  # noqa: F401 - imported for their registrations
+    activations,
     comparison,
     contraction,
     conversion,
@@ -26,7 +30,6 @@ from . import (  # noqa: F401 - imported for their registrations
     reduction,
     shape,
     special,
-    tensor_math,
     ternary,
     unpack_order,
     views,
@@ -40,5 +43,14 @@ for _name, _fn in METHODS.items():
         setattr(Tensor, _name, property(_fn))
     else:
         setattr(Tensor, _name, _fn)
+
+# The formulas' namespace on tensors calls these operations.
+formula_math.install(
+    recorded=record.recorded, nodes=formulas.NODES, copy_into_new=inplace.copy_into_new,
+    index_put_into_zeros=indexing.index_put_into_zeros, im2col=convolution.im2col, col2im=convolution.col2im,
+    einsum=contraction.einsum, trilinear=contraction.trilinear, constant_pad=padding.constant_pad, cat=shape.cat,
+    stack=shape.stack, where=ternary.where, div_by_number=special.div_by_number, mul_by_number=special.mul_by_number,
+    logsigmoid=activations.logsigmoid)
+TensorMode.F = formula_math.TensorMath
 
 __all__ = ["FUNCTIONS", "METHODS"]

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath
+from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import recorded
 from .._tensor import Tensor
 from . import formula_helpers as H

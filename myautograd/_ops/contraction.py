@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._autograd.array_math import ArrayMath
+from .._autograd.formula_math import ArrayMath
 from .._autograd.record import recorded
 from .common import normalize_dim
 from .derivatives import NODES

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
-from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath, window_view
+from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, window_view
 from .._autograd.record import recorded
 from .._tensor import Tensor, make_tensor
 from . import formula_helpers as H

@@ -15,7 +15,7 @@ Formulas too long for a line are helpers over ``F``: ``formula_helpers`` (``H``)
 layers ``window_math`` (``W``: convolution, pooling) and ``norm_math`` (``N``), whose same
 functions also compute the forward values. Where torch's backward is a kernel of its own with
 its own derivative (``elu_backward``, the binary cross entropy's, pooling's), the formula calls
-``F.backward_op``: on arrays the kernel (registered in ``array_math.BACKWARD_KERNELS``), under
+``F.backward_op``: on arrays the kernel (registered in ``formula_math.BACKWARD_KERNELS``), under
 ``create_graph`` a recorded node of this table (``...BackwardBackward0``), so that second
 derivatives follow torch's conventions at kinks.
 

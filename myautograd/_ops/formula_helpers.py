@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 
+from .._autograd.formula_math import kind_of
+
 # -- helpers shared by several formulas --------------------------------------------------------
 
 
@@ -178,7 +180,7 @@ def prod_backward(F, grad, self, result):
     zeros = F.item(F.sum(self == 0))
     if zeros == 0:
         return grad * (result / self)
-    if zeros > 1 and not F.recording:
+    if zeros > 1 and not kind_of(self).recording:
         return F.zeros_like(self)
     flat = prod_safe_zeros_backward(F, F.reshape(grad, (1,)), F.reshape(self, (-1,)), 0)
     return F.reshape(flat, self.shape)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
-from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath
+from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import record, recorded
 from .._autograd.views import make_view
 from .._grad_mode import STATE
@@ -201,16 +201,12 @@ BACKWARD_KERNELS["placed"] = lambda grad, sizes, key: ArrayMath.index_put_zeros(
 def index_put_into_zeros(shape: tuple, like: Tensor, key, values: Tensor, accumulate: bool,
                          node: str = "IndexPutBackward0") -> Tensor:
     """Zeros with ``values`` written at ``key``, recorded as ``node`` (used by formulas under create_graph)."""
-    zeros = np.zeros_like(like._data, shape=shape)
-    out = zeros.copy()
-    if accumulate:
-        _backend.scatter_add(out, key, values._data)
-    else:
-        out[key] = values._data
+    out = ArrayMath.index_put_zeros(shape, like._data, key, values._data, accumulate)
     if STATE.grad_enabled and values._requires_grad:
         cls = NODES[node]  # index_put's node saves accumulate; index_fill's (trace's gradient) does not
         attrs = {"indices": key, "accumulate": accumulate}
-        return record(cls, out, (make_tensor(zeros), values), {k: v for k, v in attrs.items() if k in cls._saves})
+        zeros = make_tensor(ArrayMath.zeros(shape, like._data))
+        return record(cls, out, (zeros, values), {k: v for k, v in attrs.items() if k in cls._saves})
     return make_tensor(out)
 
 

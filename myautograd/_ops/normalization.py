@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
-from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath
+from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import any_requires_grad, record, recorded
 from .._tensor import Tensor, make_tensor
 from . import norm_math as N

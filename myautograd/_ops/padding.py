@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._autograd.array_math import BACKWARD_KERNELS, ArrayMath
+from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import recorded
 from .._tensor import Tensor
 from .derivatives import NODES

@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend, _dtype
-from .._autograd.array_math import ArrayMath, power
+from .._autograd import formula_math
+from .._autograd.formula_math import power
 from .._autograd.record import any_requires_grad, record, record_one, recorded
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
@@ -321,13 +322,6 @@ def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=()
     return op
 
 
-def _sigmoid(x):
-    return 1 / (1 + np.exp(-x))
-
-
-_sgn = ArrayMath.sgn
-
-
 def _relu(x):
     return np.maximum(x, 0) if x.dtype != np.bool_ else x
 
@@ -356,14 +350,14 @@ tanh = unary("tanh", "TanhBackward0", np.tanh)
 asin = unary("asin", "AsinBackward0", np.arcsin, aliases=("arcsin",))
 acos = unary("acos", "AcosBackward0", np.arccos, aliases=("arccos",))
 atan = unary("atan", "AtanBackward0", np.arctan, aliases=("arctan",))
-sigmoid = unary("sigmoid", "SigmoidBackward0", _sigmoid)
+sigmoid = unary("sigmoid", "SigmoidBackward0", formula_math.sigmoid)
 relu = unary("relu", "ReluBackward0", _relu, keep_int=True)
 abs = unary("abs", "AbsBackward0", np.abs, keep_int=True, aliases=("absolute",))
 sqrt = unary("sqrt", "SqrtBackward0", np.sqrt)
 rsqrt = unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x))
 reciprocal = unary("reciprocal", "ReciprocalBackward0", lambda x: 1 / x)
-sign = unary("sign", "SignBackward0", ArrayMath.sign, keep_int=True)
-sgn = unary("sgn", "SgnBackward0", _sgn, keep_int=True)
+sign = unary("sign", "SignBackward0", formula_math.sign, keep_int=True)
+sgn = unary("sgn", "SgnBackward0", formula_math.sgn, keep_int=True)
 _round = unary("round", "RoundBackward0", np.round, keep_int=True)
 
 
@@ -442,19 +436,6 @@ def make_complex(real, imag):
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     out = np.nan_to_num(input._data, nan=nan, posinf=posinf, neginf=neginf)
     return recorded(NODES["NanToNumBackward0"], out, (input,))
-
-
-def smooth_backward(node_name: str, compute, grad: Tensor, output: Tensor) -> Tensor:
-    """A recorded backward op of tanh or sigmoid (``tanh_backward(grad, output)``), as torch
-    records it under create_graph: see derivatives.py."""
-    return recorded(NODES[node_name], compute(grad._data, output._data), (grad, output))
-
-
-def masked_backward(node_name: str, grad: Tensor, forward_input: Tensor, mask: Tensor, scale) -> Tensor:
-    """A recorded backward op (relu's ``threshold_backward`` and its kin): see derivatives.py."""
-    condition = mask._data
-    out = np.where(condition, grad._data, grad._data * scale).astype(grad._data.dtype)
-    return recorded(NODES[node_name], out, (grad, forward_input), {"mask": mask, "scale": scale})
 
 
 # -- remainder and fmod ------------------------------------------------------------------------------------

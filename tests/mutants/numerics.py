@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from myautograd._autograd import array_math
+from myautograd._autograd import formula_math
 from myautograd._ops import creation, losses, norm_math, reduction, window_math
 from myautograd._ops import formula_helpers as H
 from myautograd._tensor import Tensor
@@ -222,14 +222,14 @@ def broadcast_not_summed():
         shape = tuple(shape)
         if x.shape == shape:
             return x
-        lead, kept = array_math._reduced_axes(x.shape, shape)
+        lead, kept = formula_math._reduced_axes(x.shape, shape)
         if lead:
             x = x.sum(axis=lead)
         for axis in kept:
             x = np.take(x, [0], axis=axis)
         return x.reshape(shape)
 
-    replace(array_math.ArrayMath, "sum_to", lambda original: staticmethod(sum_to))
+    replace(formula_math.ArrayMath, "sum_to", lambda original: staticmethod(sum_to))
 
 
 @mutant("reductions and broadcasting", "reductions over a negative dim differentiated over the first dim")
@@ -237,7 +237,7 @@ def negative_dim_backward():
     def unsqueeze_dims(x, dims, ndim):
         return np.expand_dims(x, tuple(d if d >= 0 else 0 for d in dims)) if ndim else x
 
-    replace(array_math.ArrayMath, "unsqueeze_dims", lambda original: staticmethod(unsqueeze_dims))
+    replace(formula_math.ArrayMath, "unsqueeze_dims", lambda original: staticmethod(unsqueeze_dims))
 
 
 # -- losses and layers ----------------------------------------------------------------------------------------------------
@@ -279,7 +279,7 @@ def nll_mean_count():
                             total_weight=kept)
         return broken
 
-    kernels = array_math.BACKWARD_KERNELS
+    kernels = formula_math.BACKWARD_KERNELS
     kernels["nll_loss_backward"] = make(kernels["nll_loss_backward"])
 
 
