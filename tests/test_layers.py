@@ -1,8 +1,8 @@
 """myautograd's layers import one way: each module imports only from its own layer or below.
 
 Lowest first: the foundation (arrays, dtypes, devices, random streams, grad mode, printing, hook handles), the
-tensor, the autograd core (graph, recording, engine, views, the array math of formulas), the
-operations, the public packages (``autograd``, ``nn``, ``optim``, ``utils``, ``cuda``), and the
+tensor, the autograd core (graph, recording, engine, views, the math namespace of formulas), the
+operations (with ``_batched``, vmap's batched tensor, which reads the ops' method table), the public packages (``autograd``, ``nn``, ``optim``, ``utils``, ``cuda``), and the
 package itself. A lower layer that needs something from above has it registered by the higher
 one (``_tensor.install``, ``formulas.NODES``, ``TensorMode.F``, ``Tensor.backward``).
 
@@ -24,7 +24,7 @@ LAYERS = [  # lowest first: (name, module prefixes)
                     "myautograd.return_types")),
     ("tensor", ("myautograd._tensor",)),
     ("autograd core", ("myautograd._autograd",)),
-    ("operations", ("myautograd._ops",)),
+    ("operations", ("myautograd._ops", "myautograd._batched")),
     ("public packages", ("myautograd.autograd", "myautograd.nn", "myautograd.optim", "myautograd.utils",
                          "myautograd.cuda", "myautograd.backends", "myautograd.accelerator", "myautograd.func")),
     ("package", ("myautograd",)),
