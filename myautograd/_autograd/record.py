@@ -8,6 +8,8 @@ inputs that need a gradient read and what torch always saves (``FormulaNode.save
 as ``SavedTensor``), and returns the output tensor(s)
 carrying the new node.
 
+Inside a dual level (``forward.ACTIVE``) the outputs also get their tangents (``forward.propagate``).
+
 This is the reference path, written to be read. With the fast paths on (``fast.py``, the
 default), ``record`` and ``record_one`` hand over to their specialised twins, which build the
 same nodes.
@@ -18,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
+from . import forward
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
 from .formulas import is_result_name
@@ -61,6 +64,8 @@ def record(cls, data, inputs, attrs: dict | None = None, *, outputs: int = 1):
     if saved and any(m is not None and len(m) > 2 for m in metas):
         _host_scalars_as_numbers(saved)
     init_node(node, *split_edges(edges), saved, None if all(m is None for m in metas) else metas)
+    if forward.ACTIVE:
+        forward.propagate(cls, inputs, results, attrs)
     return results[0] if single else results
 
 

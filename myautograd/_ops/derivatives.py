@@ -453,6 +453,7 @@ derivative("HuberLossBackward0", "self target", saves="reduction delta",
            target=lambda grad, self, target, reduction, delta, F: F.backward_op(
                "HuberLossBackwardBackward0", grad, target, self, reduction=reduction, delta=delta))
 derivative("HuberLossBackwardBackward0", "grad_output self target", saves="reduction delta",
+           forward=None, forward_op="huber_loss_backward",  # torch has no forward formula for it
            grad_output=lambda grad, self, target, reduction, delta, F: F.backward_op(
                "HuberLossBackwardBackward0", grad, self, target, reduction=reduction, delta=delta),
            self=lambda grad, grad_output, self, target, reduction, delta, F: H.smooth_double_backward(

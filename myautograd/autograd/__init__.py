@@ -18,7 +18,7 @@ from .._autograd.view_links import gradient_tensor
 from .._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .._ops.shape import stack
 from .._tensor import Tensor, make_tensor, warn_once
-from . import anomaly_mode, function, functional, graph
+from . import anomaly_mode, forward_ad, function, functional, graph
 from .anomaly_mode import detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled, set_detect_anomaly
 from .function import Function, FunctionCtx, once_differentiable
 from .gradcheck import gradcheck, gradgradcheck  # the functions hide the module's name, as in torch

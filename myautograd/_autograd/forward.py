@@ -1,0 +1,260 @@
+"""Forward-mode AD: dual levels, the tangents of tensors, and carrying tangents through recorded ops.
+
+Inside a dual level (``enter_level``/``exit_level``, one at a time as in torch), a tensor may
+have a tangent: ``make_dual`` (``myautograd.autograd.forward_ad``) gives one to a view of a
+primal, and every op on tensors with tangents gives its floating outputs the Jacobian-vector
+product as theirs. Tangents live here, in ``TANGENTS`` (the tensor's id to the tensor and its
+tangent), and all go when the level exits.
+
+Carrying a tangent through an op is the recording step's business: while a level is active
+the fast recording paths are uninstalled (``fast.py`` hands over to the reference ``record``),
+and ``record``/``record_inplace`` call ``propagate`` with the node class, the inputs and the
+outputs. The node class's forward rule (``FormulaNode.forward_rule``, from the derivative
+table) computes the output tangents:
+
+* ``"elementwise"``: the table's backward formulas with the tangent in place of the gradient,
+  summed over the inputs (for real element-wise ops the Jacobian is diagonal, so its transpose
+  is itself: what PyTorch's generator calls ``auto_element_wise``);
+* ``"transpose"`` (the default): the Jacobian-vector product as the gradient, with respect to a
+  dummy output gradient ``u``, of the inner product of the backward formulas' results with the
+  tangents. The backward formulas are linear in ``u``, so this is exact; it needs no formula of
+  its own and works for every entry whose backward runs on tensors (``create_graph``);
+* a function ``(tangents, values, F) -> tangent(s)``: written out;
+* ``None``: torch has no forward formula for the op: ``NotImplementedError``, torch's message.
+
+Tangents are computed with the tensor math namespace with the level suspended, so that they
+are recorded when the primals or tangents require grad (a backward through a tangent works)
+and a tangent's own computation never gets a tangent. When no level is active nothing here
+runs: the recording path checks one module flag, ``ACTIVE``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._grad_mode import STATE, enable_grad
+from .._tensor import Tensor, make_tensor
+
+ACTIVE = False           # a dual level is entered and not suspended
+LEVEL: int | None = None  # the level entered, or None
+TANGENTS: dict[int, tuple[Tensor, Tensor]] = {}
+_installed_fast: tuple | None = None  # the fast recording functions uninstalled while a level is active
+
+NO_LEVEL_MESSAGE = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
+                    "enter_dual_level() first.")
+NESTED_MESSAGE = "Nested forward mode AD is not supported at the moment"
+NOT_LAST_MESSAGE = ("Trying to exit a forward AD level that was not the last one that was created. This is not "
+                    "supported.")
+
+
+def unsupported_message(op_name: str) -> str:
+    """torch's message for an op without a forward formula."""
+    return (f"Trying to use forward AD with {op_name} that does not support it because it has not been implemented "
+            "yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template="
+            "feature-request.yml so that we can prioritize its implementation or submit a PR adding the "
+            "implementation to derivatives.yaml")
+
+
+# -- levels ------------------------------------------------------------------------------------------
+def enter_level() -> int:
+    global LEVEL
+    if LEVEL is not None:
+        raise RuntimeError(NESTED_MESSAGE)
+    LEVEL = 0
+    _activate(True)
+    return LEVEL
+
+
+def exit_level(level: int | None = None) -> None:
+    global LEVEL
+    if level is None:
+        level = LEVEL
+    if level is None or level < 0:
+        raise RuntimeError("Dual level must be a positive number.")
+    if level != LEVEL:
+        raise RuntimeError(NOT_LAST_MESSAGE)
+    LEVEL = None
+    TANGENTS.clear()
+    _activate(False)
+
+
+def _activate(active: bool) -> None:
+    """Turn tangent propagation on or off: the fast recording paths are set aside while it is on."""
+    global ACTIVE, _installed_fast
+    from . import record
+
+    ACTIVE = active
+    if active and _installed_fast is None:
+        _installed_fast = (record.fast_record, record.fast_record_one, record.fast_recorded)
+        record.fast_record = record.fast_record_one = record.fast_recorded = None
+    elif not active and _installed_fast is not None and LEVEL is None:
+        record.fast_record, record.fast_record_one, record.fast_recorded = _installed_fast
+        _installed_fast = None
+
+
+class suspended:
+    """``with suspended():`` ops run without carrying tangents (a tangent's own computation)."""
+
+    def __enter__(self) -> None:
+        global ACTIVE
+        self.was = ACTIVE
+        ACTIVE = False
+
+    def __exit__(self, *exc) -> None:
+        global ACTIVE
+        ACTIVE = self.was
+
+
+# -- tangents ----------------------------------------------------------------------------------------
+def tangent_of(tensor) -> Tensor | None:
+    """The tangent of ``tensor`` at the active level, or None (none under inference_mode)."""
+    if LEVEL is None or STATE.inference or not isinstance(tensor, Tensor):
+        return None
+    entry = TANGENTS.get(id(tensor))
+    return None if entry is None else entry[1]
+
+
+def set_tangent(tensor: Tensor, tangent: Tensor | None) -> None:
+    if tangent is None:
+        TANGENTS.pop(id(tensor), None)
+    else:
+        TANGENTS[id(tensor)] = (tensor, tangent)
+
+
+def is_differentiable(tensor: Tensor) -> bool:
+    return tensor._data.dtype.kind in "fc"
+
+
+# -- carrying tangents through an op -----------------------------------------------------------------
+def propagate(cls, inputs, results: tuple, attrs: dict | None) -> None:
+    """Give the floating ``results`` of the op recorded as ``cls`` on ``inputs`` their tangents."""
+    tangents = [tangent_of(x) for x in inputs]
+    if all(t is None for t in tangents) or STATE.inference:
+        return
+    wanted = [r for r in results if is_differentiable(r)]
+    if not wanted:
+        return
+    values = _values(cls, inputs, results, attrs)
+    outs = output_tangents(cls, tangents, values, [r._data for r in results])
+    for result, tangent in zip(results, outs):
+        if tangent is not None and is_differentiable(result):
+            set_tangent(result, tangent)
+
+
+def output_tangents(cls, tangents: list, values: dict, arrays: list) -> list:
+    """The tangents of the outputs of ``cls`` (of arrays ``arrays``) for ``tangents`` of its inputs."""
+    rule = cls.forward_rule
+    if rule is None:
+        raise NotImplementedError(unsupported_message(cls.forward_op_name()))
+    from .modes import TensorMode
+
+    F = TensorMode.F
+    with suspended():
+        if rule == "elementwise":
+            outs = [_elementwise(cls, tangents, values, F)]
+        elif rule == "transpose":
+            outs = _transposed(cls, tangents, values, arrays, F)
+        else:
+            outs = rule(tangents, values, F)
+            outs = list(outs) if isinstance(outs, (tuple, list)) else [outs]
+    return [None if t is None else _fit(t, a) for t, a in zip(outs, arrays)]
+
+
+def _fit(tangent: Tensor, array) -> Tensor:
+    """A tangent in the output's shape (a formula may give a broadcastable one)."""
+    if tangent._data.shape != array.shape:
+        tangent = tangent.expand(array.shape).clone()
+    return tangent
+
+
+def _values(cls, inputs, results: tuple, attrs: dict | None) -> dict:
+    """What the formulas read, by name: the inputs, the outputs (``result``, ``result0``...) and the saved arguments."""
+    values = dict(zip(cls._inputs, inputs))
+    values.update(attrs or {})
+    values["result"] = results[0]
+    for nr, result in enumerate(results):
+        values[f"result{nr}"] = result
+    return values
+
+
+def _call(formula, grad, grads, values: dict, F, index: int):
+    arguments = []
+    for param in formula.params:
+        if param == "grad":
+            arguments.append(grad)
+        elif param == "grads":
+            arguments.append(grads)
+        elif param == "F":
+            arguments.append(F)
+        elif param == "input_index":
+            arguments.append(index)
+        else:
+            arguments.append(values[param])
+    return formula.fn(*arguments)
+
+
+def _elementwise(cls, tangents: list, values: dict, F) -> Tensor | None:
+    total = None
+    for index, tangent in enumerate(tangents):
+        formula = cls.formula_for(index) if tangent is not None else None
+        if formula is None:
+            continue
+        term = _call(formula, tangent, [tangent], values, F, index)
+        total = term if total is None else total + term
+    return total
+
+
+def _transposed(cls, tangents: list, values: dict, arrays: list, F) -> list:
+    """J t as the gradient in ``u`` of sum_i <backward_i(u), t_i>: exact, as backward_i is linear in u."""
+    from .engine import run_backward
+
+    dummies = [make_tensor(np.zeros(a.shape, dtype=a.dtype), True) if a.dtype.kind in "fc" else None for a in arrays]
+    with enable_grad():
+        grads = [d for d in dummies]
+        total = None
+        for index, tangent in enumerate(tangents):
+            formula = cls.formula_for(index) if tangent is not None else None
+            if formula is None:
+                continue
+            term = _call(formula, grads[0], grads, values, F, index)
+            if term is None:
+                continue
+            product = (term * tangent.to(term.dtype)).sum()
+            total = product if total is None else total + product
+    if total is None or total._grad_fn is None:
+        return [None if d is None else make_tensor(np.zeros_like(d._data)) for d in dummies]
+    live = [d for d in dummies if d is not None]
+    seed = make_tensor(np.ones_like(total._data))
+    found = run_backward([(total._grad_fn, total._output_nr)], [seed], keep_graph=False, create_graph=True,
+                         inputs=live, accumulate=False)
+    found = iter(found)
+    out = []
+    for dummy in dummies:
+        value = None if dummy is None else next(found)
+        out.append(make_tensor(np.zeros_like(dummy._data)) if dummy is not None and value is None else value)
+    return out
+
+
+# -- in-place ops -------------------------------------------------------------------------------------
+def inplace_tangent(cls, target: Tensor, inputs, attrs: dict | None, values) -> Tensor | None:
+    """The tangent ``target`` gets from the in-place op ``cls`` on ``inputs`` (``target`` first) that
+    writes ``values``: worked out before the write, from the inputs' values and tangents then."""
+    tangents = [tangent_of(x) for x in inputs]
+    if all(t is None for t in tangents) or STATE.inference or not is_differentiable(target):
+        return None
+    array = np.array(np.broadcast_to(np.asarray(values, dtype=target._data.dtype), target._data.shape))
+    result = make_tensor(array)
+    outs = output_tangents(cls, tangents, _values(cls, inputs, (result,), attrs), [array])
+    return outs[0]
+
+
+def write_tangent(target: Tensor, tangent: Tensor | None) -> None:
+    """Give ``target`` the tangent of its new value: written into its tangent's memory when it has
+    one, so that the tangents of its views and of its base see the change."""
+    if tangent is None:
+        return
+    current = tangent_of(target)
+    if current is None:
+        set_tangent(target, tangent)
+    else:
+        np.copyto(current._data, tangent._data, casting="unsafe")
