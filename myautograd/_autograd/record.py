@@ -20,9 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
-from . import forward
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
+from . import forward
 from .formulas import is_result_name
 from .node import NO_EDGE, SavedTensor, gradient_edge, init_node, save, set_history, split_edges
 

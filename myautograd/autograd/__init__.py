@@ -28,7 +28,7 @@ __all__ = [
     "Function", "FunctionCtx", "Variable", "backward", "grad", "detect_anomaly", "set_detect_anomaly",
     "enable_grad", "no_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled", "graph", "functional",
     "function", "anomaly_mode", "once_differentiable", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
-    "gradcheck", "gradgradcheck",
+    "gradcheck", "gradgradcheck", "forward_ad",
 
 ]
 
