@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 AREAS = ("formulas", "reductions and broadcasting", "accumulation", "graph freeing", "grad modes",
-         "versions and views", "hooks", "custom Function", "optimizers", "precision", "losses and layers")
+         "versions and views", "hooks", "custom Function", "optimizers", "precision", "losses and layers",
+         "forward mode")
 
 
 @dataclass(frozen=True)

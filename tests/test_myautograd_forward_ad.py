@@ -1,0 +1,128 @@
+"""myautograd's forward-mode AD (``autograd.forward_ad``) against torch's: the same programs on both.
+
+Each program runs with ``t`` the library and returns what it observed: tangents and primals by
+value, errors by type and message. They cover the dual level's lifetime and errors, make_dual's
+checks, tangents through unary, binary, reduction, matrix and in-place ops, forward-over-reverse,
+reverse-over-forward, and the error of an op without a forward formula. The primals require
+grad: myautograd carries tangents through the ops it records (see ``_autograd/forward.py``).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import myautograd
+
+
+def structure(value):
+    if isinstance(value, (tuple, list)):
+        return [structure(item) for item in value]
+    if isinstance(value, (torch.Tensor, myautograd.Tensor)):
+        return np.round(np.asarray(value.detach().tolist(), dtype=np.float64), 5).tolist(), tuple(value.shape)
+    return value
+
+
+def outcome(program, t):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return "returned", structure(program(t))
+    except Exception as error:  # noqa: BLE001 - the error itself is what is compared
+        return "raised", type(error).__name__, str(error)
+
+
+def tangent_of(t, fn, primal, tangent, requires_grad=False):
+    fwAD = t.autograd.forward_ad
+    x = t.tensor(primal, dtype=t.float64, requires_grad=requires_grad)
+    with fwAD.dual_level():
+        out = fn(fwAD.make_dual(x, t.tensor(tangent, dtype=t.float64)))
+        return fwAD.unpack_dual(out)
+
+
+W = [[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]]
+X = [0.5, -1.5, 2.0]
+V = [1.0, 0.5, -2.0]
+
+
+def _forward_over_reverse(t):
+    fwAD = t.autograd.forward_ad
+    x = t.tensor(X, dtype=t.float64, requires_grad=True)
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(x, t.tensor(V, dtype=t.float64))
+        (grad,) = t.autograd.grad((dual ** 3).sum() * dual.sin().sum(), dual, create_graph=True)
+        return fwAD.unpack_dual(grad)
+
+
+def _reverse_over_forward(t):
+    fwAD = t.autograd.forward_ad
+    x = t.tensor(X, dtype=t.float64, requires_grad=True)
+    v = t.tensor(V, dtype=t.float64, requires_grad=True)
+    with fwAD.dual_level():
+        tangent = fwAD.unpack_dual(fwAD.make_dual(x, v).exp() * 2).tangent
+        tangent.sum().backward()
+    return x.grad, v.grad
+
+
+def _levels(t):
+    fwAD = t.autograd.forward_ad
+    x = t.tensor(X, requires_grad=True)
+    with fwAD.dual_level() as level:
+        out = fwAD.make_dual(x, t.tensor(V)) * 2
+        inside = fwAD.unpack_dual(out).tangent
+    with fwAD.dual_level():
+        again = fwAD.unpack_dual(out).tangent
+    return level, inside, again is None
+
+
+def _error(call):
+    def program(t):
+        fwAD = t.autograd.forward_ad
+        with fwAD.dual_level():
+            return call(t, fwAD)
+
+    return program
+
+
+def _huber_forward_over_reverse(t):
+    fwAD = t.autograd.forward_ad
+    x = t.tensor(X, dtype=t.float64, requires_grad=True)
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(x, t.tensor(V, dtype=t.float64))
+        return t.autograd.grad(t.nn.functional.huber_loss(dual, t.zeros(3, dtype=t.float64)), dual,
+                               create_graph=True)
+
+
+PROGRAMS = {
+    "sin": lambda t: tangent_of(t, lambda d: d.sin(), X, V, requires_grad=True),
+    "sin_times_x_plus_exp_sum": lambda t: tangent_of(t, lambda d: d.sin() * d + d.exp().sum(), X, V, True),
+    "tanh_requiring_grad": lambda t: tangent_of(t, lambda d: d.tanh(), X, V, requires_grad=True),
+    "matmul": lambda t: tangent_of(t, lambda d: t.tensor(W, dtype=t.float64) @ d, X, V, requires_grad=True),
+    "broadcast_mul_sum": lambda t: tangent_of(t, lambda d: (t.tensor(W, dtype=t.float64) * d).sum(0), X, V, True),
+    "softmax": lambda t: tangent_of(t, lambda d: d.softmax(0), X, V, requires_grad=True),
+    "inplace_sin_": lambda t: tangent_of(t, lambda d: d.clone().sin_(), X, V, requires_grad=True),
+    "inplace_mul_": lambda t: tangent_of(t, lambda d: d.clone().mul_(d), X, V, requires_grad=True),
+    "forward_over_reverse": _forward_over_reverse,
+    "reverse_over_forward": _reverse_over_forward,
+    "levels": _levels,
+    "exit_without_level": lambda t: t.autograd.forward_ad.exit_dual_level(),
+    "make_dual_outside_level": lambda t: t.autograd.forward_ad.make_dual(t.ones(2), t.ones(2)),
+    "nested_level": _error(lambda t, fwAD: fwAD.enter_dual_level()),
+    "tangent_of_another_shape": _error(lambda t, fwAD: fwAD.make_dual(t.ones(2, 2), t.ones(2))),
+    "integer_primal": _error(lambda t, fwAD: fwAD.make_dual(t.tensor([1, 2]), t.ones(2))),
+    "bool_tangent": _error(lambda t, fwAD: fwAD.make_dual(t.ones(2), t.tensor([True, False]))),
+    "dual_of_dual": _error(lambda t, fwAD: fwAD.make_dual(fwAD.make_dual(t.ones(2), t.ones(2)), t.ones(2))),
+    "unpacked_fields": _error(lambda t, fwAD: (type(fwAD.unpack_dual(t.ones(2))).__name__,
+                                               fwAD.UnpackedDualTensor._fields, fwAD.unpack_dual(t.ones(2)).tangent)),
+    "huber_loss_forward_over_reverse": _huber_forward_over_reverse,
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_forward_ad_matches_torch(name):
+    program = PROGRAMS[name]
+    expected = outcome(program, torch)
+    assert outcome(program, myautograd) == expected
