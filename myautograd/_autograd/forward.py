@@ -38,6 +38,9 @@ from .._tensor import Tensor, make_tensor
 ACTIVE = False           # a dual level is entered and not suspended
 LEVEL: int | None = None  # the level entered, or None
 TANGENTS: dict[int, tuple[Tensor, Tensor]] = {}
+# The tangents of recorded outputs by their array's id, with the node: a saved output unpacked in a
+# backward with create_graph is a new tensor on the same array and node, and has the output's tangent.
+OUTPUT_TANGENTS: dict[int, tuple[object, object, Tensor]] = {}
 _installed_fast: tuple | None = None  # the fast recording functions uninstalled while a level is active
 
 NO_LEVEL_MESSAGE = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
@@ -75,6 +78,7 @@ def exit_level(level: int | None = None) -> None:
         raise RuntimeError(NOT_LAST_MESSAGE)
     LEVEL = None
     TANGENTS.clear()
+    OUTPUT_TANGENTS.clear()
     _activate(False)
 
 
@@ -111,7 +115,12 @@ def tangent_of(tensor) -> Tensor | None:
     if LEVEL is None or STATE.inference or not isinstance(tensor, Tensor):
         return None
     entry = TANGENTS.get(id(tensor))
-    return None if entry is None else entry[1]
+    if entry is not None:
+        return entry[1]
+    if tensor._grad_fn is None:
+        return None
+    output = OUTPUT_TANGENTS.get(id(tensor._data))
+    return output[2] if output is not None and output[0] is tensor._data and output[1] is tensor._grad_fn else None
 
 
 def set_tangent(tensor: Tensor, tangent: Tensor | None) -> None:
@@ -139,6 +148,8 @@ def propagate(cls, inputs, results: tuple, attrs: dict | None) -> None:
     for result, tangent in zip(results, outs):
         if tangent is not None and is_differentiable(result):
             set_tangent(result, tangent)
+            if result._grad_fn is not None:
+                OUTPUT_TANGENTS[id(result._data)] = (result._data, result._grad_fn, tangent)
 
 
 def output_tangents(cls, tangents: list, values: dict, arrays: list) -> list:
