@@ -152,6 +152,15 @@ def propagate(cls, inputs, results: tuple, attrs: dict | None) -> None:
                 OUTPUT_TANGENTS[id(result._data)] = (result._data, result._grad_fn, tangent)
 
 
+def untracked(cls, data, inputs, attrs: dict | None, outputs: int):
+    """The outputs of an op that records no node (nothing requires grad, or grad mode is off), with
+    their tangents: what ``record`` gives inside a dual level."""
+    arrays = (data,) if outputs == 1 else tuple(data)
+    results = tuple(make_tensor(np.asarray(a) if isinstance(a, np.generic) else a) for a in arrays)
+    propagate(cls, inputs, results, attrs)
+    return results[0] if outputs == 1 else results
+
+
 def output_tangents(cls, tangents: list, values: dict, arrays: list) -> list:
     """The tangents of the outputs of ``cls`` (of arrays ``arrays``) for ``tangents`` of its inputs."""
     rule = cls.forward_rule
@@ -219,6 +228,7 @@ def _transposed(cls, tangents: list, values: dict, arrays: list, F) -> list:
     """J t as the gradient in ``u`` of sum_i <backward_i(u), t_i>: exact, as backward_i is linear in u."""
     from .engine import run_backward
 
+    recording = STATE.grad_enabled  # the tangent is recorded only as the op itself would be
     dummies = [make_tensor(np.zeros(a.shape, dtype=a.dtype), True) if a.dtype.kind in "fc" else None for a in arrays]
     with enable_grad():
         grads = [d for d in dummies]
@@ -243,7 +253,7 @@ def _transposed(cls, tangents: list, values: dict, arrays: list, F) -> list:
     for dummy in dummies:
         value = None if dummy is None else next(found)
         out.append(make_tensor(np.zeros_like(dummy._data)) if dummy is not None and value is None else value)
-    return out
+    return out if recording else [None if t is None else t.detach() for t in out]
 
 
 # -- in-place ops -------------------------------------------------------------------------------------

@@ -8,7 +8,9 @@ inputs that need a gradient read and what torch always saves (``FormulaNode.save
 as ``SavedTensor``), and returns the output tensor(s)
 carrying the new node.
 
-Inside a dual level (``forward.ACTIVE``) the outputs also get their tangents (``forward.propagate``).
+Inside a dual level (``forward.ACTIVE``) every op goes through ``record`` (``records``, ``records_any``),
+and the outputs also get their tangents (``forward.propagate``), whether or not a node is recorded:
+torch carries tangents under ``no_grad`` and for tensors that do not require grad.
 
 This is the reference path, written to be read. With the fast paths on (``fast.py``, the
 default), ``record`` and ``record_one`` hand over to their specialised twins, which build the
@@ -38,12 +40,24 @@ def any_requires_grad(inputs) -> bool:
     return STATE.grad_enabled and any(isinstance(x, Tensor) and x._requires_grad for x in inputs)
 
 
+def records(x: Tensor) -> bool:
+    """Whether an op whose only tensor input is ``x`` goes through ``record``: grad mode is on and
+    ``x`` requires grad, or a dual level is active (``record`` gives the result its tangent, and a
+    node only where one is needed). Every op decides with this or ``records_any``."""
+    return STATE.grad_enabled and x._requires_grad or forward.ACTIVE
+
+
+def records_any(inputs) -> bool:
+    """``records`` for an op on ``inputs``: one of them requires grad (grad mode on), or a dual level is active."""
+    return forward.ACTIVE or any_requires_grad(inputs)
+
+
 def recorded(cls, data, inputs, attrs: dict | None = None) -> Tensor:
     """The result of an op on ``inputs``: recorded with ``cls`` when grad mode is on and an input
-    requires grad, else a plain tensor."""
+    requires grad, else a plain tensor (with its tangent inside a dual level)."""
     if fast_recorded is not None:
         return fast_recorded(cls, data, inputs, attrs)
-    if any_requires_grad(inputs):
+    if records_any(inputs):
         return record(cls, data, inputs, attrs)
     return make_tensor(data)
 
@@ -53,6 +67,8 @@ def record(cls, data, inputs, attrs: dict | None = None, *, outputs: int = 1):
     ``outputs`` > 1) and return the output tensor(s)."""
     if fast_record is not None:
         return fast_record(cls, data, inputs, attrs, outputs)
+    if forward.ACTIVE and not any_requires_grad(inputs):
+        return forward.untracked(cls, data, inputs, attrs, outputs)
     single = outputs == 1
     arrays = (as_array(data),) if single else tuple(as_array(d) for d in data)
     needs = tuple(isinstance(x, Tensor) and x._requires_grad for x in inputs)

@@ -22,7 +22,7 @@ from .._tensor import Tensor, install, make_tensor
 from .engine import validate_outputs
 from .formulas import NODES
 from .node import FREED_MESSAGE, NO_EDGE, Node, forward_name, gradient_edge, init_node, set_history, split_edges
-from .record import record
+from .record import record, records
 from .view_links import track_view
 
 OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor refers to a single "
@@ -61,7 +61,7 @@ def view_positions(view_data, base_data) -> np.ndarray:
 
 # -- creating views -----------------------------------------------------------------------------------
 def make_view(base: Tensor, data, node_name: str, attrs: dict) -> Tensor:
-    if STATE.grad_enabled and base._requires_grad:
+    if records(base):
         out = record(NODES[node_name], data, (base,), attrs)
     else:
         # A view made under no_grad or in inference mode of a base that requires grad still reports
@@ -87,7 +87,7 @@ def view_creation(base: Tensor) -> str | None:
 
 def make_views(base: Tensor, datas: list, node_name: str, attrs: dict) -> tuple:
     """Several views from one op (unbind, split): they may not be modified in place."""
-    if STATE.grad_enabled and base._requires_grad:
+    if records(base):
         outs = record(NODES[node_name], tuple(datas), (base,), attrs, outputs=len(datas))
         if len(datas) == 1:
             outs = (outs,)

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _backend, _dtype
 from .._autograd import forward
-from .._autograd.record import record_inplace
+from .._autograd.record import record_inplace, records_any
 from .._autograd.views import OVERLAP_MESSAGE, REBASE_REFUSED, copy_slices, rebase_message
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
@@ -165,7 +165,7 @@ def neg_(self):
 
 
 def _records(self: Tensor, other) -> bool:
-    return STATE.grad_enabled and (self._requires_grad or (isinstance(other, Tensor) and other._requires_grad))
+    return records_any((self, other))
 
 
 def _inplace_error(exc: ValueError, ad, bd) -> RuntimeError:
