@@ -130,6 +130,13 @@ def set_tangent(tensor: Tensor, tangent: Tensor | None) -> None:
         TANGENTS[id(tensor)] = (tensor, tangent)
 
 
+def size_message(primal: Tensor, tangent: Tensor) -> str:
+    """torch's message for a tangent of another size than its primal's."""
+    return ("Trying to set a forward gradient that has a different size than that of the original Tensor, this is "
+            f"not supported. Tensor is of size {list(primal._data.shape)} while the given forward gradient is of size "
+            f"{list(tangent._data.shape)}.")
+
+
 def is_differentiable(tensor: Tensor) -> bool:
     return tensor._data.dtype.kind in "fc"
 
@@ -256,6 +263,61 @@ def _transposed(cls, tangents: list, values: dict, arrays: list, F) -> list:
     return out if recording else [None if t is None else t.detach() for t in out]
 
 
+# -- views -----------------------------------------------------------------------------------------
+def view_tangents(cls, base: Tensor, views: tuple, attrs: dict | None, recorded: bool) -> None:
+    """Give the views of ``base`` made by the op ``cls`` their tangents: the same views of ``base``'s
+    tangent (so an in-place change of either shows in the other), as torch gives them. Where the
+    tangent cannot be viewed so (laid out otherwise than ``base``, of another dtype, or recorded
+    for a backward through it), each is computed by ``cls``'s forward rule (``recorded``: ``record``
+    already did)."""
+    tangent = tangent_of(base)
+    if tangent is None or STATE.inference:
+        return
+    viewed = [_same_view(tangent, base._data, view._data) for view in views]
+    if any(v is None for v in viewed):
+        if not recorded:
+            propagate(cls, (base,), views, attrs)
+        return
+    for view, array in zip(views, viewed):
+        set_tangent(view, make_tensor(array))
+
+
+def _same_view(tangent: Tensor, base, view):
+    """The view of ``tangent``'s array that ``view`` is of ``base`` (both arrays), or None."""
+    data = tangent._data
+    if tangent._requires_grad or view.dtype != base.dtype or type(data) is not np.ndarray:
+        return None
+    if data.size > 1 and _element_strides(data) != _element_strides(base):
+        return None
+    offset = (view.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // base.itemsize
+    if offset < 0:
+        return None
+    start = np.lib.stride_tricks.as_strided(data, shape=(offset + 1,), strides=(data.itemsize,))[offset:]
+    strides = tuple(s // view.itemsize * data.itemsize for s in view.strides)
+    return np.lib.stride_tricks.as_strided(start, shape=view.shape, strides=strides)
+
+
+def _element_strides(array) -> tuple:
+    return tuple(s // array.itemsize for s, n in zip(array.strides, array.shape) if n > 1)
+
+
+def _tangent_of_view_written(target: Tensor, tangent: Tensor) -> Tensor | None:
+    """The tangent memory an in-place write into ``target`` goes to, for a view without a tangent: its
+    base gets a zero tangent (laid out as the base) and the view the same view of it; None otherwise."""
+    meta = target._meta
+    base = meta.base if meta is not None else None
+    if base is None or tangent_of(base) is not None or not is_differentiable(base):
+        return None
+    zeros = make_tensor(np.zeros_like(base._data, dtype=tangent._data.dtype))
+    array = _same_view(zeros, base._data, target._data)
+    if array is None:
+        return None
+    set_tangent(base, zeros)
+    current = make_tensor(array)
+    set_tangent(target, current)
+    return current
+
+
 # -- in-place ops -------------------------------------------------------------------------------------
 def inplace_tangent(cls, target: Tensor, inputs, attrs: dict | None, values) -> Tensor | None:
     """The tangent ``target`` gets from the in-place op ``cls`` on ``inputs`` (``target`` first) that
@@ -275,6 +337,8 @@ def write_tangent(target: Tensor, tangent: Tensor | None) -> None:
     if tangent is None:
         return
     current = tangent_of(target)
+    if current is None:
+        current = _tangent_of_view_written(target, tangent)
     if current is None:
         set_tangent(target, tangent)
     else:

@@ -19,10 +19,11 @@ import numpy as np
 
 from .._grad_mode import STATE
 from .._tensor import Tensor, install, make_tensor
+from . import forward
 from .engine import validate_outputs
 from .formulas import NODES
 from .node import FREED_MESSAGE, NO_EDGE, Node, forward_name, gradient_edge, init_node, set_history, split_edges
-from .record import record, records
+from .record import record
 from .view_links import track_view
 
 OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor refers to a single "
@@ -61,7 +62,10 @@ def view_positions(view_data, base_data) -> np.ndarray:
 
 # -- creating views -----------------------------------------------------------------------------------
 def make_view(base: Tensor, data, node_name: str, attrs: dict) -> Tensor:
-    if records(base):
+    """The view ``data`` of ``base`` made by the op ``node_name`` (inside a dual level, with the same
+    view of ``base``'s tangent as its tangent)."""
+    recorded = STATE.grad_enabled and base._requires_grad
+    if recorded:
         out = record(NODES[node_name], data, (base,), attrs)
     else:
         # A view made under no_grad or in inference mode of a base that requires grad still reports
@@ -70,6 +74,8 @@ def make_view(base: Tensor, data, node_name: str, attrs: dict) -> Tensor:
         out = make_tensor(data, requires_grad=base._requires_grad and not inference_base)
         if not inference_base and out._meta is not None:
             out._meta.inference = False  # a view of a normal tensor is normal, even in inference mode
+    if forward.ACTIVE:
+        forward.view_tangents(NODES[node_name], base, (out,), attrs, recorded)
     return track_view(out, base, view_creation(base))
 
 
@@ -87,7 +93,8 @@ def view_creation(base: Tensor) -> str | None:
 
 def make_views(base: Tensor, datas: list, node_name: str, attrs: dict) -> tuple:
     """Several views from one op (unbind, split): they may not be modified in place."""
-    if records(base):
+    recorded = STATE.grad_enabled and base._requires_grad
+    if recorded:
         outs = record(NODES[node_name], tuple(datas), (base,), attrs, outputs=len(datas))
         if len(datas) == 1:
             outs = (outs,)
@@ -97,6 +104,8 @@ def make_views(base: Tensor, datas: list, node_name: str, attrs: dict) -> tuple:
         for out in outs:
             if not inference_base and out._meta is not None:
                 out._meta.inference = False
+    if forward.ACTIVE:
+        forward.view_tangents(NODES[node_name], base, outs, attrs, recorded)
     creation = "multi_output" if STATE.grad_enabled else view_creation(base)
     return tuple(track_view(out, base, creation) for out in outs)
 

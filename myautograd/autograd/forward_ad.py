@@ -51,9 +51,7 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
     _check_floating(tensor, "primal")
     _check_floating(tangent, "tangent")
     if tangent._data.shape != tensor._data.shape:
-        raise RuntimeError("Trying to set a forward gradient that has a different size than that of the original "
-                           f"Tensor, this is not supported. Tensor is of size {list(tensor._data.shape)} while the "
-                           f"given forward gradient is of size {list(tangent._data.shape)}.")
+        raise RuntimeError(forward.size_message(tensor, tangent))
     if forward.tangent_of(tensor) is not None:
         raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward gradient at the same "
                            f"level {level} is not supported.")
