@@ -177,6 +177,8 @@ def output_tangents(cls, tangents: list, values: dict, arrays: list) -> list:
 
     F = TensorMode.F
     with suspended():
+        if rule == "elementwise" and _complex(values):
+            rule = "transpose"  # the backward formulas conjugate: only real Jacobians are their own transposes
         if rule == "elementwise":
             outs = [_elementwise(cls, tangents, values, F)]
         elif rule == "transpose":
@@ -185,6 +187,10 @@ def output_tangents(cls, tangents: list, values: dict, arrays: list) -> list:
             outs = rule(tangents, values, F)
             outs = list(outs) if isinstance(outs, (tuple, list)) else [outs]
     return [None if t is None else _fit(t, a) for t, a in zip(outs, arrays)]
+
+
+def _complex(values: dict) -> bool:
+    return any(isinstance(v, Tensor) and v._data.dtype.kind == "c" for v in values.values())
 
 
 def _fit(tangent: Tensor, array) -> Tensor:
@@ -250,7 +256,7 @@ def _transposed(cls, tangents: list, values: dict, arrays: list, F) -> list:
             product = (term * tangent.to(term.dtype)).sum()
             total = product if total is None else total + product
     if total is None or total._grad_fn is None:
-        return [None if d is None else make_tensor(np.zeros_like(d._data)) for d in dummies]
+        return [None] * len(dummies)
     live = [d for d in dummies if d is not None]
     seed = make_tensor(np.ones_like(total._data))
     found = run_backward([(total._grad_fn, total._output_nr)], [seed], keep_graph=False, create_graph=True,
@@ -259,7 +265,7 @@ def _transposed(cls, tangents: list, values: dict, arrays: list, F) -> list:
     out = []
     for dummy in dummies:
         value = None if dummy is None else next(found)
-        out.append(make_tensor(np.zeros_like(dummy._data)) if dummy is not None and value is None else value)
+        out.append(value)  # None: this output does not depend on the tangents, as torch has it
     return out if recording else [None if t is None else t.detach() for t in out]
 
 
@@ -343,3 +349,5 @@ def write_tangent(target: Tensor, tangent: Tensor | None) -> None:
         set_tangent(target, tangent)
     else:
         np.copyto(current._data, tangent._data, casting="unsafe")
+    if target._grad_fn is not None:  # a saved result of the in-place op has the new tangent
+        OUTPUT_TANGENTS[id(target._data)] = (target._data, target._grad_fn, tangent_of(target))

@@ -32,6 +32,7 @@ import math
 
 from .._autograd.formulas import NODES, derivative
 from . import formula_helpers as H
+from . import forward_rules
 from . import norm_math as N
 from . import window_math as W
 
@@ -44,11 +45,11 @@ derivative("LogBackward0", "self", self=lambda grad, self, F: grad / F.conj(self
 derivative("Log2Backward0", "self", self=lambda grad, self: grad / (self * math.log(2.0)))
 derivative("Log10Backward0", "self", self=lambda grad, self: grad / (self * math.log(10.0)))
 derivative("Log1PBackward0", "self", self=lambda grad, self: grad / (self + 1))
-derivative("SinBackward0", "self", forward="elementwise", self=lambda grad, self, F: grad * F.cos(self))
-derivative("CosBackward0", "self", forward="elementwise", self=lambda grad, self, F: grad * -F.sin(self))
+derivative("SinBackward0", "self", self=lambda grad, self, F: grad * F.cos(self))
+derivative("CosBackward0", "self", self=lambda grad, self, F: grad * -F.sin(self))
 derivative("TanBackward0", "self", self=lambda grad, result: grad * (1 + result * result))
-derivative("SinhBackward0", "self", forward="elementwise", self=lambda grad, self, F: grad * F.cosh(self))
-derivative("CoshBackward0", "self", forward="elementwise", self=lambda grad, self, F: grad * F.sinh(self))
+derivative("SinhBackward0", "self", self=lambda grad, self, F: grad * F.cosh(self))
+derivative("CoshBackward0", "self", self=lambda grad, self, F: grad * F.sinh(self))
 derivative("TanhBackward0", "self", self=lambda grad, result, F: F.tanh_backward(grad, result))
 derivative("AsinBackward0", "self", self=lambda grad, self, F: grad * F.rsqrt(1 - self * self))
 derivative("AcosBackward0", "self", self=lambda grad, self, F: grad * -F.rsqrt(1 - self * self))
@@ -616,3 +617,5 @@ derivative("GeluBackwardBackward0", "grad_output self", saves="approximate",
 
 
 __all__ = ["NODES"]
+
+forward_rules.install()  # each entry's forward-mode rule (forward_rules.py)

@@ -1,0 +1,174 @@
+"""The forward-mode rules of the derivative table: how each entry's output tangent is computed.
+
+Every entry of ``derivatives.py`` has a rule (``FormulaNode.forward_rule``, see
+``myautograd/_autograd/forward.py``), one of:
+
+* ``"elementwise"``: the entry's backward formulas with the tangent in place of the gradient,
+  summed over the inputs. Exact for real element-wise ops, whose Jacobian is diagonal (PyTorch's
+  generator derives their forward formulas so: ``auto_element_wise``); complex values take the
+  fallback. Listed in ``ELEMENTWISE``.
+* a function ``(tangents, values, F)``: written out here, in ``RULES``. The linear ops are the
+  op applied to the tangents (``mean``, ``sum``, ``embedding``...); the others are their derivative
+  written out (``mul``, ``div``, the matrix products, ``softmax``...), as torch's derivatives.yaml
+  writes them, which also gives torch's values where a transposed rule would give ``inf * 0``.
+* ``"transpose"``: the fallback for every other entry (the Jacobian-vector product as the
+  gradient of the backward formulas' inner product with the tangents, in a dummy gradient).
+* ``None``: torch has no forward formula (set in ``derivatives.py``).
+
+Views need no rule of their own: a view's tangent is the same view of its base's tangent
+(``forward.view_tangents``). Rules get the tangents by input position (None: no tangent) and the
+values by the names the backward formulas use (inputs, ``result``, saved arguments).
+"""
+
+from __future__ import annotations
+
+from .._autograd.formulas import NODES
+
+ELEMENTWISE = (
+    "NegBackward0", "ExpBackward0", "Exp2Backward0", "Expm1Backward0", "LogBackward0", "Log2Backward0",
+    "Log10Backward0", "Log1PBackward0", "SinBackward0", "CosBackward0", "TanBackward0", "SinhBackward0",
+    "CoshBackward0", "TanhBackward0", "AsinBackward0", "AcosBackward0", "AtanBackward0", "SigmoidBackward0",
+    "ReluBackward0", "AbsBackward0", "SqrtBackward0", "RsqrtBackward0", "ReciprocalBackward0", "SignBackward0",
+    "SgnBackward0", "RoundBackward0", "FloorBackward0", "CeilBackward0", "TruncBackward0", "FracBackward0",
+    "ErfBackward0", "ErfcBackward0", "AsinhBackward0", "AcoshBackward0", "AtanhBackward0", "RoundBackward1",
+    "PowBackward0", "PowBackward1", "PowBackward2", "ClampBackward1", "ClampMinBackward0", "ClampMaxBackward0",
+    "LeakyReluBackward0", "LeakyReluBackward1", "SiluBackward0", "MishBackward0", "SoftplusBackward0",
+    "LogSigmoidBackward0", "EluBackward0", "EluBackward1", "CeluBackward0", "HardtanhBackward0",
+    "HardswishBackward0", "NanToNumBackward0",
+    "AddBackward0", "SubBackward0", "RsubBackward0", "RsubBackward1", "MulBackward1", "DivBackward1",
+    "DivBackward2", "RemainderBackward0", "RemainderBackward1", "FmodBackward0", "FmodBackward1",
+    "Atan2Backward0", "WhereBackward0", "MaskedFillBackward0", "LerpBackward0", "LerpBackward1",
+    "AddcmulBackward0", "AddcdivBackward0",
+)
+
+
+def _terms(*terms):
+    """The sum of the terms that are not None (None when all are)."""
+    total = None
+    for term in terms:
+        if term is not None:
+            total = term if total is None else total + term
+    return total
+
+
+def _times(tangent, factor):
+    return None if tangent is None else tangent * factor
+
+
+def _mul(tangents, values, F):
+    return _terms(_times(tangents[0], values["other"]), _times(tangents[1], values["self"]))
+
+
+def _div(tangents, values, F):
+    """torch's ``(self_t - other_t * result) / other``: infinite, not NaN, where other is 0."""
+    numerator = _terms(tangents[0], None if tangents[1] is None else -(tangents[1] * values["result"]))
+    return numerator / values["other"]
+
+
+def _select_between(greater_first: bool):
+    """maximum/minimum as torch's: ``other_t + where(self == other, 0.5, self > other) * (self_t - other_t)``."""
+    def rule(tangents, values, F):
+        self, other = values["self"], values["other"]
+        chosen = (self > other) if greater_first else (self < other)
+        weight = F.where(self == other, 0.5, chosen.to(values["result"].dtype))
+        self_t = tangents[0] if tangents[0] is not None else F.zeros_like(values["result"])
+        other_t = tangents[1] if tangents[1] is not None else F.zeros_like(values["result"])
+        return other_t + weight * (self_t - other_t)
+    return rule
+
+
+def _evenly(tangents, values, F):
+    """max()/min() of all elements: the mean of the tangents where the input equals the result (NaN for a NaN input)."""
+    mask = (values["self"] == values["result"]).to(tangents[0].dtype)
+    return (tangents[0] * mask).sum() / mask.sum()
+
+
+def _softmax(tangents, values, F):
+    result, dim = values["result"], values["dim"]
+    return result * (tangents[0] - (tangents[0] * result).sum(dim, keepdim=True))
+
+
+def _log_softmax(tangents, values, F):
+    result, dim = values["result"], values["dim"]
+    return tangents[0] - (tangents[0] * result.exp()).sum(dim, keepdim=True)
+
+
+def _addmm(tangents, values, F):
+    self_t, mat1_t, mat2_t = tangents
+    products = _terms(None if mat1_t is None else mat1_t @ values["mat2"],
+                      None if mat2_t is None else values["mat1"] @ mat2_t)
+    beta, alpha = values["beta"], values["alpha"]
+    return _terms(None if self_t is None else (self_t if beta == 1 else self_t * beta),
+                  None if products is None else (products if alpha == 1 else products * alpha))
+
+
+def _matrix_product(tangents, values, F):
+    first, second = tangents
+    names = [name for name in values if name in ("self", "mat2", "vec", "tensor")]
+    a, b = values[names[0]], values[names[1]]
+    return _terms(None if first is None else _matmul(first, b), None if second is None else _matmul(a, second))
+
+
+def _matmul(a, b):
+    return (a * b).sum() if a.ndim == 1 and b.ndim == 1 else a @ b
+
+
+def _mean(tangents, values, F):
+    return tangents[0].mean()
+
+
+def _mean_dims(tangents, values, F):
+    return tangents[0].mean(values["dim"], keepdim=values["keepdim"])
+
+
+def _sum(tangents, values, F):
+    return tangents[0].sum()
+
+
+def _sum_dims(tangents, values, F):
+    return tangents[0].sum(values["dim"], keepdim=values["keepdim"])
+
+
+def _embedding(tangents, values, F):
+    return tangents[0][values["indices"]]
+
+
+def _hardsigmoid(tangents, values, F):
+    self = values["self"]
+    return F.where((self > -3) & (self < 3), tangents[0] / 6.0, 0)
+
+
+def _clone(tangents, values, F):
+    return tangents[0].clone()
+
+
+RULES = {
+    "MulBackward0": _mul,
+    "DivBackward0": _div,
+    "MaximumBackward0": _select_between(greater_first=True),
+    "MinimumBackward0": _select_between(greater_first=False),
+    "MaxBackward1": _evenly,
+    "MinBackward1": _evenly,
+    "SoftmaxBackward0": _softmax,
+    "LogSoftmaxBackward0": _log_softmax,
+    "MmBackward0": _matrix_product,
+    "BmmBackward0": _matrix_product,
+    "MvBackward0": _matrix_product,
+    "DotBackward0": _matrix_product,
+    "AddmmBackward0": _addmm,
+    "MeanBackward0": _mean,
+    "MeanBackward1": _mean_dims,
+    "SumBackward0": _sum,
+    "SumBackward1": _sum_dims,
+    "EmbeddingBackward0": _embedding,
+    "HardsigmoidBackward0": _hardsigmoid,
+    "CloneBackward0": _clone,
+}
+
+
+def install() -> None:
+    """Give the table's entries their forward rules (the rest keep ``"transpose"``)."""
+    for name in ELEMENTWISE:
+        NODES[name].forward_rule = "elementwise"
+    for name, rule in RULES.items():
+        NODES[name].forward_rule = rule
