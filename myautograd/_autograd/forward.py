@@ -34,6 +34,7 @@ import numpy as np
 
 from .._grad_mode import STATE, enable_grad
 from .._tensor import Tensor, make_tensor
+from .formulas import is_result_name
 
 ACTIVE = False           # a dual level is entered and not suspended
 LEVEL: int | None = None  # the level entered, or None
@@ -191,6 +192,12 @@ def output_tangents(cls, tangents: list, values: dict, arrays: list) -> list:
 
 def _complex(values: dict) -> bool:
     return any(isinstance(v, Tensor) and v._data.dtype.kind == "c" for v in values.values())
+
+
+def transposed(cls, tangents: list, values: dict, F) -> list:
+    """The ``"transpose"`` rule, for a written-out rule that falls back on it."""
+    arrays = [values[f"result{nr}"]._data for nr in range(sum(1 for name in values if is_result_name(name)) - 1)]
+    return _transposed(cls, tangents, values, arrays, F)
 
 
 def _fit(tangent: Tensor, array) -> Tensor:

@@ -22,6 +22,7 @@ values by the names the backward formulas use (inputs, ``result``, saved argumen
 
 from __future__ import annotations
 
+from .._autograd import forward
 from .._autograd.formulas import NODES
 
 ELEMENTWISE = (
@@ -37,7 +38,7 @@ ELEMENTWISE = (
     "HardswishBackward0", "NanToNumBackward0",
     "AddBackward0", "SubBackward0", "RsubBackward0", "RsubBackward1", "MulBackward1", "DivBackward1",
     "DivBackward2", "RemainderBackward0", "RemainderBackward1", "FmodBackward0", "FmodBackward1",
-    "Atan2Backward0", "WhereBackward0", "MaskedFillBackward0", "LerpBackward0", "LerpBackward1",
+    "WhereBackward0", "MaskedFillBackward0", "LerpBackward0", "LerpBackward1",
     "AddcmulBackward0", "AddcdivBackward0",
 )
 
@@ -80,17 +81,21 @@ def _select_between(greater_first: bool):
 def _evenly(tangents, values, F):
     """max()/min() of all elements: the mean of the tangents where the input equals the result (NaN for a NaN input)."""
     mask = (values["self"] == values["result"]).to(tangents[0].dtype)
-    return (tangents[0] * mask).sum() / mask.sum()
+    return (mask * (tangents[0] / mask.sum())).sum()
 
 
 def _softmax(tangents, values, F):
-    result, dim = values["result"], values["dim"]
-    return result * (tangents[0] - (tangents[0] * result).sum(dim, keepdim=True))
+    result = values["result"]
+    return result * (tangents[0] - _sum_over(tangents[0] * result, values["dim"]))
 
 
 def _log_softmax(tangents, values, F):
-    result, dim = values["result"], values["dim"]
-    return tangents[0] - (tangents[0] * result.exp()).sum(dim, keepdim=True)
+    return tangents[0] - _sum_over(tangents[0] * values["result"].exp(), values["dim"])
+
+
+def _sum_over(tensor, dim):
+    """The sum over ``dim``, kept (a 0-dim tensor's sum over dim 0 is itself)."""
+    return tensor.sum(dim, keepdim=True) if tensor.ndim else tensor
 
 
 def _addmm(tangents, values, F):
@@ -114,19 +119,19 @@ def _matmul(a, b):
 
 
 def _mean(tangents, values, F):
-    return tangents[0].mean()
+    return _in_result_dtype(tangents[0], values).mean()
 
 
 def _mean_dims(tangents, values, F):
-    return tangents[0].mean(values["dim"], keepdim=values["keepdim"])
+    return _in_result_dtype(tangents[0], values).mean(values["dim"], keepdim=values["keepdim"])
 
 
 def _sum(tangents, values, F):
-    return tangents[0].sum()
+    return _in_result_dtype(tangents[0], values).sum()
 
 
 def _sum_dims(tangents, values, F):
-    return tangents[0].sum(values["dim"], keepdim=values["keepdim"])
+    return _in_result_dtype(tangents[0], values).sum(values["dim"], keepdim=values["keepdim"])
 
 
 def _embedding(tangents, values, F):
@@ -135,7 +140,49 @@ def _embedding(tangents, values, F):
 
 def _hardsigmoid(tangents, values, F):
     self = values["self"]
-    return F.where((self > -3) & (self < 3), tangents[0] / 6.0, 0)
+    return F.where((self > -3) & (self < 3), tangents[0] * (1.0 / 6.0), 0)
+
+
+def _atan2(tangents, values, F):
+    """torch's ``(other * self_t - self * other_t) / (self**2 + other**2)``: NaN at the origin."""
+    self, other = values["self"], values["other"]
+    return _terms(_times(tangents[0], other), _times(tangents[1], -self)) / (self * self + other * other)
+
+
+def _clamp_tensors(tangents, values, F):
+    """torch's clamp_jvp: the tangent of whichever of input, min and max the result took (max where min > max)."""
+    self, low, high = values["self"], values["min"], values["max"]
+    self_t, low_t, high_t = (t if t is not None else F.zeros_like(values["result"]) for t in tangents)
+    if low is not None and high is not None:
+        return F.where(low > high, high_t, F.where(self < low, low_t, F.where(self > high, high_t, self_t)))
+    if low is not None:
+        return F.where(self > low, self_t, low_t)
+    return F.where(self < high, self_t, high_t)
+
+
+def _in_result_dtype(tangent, values):
+    """A reduction's tangent in the result's dtype where the op casts (``sum(dtype=...)``)."""
+    result = values["result"]
+    return tangent.to(result.dtype) if result.dtype != values["self"].dtype else tangent
+
+
+def _zeros_without_grad_output(name: str):
+    """For a backward kernel torch records (threshold_backward, max_pool's): zeros where only the
+    forward input has a tangent (torch's ``zeros_like(self_t) + ...``), else the transposed rule."""
+    def rule(tangents, values, F):
+        if tangents[0] is None:
+            return F.zeros_like(values["result"])
+        return forward.transposed(NODES[name], tangents, values, F)
+    return rule
+
+
+def _mse_double_backward(tangents, values, F):
+    """torch raises for a mean mse_loss whose target has no tangent (pytorch/pytorch#123996: its zero
+    tangent is an immutable ZeroTensor written in place); the catalog checks the same exception."""
+    if values["reduction"] == 1 and tangents[1] is not None and tangents[2] is None:
+        raise RuntimeError("ZeroTensors are immutable. Please use the materialized zero tensor obtained using .clone() "
+                           "if you want a mutable tensor.")
+    return forward.transposed(NODES["MseLossBackwardBackward0"], tangents, values, F)
 
 
 def _clone(tangents, values, F):
@@ -163,6 +210,11 @@ RULES = {
     "EmbeddingBackward0": _embedding,
     "HardsigmoidBackward0": _hardsigmoid,
     "CloneBackward0": _clone,
+    "Atan2Backward0": _atan2,
+    "ClampBackward0": _clamp_tensors,
+    "ThresholdBackwardBackward0": _zeros_without_grad_output("ThresholdBackwardBackward0"),
+    "MaxPool2DWithIndicesBackwardBackward0": _zeros_without_grad_output("MaxPool2DWithIndicesBackwardBackward0"),
+    "MseLossBackwardBackward0": _mse_double_backward,
 }
 
 
