@@ -35,6 +35,7 @@ import numpy as np
 from .._grad_mode import STATE, enable_grad
 from .._tensor import Tensor, make_tensor
 from .formulas import is_result_name
+from .view_links import track_view
 
 ACTIVE = False           # a dual level is entered and not suspended
 LEVEL: int | None = None  # the level entered, or None
@@ -122,6 +123,27 @@ def tangent_of(tensor) -> Tensor | None:
         return None
     output = OUTPUT_TANGENTS.get(id(tensor._data))
     return output[2] if output is not None and output[0] is tensor._data and output[1] is tensor._grad_fn else None
+
+
+def carrying() -> bool:
+    """Whether a dual level is active and some tensor has a tangent."""
+    return ACTIVE and bool(TANGENTS)
+
+
+def detached_keeping_tangent(tensor: Tensor) -> Tensor:
+    """``tensor`` detached, with its tangent (detached too): a gradient computed for its tangent alone."""
+    tangent = tangent_of(tensor)
+    result = make_tensor(tensor._data)
+    if tangent is not None:
+        set_tangent(result, make_tensor(tangent._data))
+    return result
+
+
+def _install_repr_hook() -> None:
+    """``repr`` of a tensor with a tangent shows it (``tangent=tensor(...)``), as torch's."""
+    from .. import _tensor
+
+    _tensor.tangent_for_repr = tangent_of
 
 
 def set_tangent(tensor: Tensor, tangent: Tensor | None) -> None:
@@ -292,7 +314,7 @@ def view_tangents(cls, base: Tensor, views: tuple, attrs: dict | None, recorded:
             propagate(cls, (base,), views, attrs)
         return
     for view, array in zip(views, viewed):
-        set_tangent(view, make_tensor(array))
+        set_tangent(view, track_view(make_tensor(array), tangent, None))
 
 
 def _same_view(tangent: Tensor, base, view):
@@ -326,7 +348,7 @@ def _tangent_of_view_written(target: Tensor, tangent: Tensor) -> Tensor | None:
     if array is None:
         return None
     set_tangent(base, zeros)
-    current = make_tensor(array)
+    current = track_view(make_tensor(array), zeros, None)
     set_tangent(target, current)
     return current
 
@@ -341,6 +363,8 @@ def inplace_tangent(cls, target: Tensor, inputs, attrs: dict | None, values) -> 
     array = np.array(np.broadcast_to(np.asarray(values, dtype=target._data.dtype), target._data.shape))
     result = make_tensor(array)
     outs = output_tangents(cls, tangents, _values(cls, inputs, (result,), attrs), [array])
+    if outs[0] is None and tangents[0] is not None:  # overwritten by what does not depend on it (fill_)
+        return make_tensor(np.zeros_like(array, dtype=tangents[0]._data.dtype))
     return outs[0]
 
 
@@ -358,3 +382,6 @@ def write_tangent(target: Tensor, tangent: Tensor | None) -> None:
         np.copyto(current._data, tangent._data, casting="unsafe")
     if target._grad_fn is not None:  # a saved result of the in-place op has the new tangent
         OUTPUT_TANGENTS[id(target._data)] = (target._data, target._grad_fn, tangent_of(target))
+
+
+_install_repr_hook()

@@ -367,6 +367,8 @@ derivative("CatBackward0", "tensors", saves="dim tensors_args_sizes",
 derivative("StackBackward0", "tensors", saves="dim", each=lambda grad, input_index, dim, F: F.select(grad, dim, input_index))
 derivative("CloneBackward0", "self", self=lambda grad: grad)
 derivative("AliasBackward0", "self", self=lambda grad: grad)
+# forward_ad.unpack_dual's primal, a view: a C++-only node in torch, whose Python class is CppFunction
+derivative("Identity", "self", cpp_name=True, self=lambda grad: grad).__name__ = "CppFunction"
 derivative("ToCopyBackward0", "self", saves="self_device", self=lambda grad, self_device, F: F.to_device(grad, self_device))
 derivative("CopyBackwards", "self src", cpp_name=True,
            self=lambda grad, F: F.zeros_like(grad),

@@ -22,8 +22,11 @@ values by the names the backward formulas use (inputs, ``result``, saved argumen
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._autograd import forward
 from .._autograd.formulas import NODES
+from .._grad_mode import STATE
 
 ELEMENTWISE = (
     "NegBackward0", "ExpBackward0", "Exp2Backward0", "Expm1Backward0", "LogBackward0", "Log2Backward0",
@@ -98,8 +101,19 @@ def _sum_over(tensor, dim):
     return tensor.sum(dim, keepdim=True) if tensor.ndim else tensor
 
 
+def _materialized(tangent, primal, partner, F):
+    """A missing tangent as zeros where its product partner is recorded (requires grad, grad mode on):
+    torch materializes it so, and the product's tangent then requires grad (a module's parameters
+    made dual give an output tangent that requires grad)."""
+    if tangent is None and partner._requires_grad and STATE.grad_enabled:
+        return F.zeros_like(primal)
+    return tangent
+
+
 def _addmm(tangents, values, F):
     self_t, mat1_t, mat2_t = tangents
+    mat1_t = _materialized(mat1_t, values["mat1"], values["mat2"], F)
+    mat2_t = _materialized(mat2_t, values["mat2"], values["mat1"], F)
     products = _terms(None if mat1_t is None else mat1_t @ values["mat2"],
                       None if mat2_t is None else values["mat1"] @ mat2_t)
     beta, alpha = values["beta"], values["alpha"]
@@ -139,8 +153,25 @@ def _embedding(tangents, values, F):
 
 
 def _hardsigmoid(tangents, values, F):
+    """torch's hardsigmoid_backward on the tangent: its factor is 1/6 in single precision, whatever the dtype."""
     self = values["self"]
-    return F.where((self > -3) & (self < 3), tangents[0] * (1.0 / 6.0), 0)
+    return F.where((self > -3) & (self < 3), tangents[0] * ONE_SIXTH_SINGLE, 0)
+
+
+ONE_SIXTH_SINGLE = float(np.float32(1.0) / np.float32(6.0))
+
+
+def _std(tangents, values, F):
+    """The variance's tangent over the reduced dims, divided by twice the result: 0 where the result is 0."""
+    self, result, dim, keepdim = values["self"], values["result"], values["dim"], values["keepdim"]
+    dims = tuple(range(self.ndim)) if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+    count = 1
+    for d in dims:
+        count *= self.shape[d]
+    centered = self - self.mean(dims, keepdim=True) if dims else self * 0
+    variance_t = (2 * centered * tangents[0]).sum(dims, keepdim=keepdim) if dims else centered * tangents[0]
+    variance_t = variance_t / (count - values["correction"])
+    return F.where(result == 0, 0, variance_t / (2 * result))
 
 
 def _atan2(tangents, values, F):
@@ -211,6 +242,7 @@ RULES = {
     "HardsigmoidBackward0": _hardsigmoid,
     "CloneBackward0": _clone,
     "Atan2Backward0": _atan2,
+    "StdBackward0": _std,
     "ClampBackward0": _clamp_tensors,
     "ThresholdBackwardBackward0": _zeros_without_grad_output("ThresholdBackwardBackward0"),
     "MaxPool2DWithIndicesBackwardBackward0": _zeros_without_grad_output("MaxPool2DWithIndicesBackwardBackward0"),

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._autograd import forward as _forward
 from .._autograd.engine import run_backward
 from .._autograd.node import gradient_edge
 from .._autograd.view_links import gradient_tensor
@@ -184,12 +185,18 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 
 def _grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused) -> tuple:
-    roots, root_grads = _roots(outputs, grads, create_graph)  # the outputs are checked first, as torch
+    # Inside a dual level the formulas run on tensors, so that the gradients get their tangents
+    # (forward-over-reverse), as torch's do without create_graph too; they are then given back detached.
+    tangents_only = not create_graph and _forward.carrying()
+    roots, root_grads = _roots(outputs, grads, create_graph or tangents_only)  # the outputs are checked first
     for tensor in inputs:
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    captured = run_backward(roots, root_grads, keep_graph=retain_graph, create_graph=create_graph,
+    captured = run_backward(roots, root_grads, keep_graph=retain_graph, create_graph=create_graph or tangents_only,
                             inputs=list(inputs), accumulate=False)
+    if tangents_only:
+        captured = [None if value is None else _forward.detached_keeping_tangent(value) for value in captured]
+        create_graph = True  # the values are tensors already
     result = []
     for index, value in enumerate(captured):
         if value is None:

@@ -12,6 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._autograd import forward
+from .._autograd.views import make_view
 from .._dtype import from_numpy
 from .._grad_mode import STATE
 from .._tensor import Tensor
@@ -88,7 +89,7 @@ def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTens
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
     with forward.suspended():
-        primal = tensor.view_as(tensor)
+        primal = make_view(tensor, tensor._data.view(), "Identity", {})
     return UnpackedDualTensor(primal, tangent)
 
 
