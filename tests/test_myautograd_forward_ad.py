@@ -3,8 +3,9 @@
 Each program runs with ``t`` the library and returns what it observed: tangents and primals by
 value, errors by type and message. They cover the dual level's lifetime and errors, make_dual's
 checks, tangents through unary, binary, reduction, matrix and in-place ops, forward-over-reverse,
-reverse-over-forward, and the error of an op without a forward formula. The primals require
-grad: myautograd carries tangents through the ops it records (see ``_autograd/forward.py``).
+reverse-over-forward, and the error of an op without a forward formula; with primals that require
+grad and without, under no_grad, through views (which share their base's tangent), custom
+Functions' ``jvp``, and values where a transposed rule would differ from torch's (``inf * 0``).
 """
 
 from __future__ import annotations
@@ -22,8 +23,15 @@ def structure(value):
     if isinstance(value, (tuple, list)):
         return [structure(item) for item in value]
     if isinstance(value, (torch.Tensor, myautograd.Tensor)):
-        return np.round(np.asarray(value.detach().tolist(), dtype=np.float64), 5).tolist(), tuple(value.shape)
+        return nan_named(np.round(np.asarray(value.detach().tolist(), dtype=np.float64), 5).tolist()), tuple(value.shape)
     return value
+
+
+def nan_named(values):
+    """Nested lists of numbers with each NaN as the string "nan", so that two NaNs compare equal."""
+    if isinstance(values, list):
+        return [nan_named(v) for v in values]
+    return "nan" if values != values else values
 
 
 def outcome(program, t):
@@ -96,7 +104,89 @@ def _huber_forward_over_reverse(t):
                                create_graph=True)
 
 
+def _under_no_grad(t):
+    fwAD = t.autograd.forward_ad
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(t.tensor(X, dtype=t.float64), t.tensor(V, dtype=t.float64))
+        with t.no_grad():
+            out = (dual * dual).exp()
+            dual.mul_(3)
+        return fwAD.unpack_dual(out).tangent, fwAD.unpack_dual(dual).tangent, out.requires_grad
+
+
+def _views_share_tangents(t):
+    fwAD = t.autograd.forward_ad
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(t.tensor([W[0], W[1]], dtype=t.float64), t.tensor([X, V], dtype=t.float64))
+        row, column = dual[1], dual.t()[0]
+        row.mul_(2)                 # the base's tangent changes in that row
+        dual.add_(fwAD.make_dual(t.ones(2, 3, dtype=t.float64), t.ones(2, 3, dtype=t.float64)))
+        plain = t.zeros(2, 3, dtype=t.float64)
+        plain[0].copy_(dual[0])     # a view of a plain tensor written with a tangent: its base gets one
+        return (fwAD.unpack_dual(row).tangent, fwAD.unpack_dual(column).tangent, fwAD.unpack_dual(dual).tangent,
+                fwAD.unpack_dual(plain).tangent, fwAD.unpack_dual(row).tangent._is_view())
+
+
+def _function(t, jvp, save_for_forward=True):
+    class Cube(t.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            if save_for_forward:
+                ctx.save_for_forward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 3 * x ** 2 * g
+
+    if jvp is not None:
+        Cube.jvp = staticmethod(jvp)
+
+    def program(t):
+        fwAD = t.autograd.forward_ad
+        with fwAD.dual_level():
+            dual = fwAD.make_dual(t.tensor(X, dtype=t.float64), t.tensor(V, dtype=t.float64))
+            return fwAD.unpack_dual(Cube.apply(dual))
+
+    return program(t)
+
+
+def _cube_jvp(ctx, x_t):
+    (x,) = ctx.saved_tensors
+    return 3 * x ** 2 * x_t
+
+
+def _gradient_without_create_graph(t):
+    fwAD = t.autograd.forward_ad
+    x = t.tensor(X, dtype=t.float64, requires_grad=True)
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(x, t.tensor(V, dtype=t.float64))
+        (grad,) = t.autograd.grad((dual ** 3).sum(), dual)
+        return fwAD.unpack_dual(grad).tangent, grad.requires_grad
+
+
 PROGRAMS = {
+    "plain_primal_sin": lambda t: tangent_of(t, lambda d: d.sin(), X, V),
+    "plain_primal_matmul_softmax": lambda t: tangent_of(t, lambda d: (t.tensor(W, dtype=t.float64) @ d).softmax(0), X, V),
+    "plain_primal_div_by_zero": lambda t: tangent_of(t, lambda d: t.tensor([1.0, 2.0, 3.0], dtype=t.float64)
+                                                     / (d * t.tensor([0.0, 1.0, 1.0], dtype=t.float64)), X, V),
+    "plain_primal_max_mean_std": lambda t: [tangent_of(t, lambda d: d.max(), X, V),
+                                            tangent_of(t, lambda d: d[:0].mean(), X, V),
+                                            tangent_of(t, lambda d: d.std(), [1.5, 1.5, 1.5], V)],
+    "under_no_grad": _under_no_grad,
+    "views_share_tangents": _views_share_tangents,
+    "function_jvp_with_save_for_forward": lambda t: _function(t, _cube_jvp),
+    "function_jvp_sees_only_save_for_forward": lambda t: _function(t, lambda ctx, x_t: len(ctx.saved_tensors) * x_t,
+                                                                  save_for_forward=False),
+    "function_without_jvp": lambda t: _function(t, None),
+    "function_jvp_two_tangents": lambda t: _function(t, lambda ctx, x_t: (x_t, x_t)),
+    "function_jvp_wrong_size": lambda t: _function(t, lambda ctx, x_t: x_t.sum()),
+    "gradient_without_create_graph": _gradient_without_create_graph,
+    "repr_with_tangent": _error(lambda t, fwAD: [repr(fwAD.make_dual(t.tensor([1.0, 2.0]), t.tensor([0.5, -1.0]))),
+                                                 repr(fwAD.make_dual(t.tensor(1.5), t.tensor(2.0)))]),
+
     "sin": lambda t: tangent_of(t, lambda d: d.sin(), X, V, requires_grad=True),
     "sin_times_x_plus_exp_sum": lambda t: tangent_of(t, lambda d: d.sin() * d + d.exp().sum(), X, V, True),
     "tanh_requiring_grad": lambda t: tangent_of(t, lambda d: d.tanh(), X, V, requires_grad=True),
