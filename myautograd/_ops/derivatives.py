@@ -244,6 +244,11 @@ derivative("BmmBackward0", "self mat2",
 derivative("MvBackward0", "self vec",
            self=lambda grad, vec, F: F.outer(grad, F.conj(vec)),
            vec=lambda grad, self, F: F.matmul(F.mT(F.conj(self)), grad))
+# cdist: each distance's gradient along the rows' difference (zero where the distance is 0); torch has
+# no forward-mode formula for it (its kernel is _cdist_forward)
+derivative("CdistBackward0", "x1 x2", saves="p", forward=None, forward_op="_cdist_forward",
+           x1=lambda grad, x1, x2, result, p, F: F.sum(N.cdist_terms(F, grad, x1, x2, result, p), (-2,)),
+           x2=lambda grad, x1, x2, result, p, F: -F.sum(N.cdist_terms(F, grad, x1, x2, result, p), (-3,)))
 derivative("DotBackward0", "self tensor",
            self=lambda grad, tensor, F: grad * F.conj(tensor),
            tensor=lambda grad, self, F: grad * F.conj(self))
@@ -273,6 +278,9 @@ for _name in ("MaxBackward0", "MinBackward0"):
     derivative(_name, "self", saves="dim keepdim indices self_sym_sizes", multi_output=True,
                self=lambda grads, dim, keepdim, indices, self_sym_sizes, F:
                H.value_selecting(F, grads[0], dim, indices, self_sym_sizes, keepdim))
+derivative("SortBackward0", "self", saves="dim indices self_sym_sizes",
+           self=lambda grad, dim, indices, self_sym_sizes, F: H.value_selecting(F, grad, dim, indices, self_sym_sizes,
+                                                                               True))
 derivative("AmaxBackward0", "self", saves="dim keepdim",
            self=lambda grad, self, result, dim, keepdim, F: H.evenly_dims(F, grad, self, result, dim, keepdim))
 derivative("AminBackward0", "self", saves="dim keepdim",

@@ -216,6 +216,12 @@ def _mse_double_backward(tangents, values, F):
     return forward.transposed(NODES["MseLossBackwardBackward0"], tangents, values, F)
 
 
+def _sort(tangents, values, F):
+    """The tangents taken in the values' order."""
+    tangent = tangents[0]
+    return tangent.gather(values["dim"], values["indices"]) if tangent.ndim else tangent.clone()
+
+
 def _clone(tangents, values, F):
     return tangents[0].clone()
 
@@ -241,6 +247,7 @@ RULES = {
     "EmbeddingBackward0": _embedding,
     "HardsigmoidBackward0": _hardsigmoid,
     "CloneBackward0": _clone,
+    "SortBackward0": _sort,
     "Atan2Backward0": _atan2,
     "StdBackward0": _std,
     "ClampBackward0": _clamp_tensors,

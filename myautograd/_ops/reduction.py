@@ -48,7 +48,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     axes = _dims_arg(dim, data.ndim)
     out = _backend.as_array(data.sum(axis=axes, keepdims=keepdim if axes is not None else False,
                               dtype=_sum_dtype(data, dtype)))
-    if not (records(input)):
+    if not records(input):
         return make_tensor(out)
     if dim is None:
         return record(NODES["SumBackward0"], out, (input,), {"self_sym_sizes": data.shape})
@@ -101,7 +101,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     total = data.sum(axis=axes, keepdims=keepdim if axes is not None else False)
     out = _backend.as_array(total / data.dtype.type(count) if count else total * data.dtype.type("nan"),
                             dtype=data.dtype)
-    if not (records(input)):
+    if not records(input):
         return make_tensor(out)
     if dim is None:
         return record(NODES["MeanBackward0"], out, (input,), {"self_sym_sizes": data.shape, _NUMEL: data.size})
@@ -377,3 +377,25 @@ def any(input, dim=None, keepdim=False):
 def count_nonzero(input, dim=None):
     axes = _dims_arg(dim, input._data.ndim)
     return make_tensor(_backend.as_array(np.count_nonzero(input._data, axis=axes), dtype=np.int64))
+
+
+@export
+def sort(input, dim=-1, descending=False, stable=False):
+    """The values along ``dim`` in order (stably, as torch's CPU sort), with their indices (SortBackward0)."""
+    check_tensor(input, "sort")
+    data = input._data
+    if data.ndim == 0:
+        order, values = np.zeros((), dtype=np.int64), data.copy()
+    else:
+        axis = normalize_dim(dim, data.ndim)
+        keys = -data if descending and data.dtype.kind != "b" else ~data if descending else data
+        order = np.argsort(keys, axis=axis, kind="stable")
+        values = np.take_along_axis(data, order, axis=axis)
+    indices = make_tensor(_backend.as_array(order, dtype=np.int64))
+    if records(input):
+        saved_dim = normalize_dim(dim, data.ndim) if data.ndim else 0
+        value_tensor = record(NODES["SortBackward0"], values, (input,),
+                              {"dim": saved_dim, "indices": indices, "self_sym_sizes": data.shape})
+    else:
+        value_tensor = make_tensor(values)
+    return return_types.sort(value_tensor, indices)

@@ -168,7 +168,7 @@ def diag(input, diagonal=0):
     if data.ndim not in (1, 2):
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {data.ndim}D")
     out = np.diag(data, diagonal).copy()
-    if not (records(input)):
+    if not records(input):
         return make_tensor(out)
     if data.ndim == 1:
         return record(NODES["DiagEmbedBackward0"], out, (input,), {"offset": diagonal, "dim1": 0, "dim2": 1})
