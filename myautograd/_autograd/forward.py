@@ -3,8 +3,8 @@
 Inside a dual level (``enter_level``/``exit_level``, one at a time as in torch), a tensor may
 have a tangent: ``make_dual`` (``myautograd.autograd.forward_ad``) gives one to a view of a
 primal, and every op on tensors with tangents gives its floating outputs the Jacobian-vector
-product as theirs. Tangents live here, in ``TANGENTS`` (the tensor's id to the tensor and its
-tangent), and all go when the level exits.
+product as theirs. Tangents live here, in ``TANGENTS`` (the tensor's id to a weak reference to
+the tensor and its tangent: an entry goes with its tensor), and all go when the level exits.
 
 Carrying a tangent through an op is the recording step's business: while a level is active
 the fast recording paths are uninstalled (``fast.py`` hands over to the reference ``record``),
@@ -30,6 +30,8 @@ runs: the recording path checks one module flag, ``ACTIVE``.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .._grad_mode import STATE, enable_grad
@@ -39,10 +41,11 @@ from .view_links import track_view
 
 ACTIVE = False           # a dual level is entered and not suspended
 LEVEL: int | None = None  # the level entered, or None
-TANGENTS: dict[int, tuple[Tensor, Tensor]] = {}
-# The tangents of recorded outputs by their array's id, with the node: a saved output unpacked in a
-# backward with create_graph is a new tensor on the same array and node, and has the output's tangent.
-OUTPUT_TANGENTS: dict[int, tuple[object, object, Tensor]] = {}
+TANGENTS: dict[int, tuple[weakref.ref, Tensor]] = {}
+# The tangents of recorded outputs by their array's id, with the array and a weak reference to the node
+# (the entry goes with the node): a saved output unpacked in a backward with create_graph is a new
+# tensor on the same array and node, and has the output's tangent.
+OUTPUT_TANGENTS: dict[int, tuple[object, weakref.ref, Tensor]] = {}
 _installed_fast: tuple | None = None  # the fast recording functions uninstalled while a level is active
 
 NO_LEVEL_MESSAGE = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
@@ -117,12 +120,12 @@ def tangent_of(tensor) -> Tensor | None:
     if LEVEL is None or STATE.inference or not isinstance(tensor, Tensor):
         return None
     entry = TANGENTS.get(id(tensor))
-    if entry is not None:
+    if entry is not None and entry[0]() is tensor:
         return entry[1]
     if tensor._grad_fn is None:
         return None
     output = OUTPUT_TANGENTS.get(id(tensor._data))
-    return output[2] if output is not None and output[0] is tensor._data and output[1] is tensor._grad_fn else None
+    return output[2] if output is not None and output[0] is tensor._data and output[1]() is tensor._grad_fn else None
 
 
 def carrying() -> bool:
@@ -150,7 +153,21 @@ def set_tangent(tensor: Tensor, tangent: Tensor | None) -> None:
     if tangent is None:
         TANGENTS.pop(id(tensor), None)
     else:
-        TANGENTS[id(tensor)] = (tensor, tangent)
+        TANGENTS[id(tensor)] = (weakref.ref(tensor, _forget(TANGENTS, id(tensor))), tangent)
+
+
+def _forget(table: dict, key: int):
+    """A weak reference's callback that removes ``table[key]`` if it is still the entry of that reference."""
+    def callback(reference) -> None:
+        entry = table.get(key)
+        if entry is not None and any(item is reference for item in entry):
+            del table[key]
+    return callback
+
+
+def _remember_output(result: Tensor, tangent: Tensor) -> None:
+    array, node = result._data, result._grad_fn
+    OUTPUT_TANGENTS[id(array)] = (array, weakref.ref(node, _forget(OUTPUT_TANGENTS, id(array))), tangent)
 
 
 def size_message(primal: Tensor, tangent: Tensor) -> str:
@@ -179,7 +196,7 @@ def propagate(cls, inputs, results: tuple, attrs: dict | None) -> None:
         if tangent is not None and is_differentiable(result):
             set_tangent(result, tangent)
             if result._grad_fn is not None:
-                OUTPUT_TANGENTS[id(result._data)] = (result._data, result._grad_fn, tangent)
+                _remember_output(result, tangent)
 
 
 def untracked(cls, data, inputs, attrs: dict | None, outputs: int):
@@ -381,7 +398,7 @@ def write_tangent(target: Tensor, tangent: Tensor | None) -> None:
     else:
         np.copyto(current._data, tangent._data, casting="unsafe")
     if target._grad_fn is not None:  # a saved result of the in-place op has the new tangent
-        OUTPUT_TANGENTS[id(target._data)] = (target._data, target._grad_fn, tangent_of(target))
+        _remember_output(target, tangent_of(target))
 
 
 _install_repr_hook()
