@@ -7,10 +7,11 @@ Every entry of ``derivatives.py`` has a rule (``FormulaNode.forward_rule``, see
   summed over the inputs. Exact for real element-wise ops, whose Jacobian is diagonal (PyTorch's
   generator derives their forward formulas so: ``auto_element_wise``); complex values take the
   fallback. Listed in ``ELEMENTWISE``.
-* a function ``(tangents, values, F)``: written out here, in ``RULES``. The linear ops are the
-  op applied to the tangents (``mean``, ``sum``, ``embedding``...); the others are their derivative
-  written out (``mul``, ``div``, the matrix products, ``softmax``...), as torch's derivatives.yaml
-  writes them, which also gives torch's values where a transposed rule would give ``inf * 0``.
+* a function ``(tangents, values, F)``: written out here. The linear ops are the op applied to the
+  tangents (``LINEAR``, and ``mean``, ``sum``, ``cat``, ``stack``, ``embedding``, ``sort`` in
+  ``RULES``); the others are their derivative written out (``mul``, ``div``, the matrix products,
+  ``softmax``, ``std``...), as torch's derivatives.yaml writes them, which also gives torch's values
+  where a transposed rule would give ``inf * 0``.
 * ``"transpose"``: the fallback for every other entry (the Jacobian-vector product as the
   gradient of the backward formulas' inner product with the tangents, in a dummy gradient).
 * ``None``: torch has no forward formula (set in ``derivatives.py``).
@@ -226,6 +227,41 @@ def _clone(tangents, values, F):
     return tangents[0].clone()
 
 
+# -- linear ops: the op applied to the tangents ---------------------------------------------------
+def _each_or_zeros(tangents, sizes, like, F):
+    """Every input's tangent, zeros of its size for one without."""
+    return [t if t is not None else F.zeros(size, like) for t, size in zip(tangents, sizes)]
+
+
+def _cat(tangents, values, F):
+    return F.cat(_each_or_zeros(tangents, values["tensors_args_sizes"], values["result"], F), values["dim"])
+
+
+def _stack(tangents, values, F):
+    size = values["result"].select(values["dim"], 0).shape
+    return F.stack(_each_or_zeros(tangents, [size] * len(tangents), values["result"], F), values["dim"])
+
+
+def _linear(apply):
+    """A rule for an op of one tensor input, linear in it: ``apply(tangent, values)``."""
+    def rule(tangents, values, F):
+        return apply(tangents[0], values)
+    return rule
+
+
+LINEAR = {
+    "ExpandBackward0": lambda t, v: t.expand(tuple(v["result"].shape)),
+    "RepeatBackward0": lambda t, v: t.repeat(*v["repeats"]),
+    "FlipBackward0": lambda t, v: t.flip(v["dims"]),
+    "IndexSelectBackward0": lambda t, v: t.index_select(v["dim"], v["index"]),
+    "GatherBackward0": lambda t, v: t.gather(v["dim"], v["index"]),
+    "CumsumBackward0": lambda t, v: _in_result_dtype(t, v).cumsum(v["dim"]),
+    "TraceBackward0": lambda t, v: t.trace(),
+    "TrilBackward0": lambda t, v: t.tril(v["diagonal"]),
+    "TriuBackward0": lambda t, v: t.triu(v["diagonal"]),
+}
+
+
 RULES = {
     "MulBackward0": _mul,
     "DivBackward0": _div,
@@ -248,6 +284,8 @@ RULES = {
     "HardsigmoidBackward0": _hardsigmoid,
     "CloneBackward0": _clone,
     "SortBackward0": _sort,
+    "CatBackward0": _cat,
+    "StackBackward0": _stack,
     "Atan2Backward0": _atan2,
     "StdBackward0": _std,
     "ClampBackward0": _clamp_tensors,
@@ -263,3 +301,5 @@ def install() -> None:
         NODES[name].forward_rule = "elementwise"
     for name, rule in RULES.items():
         NODES[name].forward_rule = rule
+    for name, apply in LINEAR.items():
+        NODES[name].forward_rule = _linear(apply)
