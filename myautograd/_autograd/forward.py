@@ -6,20 +6,28 @@ primal, and every op on tensors with tangents gives its floating outputs the Jac
 product as theirs. Tangents live here, in ``TANGENTS`` (the tensor's id to a weak reference to
 the tensor and its tangent: an entry goes with its tensor), and all go when the level exits.
 
-Carrying a tangent through an op is the recording step's business: while a level is active
-the fast recording paths are uninstalled (``fast.py`` hands over to the reference ``record``),
-and ``record``/``record_inplace`` call ``propagate`` with the node class, the inputs and the
-outputs. The node class's forward rule (``FormulaNode.forward_rule``, from the derivative
-table) computes the output tangents:
+Carrying a tangent through an op is the recording step's business. While a level is active the
+fast recording paths are uninstalled (``fast.py`` hands over to the reference ``record``), and
+every op goes through ``record`` (``record.records``/``records_any``: grad mode and requires_grad,
+or an active level), which records a node where one is needed and calls ``propagate`` with the
+node class, the inputs and the outputs; where none is (nothing requires grad, or under no_grad,
+where torch carries tangents too) it makes plain outputs and propagates (``untracked``). Views get
+the same view of their base's tangent (``view_tangents``, called by ``views.make_view``); in-place
+ops work out the new tangent before the write and write it into the target's tangent
+(``inplace_tangent``, ``write_tangent``), so that views and bases see it. Custom Functions call
+their ``jvp`` (``autograd/function.py``). The node class's forward rule
+(``FormulaNode.forward_rule``, from the derivative table; see ``_ops/forward_rules.py`` for which
+entry has which) computes the output tangents:
 
 * ``"elementwise"``: the table's backward formulas with the tangent in place of the gradient,
   summed over the inputs (for real element-wise ops the Jacobian is diagonal, so its transpose
   is itself: what PyTorch's generator calls ``auto_element_wise``);
-* ``"transpose"`` (the default): the Jacobian-vector product as the gradient, with respect to a
+* a function ``(tangents, values, F) -> tangent(s)``: written out;
+* ``"transpose"`` (the fallback): the Jacobian-vector product as the gradient, with respect to a
   dummy output gradient ``u``, of the inner product of the backward formulas' results with the
   tangents. The backward formulas are linear in ``u``, so this is exact; it needs no formula of
-  its own and works for every entry whose backward runs on tensors (``create_graph``);
-* a function ``(tangents, values, F) -> tangent(s)``: written out;
+  its own and works for every entry whose backward runs on tensors (``create_graph``). An output
+  that does not depend on the tangents gets none, as in torch;
 * ``None``: torch has no forward formula for the op: ``NotImplementedError``, torch's message.
 
 Tangents are computed with the tensor math namespace with the level suspended, so that they

@@ -19,6 +19,10 @@ its own derivative (``elu_backward``, the binary cross entropy's, pooling's), th
 ``create_graph`` a recorded node of this table (``...BackwardBackward0``), so that second
 derivatives follow torch's conventions at kinks.
 
+Forward mode derives each entry's tangent from these formulas (element-wise entries) or from a
+rule written out in ``forward_rules.py``, which says which entry has which; ``forward=None`` marks
+an op torch has no forward formula for.
+
 To add an operator: add its entry here, then its forward in the matching ``_ops`` module,
 which calls ``record(NODES["Name"], result, inputs, attrs)``; then an ``Op`` in the operator
 tests (``tests/test_ops_against_torch.py``, ``tests/support/operators.py``) that produces its node
