@@ -216,3 +216,23 @@ def test_forward_ad_matches_torch(name):
     program = PROGRAMS[name]
     expected = outcome(program, torch)
     assert outcome(program, myautograd) == expected
+
+
+def _device_program(t, device):
+    """Tangents through element-wise, written-out, transposed, view, in-place and custom-Function steps."""
+    fwAD = t.autograd.forward_ad
+    with fwAD.dual_level():
+        x = fwAD.make_dual(t.tensor(X, dtype=t.float64, device=device), t.tensor(V, dtype=t.float64, device=device))
+        w = t.tensor(W, dtype=t.float64, device=device)
+        out = (w @ x.sin()).softmax(0) * x[:2].cumprod(0)
+        written = x.clone()
+        written[1:].mul_(x[:2])
+        plain = t.zeros(3, dtype=t.float64, device=device)
+        plain.add_(x * 2)
+        return [fwAD.unpack_dual(o).tangent.cpu() for o in (out, written, plain)]
+
+
+def test_tangents_on_each_device(mydevice):
+    """The same tangents on the CPU, CUDA and the strict CuPy stand-in (every array op on the device)."""
+    expected = structure(_device_program(torch, "cpu"))
+    assert structure(_device_program(myautograd, mydevice)) == expected

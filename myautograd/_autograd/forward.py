@@ -42,6 +42,7 @@ import weakref
 
 import numpy as np
 
+from .. import _backend
 from .._grad_mode import STATE, enable_grad
 from .._tensor import Tensor, make_tensor
 from .formulas import is_result_name
@@ -296,7 +297,7 @@ def _transposed(cls, tangents: list, values: dict, arrays: list, F) -> list:
     from .engine import run_backward
 
     recording = STATE.grad_enabled  # the tangent is recorded only as the op itself would be
-    dummies = [make_tensor(np.zeros(a.shape, dtype=a.dtype), True) if a.dtype.kind in "fc" else None for a in arrays]
+    dummies = [make_tensor(np.zeros_like(a), True) if a.dtype.kind in "fc" else None for a in arrays]  # on a's device
     with enable_grad():
         grads = [d for d in dummies]
         total = None
@@ -345,16 +346,16 @@ def view_tangents(cls, base: Tensor, views: tuple, attrs: dict | None, recorded:
 def _same_view(tangent: Tensor, base, view):
     """The view of ``tangent``'s array that ``view`` is of ``base`` (both arrays), or None."""
     data = tangent._data
-    if tangent._requires_grad or view.dtype != base.dtype or type(data) is not np.ndarray:
+    if tangent._requires_grad or view.dtype != base.dtype or type(data) is not type(base):
         return None
     if data.size > 1 and _element_strides(data) != _element_strides(base):
         return None
-    offset = (view.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // base.itemsize
+    offset = (_backend.address(view) - _backend.address(base)) // base.itemsize
     if offset < 0:
         return None
-    start = np.lib.stride_tricks.as_strided(data, shape=(offset + 1,), strides=(data.itemsize,))[offset:]
+    start = _backend.as_strided(data, (offset + 1,), (data.itemsize,))[offset:]
     strides = tuple(s // view.itemsize * data.itemsize for s in view.strides)
-    return np.lib.stride_tricks.as_strided(start, shape=view.shape, strides=strides)
+    return _backend.as_strided(start, view.shape, strides)
 
 
 def _element_strides(array) -> tuple:
@@ -385,7 +386,8 @@ def inplace_tangent(cls, target: Tensor, inputs, attrs: dict | None, values) -> 
     tangents = [tangent_of(x) for x in inputs]
     if all(t is None for t in tangents) or STATE.inference or not is_differentiable(target):
         return None
-    array = np.array(np.broadcast_to(np.asarray(values, dtype=target._data.dtype), target._data.shape))
+    values = _backend.host_value(values, target._data) if not hasattr(values, "shape") else values
+    array = _backend.broadcast_to(values.astype(target._data.dtype), target._data.shape).copy()
     result = make_tensor(array)
     outs = output_tangents(cls, tangents, _values(cls, inputs, (result,), attrs), [array])
     if outs[0] is None and tangents[0] is not None:  # overwritten by what does not depend on it (fill_)

@@ -17,6 +17,7 @@ import copy
 
 import numpy as np
 
+from .. import _backend
 from .._grad_mode import STATE
 from .._tensor import Tensor, install, make_tensor
 from . import forward
@@ -42,16 +43,10 @@ def _element_offsets(array) -> np.ndarray:
     return offsets
 
 
-def _address(array) -> int:
-    if type(array) is np.ndarray:
-        return array.__array_interface__["data"][0]
-    return int(array.data.ptr)
-
-
 def view_positions(view_data, base_data) -> np.ndarray:
     """For each element of the view, its flat (row-major) index in the base."""
     base_offsets = _element_offsets(base_data).reshape(-1)
-    shift = (_address(view_data) - _address(base_data)) // base_data.itemsize
+    shift = (_backend.address(view_data) - _backend.address(base_data)) // base_data.itemsize
     view_offsets = _element_offsets(view_data) + shift
     low = int(min(base_offsets.min(initial=0), view_offsets.min(initial=0)))
     high = int(max(base_offsets.max(initial=0), view_offsets.max(initial=0)))
