@@ -144,6 +144,13 @@ def scatter_add(target, index, values) -> None:
         _cupy.add.at(target, index, values)
 
 
+def address(array) -> int:
+    """The address of ``array``'s first element (host or device memory)."""
+    if type(array) is np.ndarray:
+        return array.__array_interface__["data"][0]
+    return int(array.data.ptr)
+
+
 def as_strided(array, shape, strides):
     """A view of ``array``'s memory with ``shape`` and ``strides`` (in bytes)."""
     if type(array) is np.ndarray:

@@ -77,6 +77,7 @@ class TensorMeta:
 
 
 _new = object.__new__
+tangent_for_repr = None  # a tensor's tangent inside a dual level, for repr: installed by _autograd/forward.py
 
 
 def views_follow_requires_grad(base: Tensor) -> None:
@@ -492,6 +493,9 @@ class Tensor:
             suffixes.append(("grad_fn", f"<{type(fn).__name__}>"))
         elif self._requires_grad:
             suffixes.append(("requires_grad", "True"))
+        tangent = tangent_for_repr(self) if tangent_for_repr is not None else None
+        if tangent is not None:
+            suffixes.append(("tangent", f"{tangent}"))  # a 0-dim one as its number, as torch formats it
         return format_tensor(_backend.to_numpy(self._data), dtype_name=self.dtype.name, device=str(self.device),
                              suffixes=suffixes, default_float=_dtype.get_default_dtype().name)
 

@@ -26,15 +26,17 @@ from tests.test_ops_against_torch import OPS, RANDOM_OPS
 
 
 def node_classes(*tensors) -> set[str]:
-    """The class names of every node reachable from ``tensors`` (and inside CopySlices)."""
+    """The table names of every node reachable from ``tensors`` (and inside CopySlices): the class
+    name, except for a class torch names otherwise in Python (``Identity``'s ``CppFunction``)."""
     seen, names = set(), set()
+    table_names = {cls: name for name, cls in NODES.items()}
     stack = [t.grad_fn for t in tensors if t is not None and t.grad_fn is not None]
     while stack:
         node = stack.pop()
         if node is None or id(node) in seen:
             continue
         seen.add(id(node))
-        names.add(type(node).__name__)
+        names.add(table_names.get(type(node), type(node).__name__))
         if getattr(node, "fn", None) is not None:
             stack.append(node.fn)
         stack.extend(child for child, _ in node.next_functions)

@@ -2,9 +2,10 @@
 
 Lowest first: the foundation (arrays, dtypes, devices, random streams, grad mode, printing, hook handles), the
 tensor, the autograd core (graph, recording, engine, views, the math namespace of formulas), the
-operations (with ``_batched``, vmap's batched tensor, which reads the ops' method table), the public packages (``autograd``, ``nn``, ``optim``, ``utils``, ``cuda``), and the
-package itself. A lower layer that needs something from above has it registered by the higher
-one (``_tensor.install``, ``formulas.NODES``, ``TensorMode.F``, ``Tensor.backward``).
+operations (with ``_batched``, vmap's batched tensor, which reads the ops' method table), the public
+packages (``autograd``, ``nn``, ``optim``, ``utils``, ``cuda``), and the package itself. A lower layer
+that needs something from above has it registered by the higher one (``_tensor.install``,
+``formulas.NODES``, ``TensorMode.F``, ``Tensor.backward``).
 
 Every import statement counts, including those inside functions: they are found with ``ast``,
 not by importing.

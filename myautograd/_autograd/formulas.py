@@ -90,6 +90,16 @@ class FormulaNode(Node):
     _frees: tuple[str, ...] = ()          # saved non-tensor values that stand for tensors torch saves
     _always_saved: tuple[str, ...] | None = None  # worked out by always_saved()
     _guarded = False                      # torch guards every saved input on the gradients that read it
+    forward_rule: Any = "transpose"       # how forward mode gets the output tangents (see forward.py)
+    _forward_op: str | None = None        # torch's op name in its error, for an op without a forward rule
+
+    @classmethod
+    def forward_op_name(cls) -> str:
+        """The op torch names when it has no forward formula: ``_cdist_forward``, by default the node's op in snake case."""
+        if cls._forward_op:
+            return cls._forward_op
+        name = cls.__name__.rpartition("Backward")[0] or cls.__name__
+        return "".join(f"_{c.lower()}" if c.isupper() and i else c.lower() for i, c in enumerate(name))
 
     @classmethod
     def formula_for(cls, index: int) -> Formula | None:
@@ -257,7 +267,8 @@ def _check_reads(name: str, inputs: tuple, saves: tuple, formulas: dict[str, For
 
 def derivative(name: str, inputs: tuple[str, ...] | str, *, saves: tuple[str, ...] | str = (),
                multi_output: bool = False, each: Callable | None = None, cpp_name: bool = False,
-               frees: tuple[str, ...] | str = (), guarded: bool = False, **formulas: Callable | None) -> type:
+               frees: tuple[str, ...] | str = (), guarded: bool = False, forward: Any = "transpose",
+               forward_op: str | None = None, **formulas: Callable | None) -> type:
     """Define the backward node class ``name`` from one formula per input (see module docstring).
 
     ``saves``: the non-tensor arguments the forward passes to ``record`` for the formulas.
@@ -266,6 +277,9 @@ def derivative(name: str, inputs: tuple[str, ...] | str, *, saves: tuple[str, ..
     ``name()`` with their C++ namespace, ``torch::autograd::CopyBackwards``; generated ones just
     ``MulBackward0``. ``frees``: names in ``saves`` whose values stand for tensors torch saves (an
     index key): freed with the graph, as saved tensors are. ``guarded``: see ``always_saved``.
+    ``forward``: the forward-mode rule, ``"elementwise"``, ``"transpose"`` (the default), a function
+    ``(tangents, values, F)``, or None where torch has no forward formula (``forward_op``: the op
+    its error names); see ``forward.py``.
     """
     if name in NODES:
         raise ValueError(f"derivative {name} defined twice")
@@ -290,6 +304,8 @@ def derivative(name: str, inputs: tuple[str, ...] | str, *, saves: tuple[str, ..
         "_multi_output": multi_output,
         "_frees": frees,
         "_guarded": guarded,
+        "forward_rule": forward,
+        "_forward_op": forward_op,
     }
     cls = type(name, (FormulaNode,), namespace)
     every = [f for f in (*cls._formulas, cls._each) if f is not None]

@@ -8,6 +8,10 @@ inputs that need a gradient read and what torch always saves (``FormulaNode.save
 as ``SavedTensor``), and returns the output tensor(s)
 carrying the new node.
 
+Inside a dual level (``forward.ACTIVE``) every op goes through ``record`` (``records``, ``records_any``),
+and the outputs also get their tangents (``forward.propagate``), whether or not a node is recorded:
+torch carries tangents under ``no_grad`` and for tensors that do not require grad.
+
 This is the reference path, written to be read. With the fast paths on (``fast.py``, the
 default), ``record`` and ``record_one`` hand over to their specialised twins, which build the
 same nodes.
@@ -20,6 +24,7 @@ import numpy as np
 from .. import _backend
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
+from . import forward
 from .formulas import is_result_name
 from .node import NO_EDGE, SavedTensor, gradient_edge, init_node, save, set_history, split_edges
 
@@ -35,12 +40,24 @@ def any_requires_grad(inputs) -> bool:
     return STATE.grad_enabled and any(isinstance(x, Tensor) and x._requires_grad for x in inputs)
 
 
+def records(x: Tensor) -> bool:
+    """Whether an op whose only tensor input is ``x`` goes through ``record``: grad mode is on and
+    ``x`` requires grad, or a dual level is active (``record`` gives the result its tangent, and a
+    node only where one is needed). Every op decides with this or ``records_any``."""
+    return STATE.grad_enabled and x._requires_grad or forward.ACTIVE
+
+
+def records_any(inputs) -> bool:
+    """``records`` for an op on ``inputs``: one of them requires grad (grad mode on), or a dual level is active."""
+    return forward.ACTIVE or any_requires_grad(inputs)
+
+
 def recorded(cls, data, inputs, attrs: dict | None = None) -> Tensor:
     """The result of an op on ``inputs``: recorded with ``cls`` when grad mode is on and an input
-    requires grad, else a plain tensor."""
+    requires grad, else a plain tensor (with its tangent inside a dual level)."""
     if fast_recorded is not None:
         return fast_recorded(cls, data, inputs, attrs)
-    if any_requires_grad(inputs):
+    if records_any(inputs):
         return record(cls, data, inputs, attrs)
     return make_tensor(data)
 
@@ -50,6 +67,8 @@ def record(cls, data, inputs, attrs: dict | None = None, *, outputs: int = 1):
     ``outputs`` > 1) and return the output tensor(s)."""
     if fast_record is not None:
         return fast_record(cls, data, inputs, attrs, outputs)
+    if forward.ACTIVE and not any_requires_grad(inputs):
+        return forward.untracked(cls, data, inputs, attrs, outputs)
     single = outputs == 1
     arrays = (as_array(data),) if single else tuple(as_array(d) for d in data)
     needs = tuple(isinstance(x, Tensor) and x._requires_grad for x in inputs)
@@ -61,6 +80,8 @@ def record(cls, data, inputs, attrs: dict | None = None, *, outputs: int = 1):
     if saved and any(m is not None and len(m) > 2 for m in metas):
         _host_scalars_as_numbers(saved)
     init_node(node, *split_edges(edges), saved, None if all(m is None for m in metas) else metas)
+    if forward.ACTIVE:
+        forward.propagate(cls, inputs, results, attrs)
     return results[0] if single else results
 
 

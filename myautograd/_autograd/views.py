@@ -17,8 +17,10 @@ import copy
 
 import numpy as np
 
+from .. import _backend
 from .._grad_mode import STATE
 from .._tensor import Tensor, install, make_tensor
+from . import forward
 from .engine import validate_outputs
 from .formulas import NODES
 from .node import FREED_MESSAGE, NO_EDGE, Node, forward_name, gradient_edge, init_node, set_history, split_edges
@@ -41,16 +43,10 @@ def _element_offsets(array) -> np.ndarray:
     return offsets
 
 
-def _address(array) -> int:
-    if type(array) is np.ndarray:
-        return array.__array_interface__["data"][0]
-    return int(array.data.ptr)
-
-
 def view_positions(view_data, base_data) -> np.ndarray:
     """For each element of the view, its flat (row-major) index in the base."""
     base_offsets = _element_offsets(base_data).reshape(-1)
-    shift = (_address(view_data) - _address(base_data)) // base_data.itemsize
+    shift = (_backend.address(view_data) - _backend.address(base_data)) // base_data.itemsize
     view_offsets = _element_offsets(view_data) + shift
     low = int(min(base_offsets.min(initial=0), view_offsets.min(initial=0)))
     high = int(max(base_offsets.max(initial=0), view_offsets.max(initial=0)))
@@ -61,7 +57,10 @@ def view_positions(view_data, base_data) -> np.ndarray:
 
 # -- creating views -----------------------------------------------------------------------------------
 def make_view(base: Tensor, data, node_name: str, attrs: dict) -> Tensor:
-    if STATE.grad_enabled and base._requires_grad:
+    """The view ``data`` of ``base`` made by the op ``node_name`` (inside a dual level, with the same
+    view of ``base``'s tangent as its tangent)."""
+    recorded = STATE.grad_enabled and base._requires_grad
+    if recorded:
         out = record(NODES[node_name], data, (base,), attrs)
     else:
         # A view made under no_grad or in inference mode of a base that requires grad still reports
@@ -70,6 +69,8 @@ def make_view(base: Tensor, data, node_name: str, attrs: dict) -> Tensor:
         out = make_tensor(data, requires_grad=base._requires_grad and not inference_base)
         if not inference_base and out._meta is not None:
             out._meta.inference = False  # a view of a normal tensor is normal, even in inference mode
+    if forward.ACTIVE:
+        forward.view_tangents(NODES[node_name], base, (out,), attrs, recorded)
     return track_view(out, base, view_creation(base))
 
 
@@ -87,7 +88,8 @@ def view_creation(base: Tensor) -> str | None:
 
 def make_views(base: Tensor, datas: list, node_name: str, attrs: dict) -> tuple:
     """Several views from one op (unbind, split): they may not be modified in place."""
-    if STATE.grad_enabled and base._requires_grad:
+    recorded = STATE.grad_enabled and base._requires_grad
+    if recorded:
         outs = record(NODES[node_name], tuple(datas), (base,), attrs, outputs=len(datas))
         if len(datas) == 1:
             outs = (outs,)
@@ -97,6 +99,8 @@ def make_views(base: Tensor, datas: list, node_name: str, attrs: dict) -> tuple:
         for out in outs:
             if not inference_base and out._meta is not None:
                 out._meta.inference = False
+    if forward.ACTIVE:
+        forward.view_tangents(NODES[node_name], base, outs, attrs, recorded)
     creation = "multi_output" if STATE.grad_enabled else view_creation(base)
     return tuple(track_view(out, base, creation) for out in outs)
 

@@ -7,9 +7,8 @@ recorded as ``ToCopyBackward0``, as torch does.
 from __future__ import annotations
 
 from .. import _backend, _dtype
-from .._autograd.record import record
+from .._autograd.record import record, records
 from .._device import as_device, device
-from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import to_dtype
 from .derivatives import NODES
@@ -24,7 +23,7 @@ def _convert(self: Tensor, dtype: _dtype.dtype | None, dev: device | None, copy:
         return self
     moved = _backend.to_device(data, target_device) if target_device != self.device else data
     out = moved.astype(target_dtype.np, copy=copy or moved is data)
-    if STATE.grad_enabled and self._requires_grad and target_dtype.category >= _dtype.FLOATING:
+    if records(self) and target_dtype.category >= _dtype.FLOATING:
         return record(NODES["ToCopyBackward0"], out, (self,), {"self_device": self.device})
     return make_tensor(out)
 

@@ -15,9 +15,8 @@ import warnings
 import numpy as np
 
 from .. import _backend, _dtype, _random
-from .._autograd.record import record
+from .._autograd.record import record, records
 from .._device import as_device, default_device
-from .._grad_mode import STATE
 from .._size import Size
 from .._tensor import Tensor, make_tensor
 from .common import to_dtype
@@ -334,7 +333,7 @@ def bernoulli(input, p=None, *, generator=None):
     probabilities = input._data if p is None else np.full(input._data.shape, p)
     uniform = _backend.to_device(_rng(generator).random(input._data.shape), input.device)
     draws = (uniform < probabilities).astype(input._data.dtype)
-    if STATE.grad_enabled and input._requires_grad:
+    if records(input):
         return record(NODES["BernoulliBackward0"], draws, (input,))
     return make_tensor(draws)
 

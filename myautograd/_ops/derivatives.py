@@ -19,6 +19,10 @@ its own derivative (``elu_backward``, the binary cross entropy's, pooling's), th
 ``create_graph`` a recorded node of this table (``...BackwardBackward0``), so that second
 derivatives follow torch's conventions at kinks.
 
+Forward mode derives each entry's tangent from these formulas (element-wise entries) or from a
+rule written out in ``forward_rules.py``, which says which entry has which; ``forward=None`` marks
+an op torch has no forward formula for.
+
 To add an operator: add its entry here, then its forward in the matching ``_ops`` module,
 which calls ``record(NODES["Name"], result, inputs, attrs)``; then an ``Op`` in the operator
 tests (``tests/test_ops_against_torch.py``, ``tests/support/operators.py``) that produces its node
@@ -32,6 +36,7 @@ import math
 
 from .._autograd.formulas import NODES, derivative
 from . import formula_helpers as H
+from . import forward_rules
 from . import norm_math as N
 from . import window_math as W
 
@@ -243,6 +248,11 @@ derivative("BmmBackward0", "self mat2",
 derivative("MvBackward0", "self vec",
            self=lambda grad, vec, F: F.outer(grad, F.conj(vec)),
            vec=lambda grad, self, F: F.matmul(F.mT(F.conj(self)), grad))
+# cdist: each distance's gradient along the rows' difference (zero where the distance is 0); torch has
+# no forward-mode formula for it (its kernel is _cdist_forward)
+derivative("CdistBackward0", "x1 x2", saves="p", forward=None, forward_op="_cdist_forward",
+           x1=lambda grad, x1, x2, result, p, F: F.sum(N.cdist_terms(F, grad, x1, x2, result, p), (-2,)),
+           x2=lambda grad, x1, x2, result, p, F: -F.sum(N.cdist_terms(F, grad, x1, x2, result, p), (-3,)))
 derivative("DotBackward0", "self tensor",
            self=lambda grad, tensor, F: grad * F.conj(tensor),
            tensor=lambda grad, self, F: grad * F.conj(self))
@@ -272,6 +282,9 @@ for _name in ("MaxBackward0", "MinBackward0"):
     derivative(_name, "self", saves="dim keepdim indices self_sym_sizes", multi_output=True,
                self=lambda grads, dim, keepdim, indices, self_sym_sizes, F:
                H.value_selecting(F, grads[0], dim, indices, self_sym_sizes, keepdim))
+derivative("SortBackward0", "self", saves="dim indices self_sym_sizes",
+           self=lambda grad, dim, indices, self_sym_sizes, F: H.value_selecting(F, grad, dim, indices, self_sym_sizes,
+                                                                               True))
 derivative("AmaxBackward0", "self", saves="dim keepdim",
            self=lambda grad, self, result, dim, keepdim, F: H.evenly_dims(F, grad, self, result, dim, keepdim))
 derivative("AminBackward0", "self", saves="dim keepdim",
@@ -366,6 +379,8 @@ derivative("CatBackward0", "tensors", saves="dim tensors_args_sizes",
 derivative("StackBackward0", "tensors", saves="dim", each=lambda grad, input_index, dim, F: F.select(grad, dim, input_index))
 derivative("CloneBackward0", "self", self=lambda grad: grad)
 derivative("AliasBackward0", "self", self=lambda grad: grad)
+# forward_ad.unpack_dual's primal, a view: a C++-only node in torch, whose Python class is CppFunction
+derivative("Identity", "self", cpp_name=True, self=lambda grad: grad).__name__ = "CppFunction"
 derivative("ToCopyBackward0", "self", saves="self_device", self=lambda grad, self_device, F: F.to_device(grad, self_device))
 derivative("CopyBackwards", "self src", cpp_name=True,
            self=lambda grad, F: F.zeros_like(grad),
@@ -453,6 +468,7 @@ derivative("HuberLossBackward0", "self target", saves="reduction delta",
            target=lambda grad, self, target, reduction, delta, F: F.backward_op(
                "HuberLossBackwardBackward0", grad, target, self, reduction=reduction, delta=delta))
 derivative("HuberLossBackwardBackward0", "grad_output self target", saves="reduction delta",
+           forward=None, forward_op="huber_loss_backward",  # torch has no forward formula for it
            grad_output=lambda grad, self, target, reduction, delta, F: F.backward_op(
                "HuberLossBackwardBackward0", grad, self, target, reduction=reduction, delta=delta),
            self=lambda grad, grad_output, self, target, reduction, delta, F: H.smooth_double_backward(
@@ -615,3 +631,5 @@ derivative("GeluBackwardBackward0", "grad_output self", saves="approximate",
 
 
 __all__ = ["NODES"]
+
+forward_rules.install()  # each entry's forward-mode rule (forward_rules.py)

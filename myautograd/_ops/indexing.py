@@ -14,9 +14,8 @@ import numpy as np
 
 from .. import _backend
 from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath
-from .._autograd.record import record, recorded
+from .._autograd.record import record, recorded, records
 from .._autograd.views import make_view
-from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import broadcast_shapes, normalize_dim
 from .derivatives import NODES
@@ -130,7 +129,7 @@ def _advanced_index(input: Tensor, advanced) -> Tensor:
     data = input._data
     key = _advanced_key(data, advanced)
     out = data[key]
-    if STATE.grad_enabled and input._requires_grad:
+    if records(input):
         return record(NODES["IndexBackward0"], out, (input,), {"indices": key, "self_sym_sizes": data.shape})
     return make_tensor(out)
 
@@ -202,7 +201,7 @@ def index_put_into_zeros(shape: tuple, like: Tensor, key, values: Tensor, accumu
                          node: str = "IndexPutBackward0") -> Tensor:
     """Zeros with ``values`` written at ``key``, recorded as ``node`` (used by formulas under create_graph)."""
     out = ArrayMath.index_put_zeros(shape, like._data, key, values._data, accumulate)
-    if STATE.grad_enabled and values._requires_grad:
+    if records(values):
         cls = NODES[node]  # index_put's node saves accumulate; index_fill's (trace's gradient) does not
         attrs = {"indices": key, "accumulate": accumulate}
         zeros = make_tensor(ArrayMath.zeros(shape, like._data))
@@ -222,7 +221,7 @@ def index_select(input, dim, index):
     if positions.size and (positions.max() >= size or positions.min() < -size):
         raise IndexError("index out of range in self")
     out = np.take(data, positions, axis=axis)
-    if STATE.grad_enabled and input._requires_grad:
+    if records(input):
         return record(NODES["IndexSelectBackward0"], out, (input,),
                       {"dim": axis, "index": index, "self_sym_sizes": data.shape})
     return make_tensor(out)
@@ -246,7 +245,7 @@ def gather(input, dim, index, *, sparse_grad=False):
     positions = _as_index(index)
     _check_along_dim(data, positions, axis)
     out = np.take_along_axis(data, positions, axis=axis)
-    if STATE.grad_enabled and input._requires_grad:
+    if records(input):
         return record(NODES["GatherBackward0"], out, (input,), {"dim": axis, "index": index,
                                                                "self_sym_sizes": data.shape})
     return make_tensor(out)
@@ -303,7 +302,7 @@ def take(input, index):
         bad = int(positions[(positions >= data.size) | (positions < -data.size)].reshape(-1)[0])
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {data.size} elements.")
     out = data.reshape(-1)[positions]
-    if STATE.grad_enabled and input._requires_grad:
+    if records(input):
         return record(NODES["TakeBackward0"], out, (input,), {"index": index, "self_sym_sizes": data.shape})
     return make_tensor(out)
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend, _dtype
-from .._autograd.record import record_inplace
+from .._autograd import forward
+from .._autograd.record import record_inplace, records_any
 from .._autograd.views import OVERLAP_MESSAGE, REBASE_REFUSED, copy_slices, rebase_message
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
@@ -87,7 +88,8 @@ def apply_inplace(self: Tensor, values, node_name: str | None, inputs: tuple, at
                   read: Tensor | None = None, fills: bool = False) -> Tensor:
     """Write ``values`` into ``self`` and record the op ``node_name`` on ``inputs`` (self first);
     ``read``: a tensor operand, whose memory must not partly overlap ``self``'s (checked after
-    autograd's own checks, as torch orders them); ``fills``: see ``write``."""
+    autograd's own checks, as torch orders them); ``fills``: see ``write``. Inside a dual level,
+    ``self`` gets the tangent of its new value (``forward.inplace_tangent``)."""
     recorded = node_name is not None and STATE.grad_enabled and any(
         isinstance(x, Tensor) and x._requires_grad for x in inputs)
     if _inference_outside_mode(self):
@@ -103,6 +105,15 @@ def apply_inplace(self: Tensor, values, node_name: str | None, inputs: tuple, at
         write(self, values, fills)
         version_counter(self)[0] += 1
 
+    if forward.ACTIVE and node_name is not None:
+        tangent = forward.inplace_tangent(NODES[node_name], self, inputs, attrs, values)
+        _write_and_record(self, values, node_name, inputs, attrs, recorded, write_and_count)
+        forward.write_tangent(self, tangent)
+        return self
+    return _write_and_record(self, values, node_name, inputs, attrs, recorded, write_and_count)
+
+
+def _write_and_record(self: Tensor, values, node_name, inputs: tuple, attrs, recorded: bool, write_and_count):
     if not recorded:
         write_and_count()
         return self
@@ -154,7 +165,7 @@ def neg_(self):
 
 
 def _records(self: Tensor, other) -> bool:
-    return STATE.grad_enabled and (self._requires_grad or (isinstance(other, Tensor) and other._requires_grad))
+    return records_any((self, other))
 
 
 def _inplace_error(exc: ValueError, ad, bd) -> RuntimeError:

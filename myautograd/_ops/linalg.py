@@ -206,3 +206,22 @@ def linear(input, weight, bias=None):
     rows = input.reshape(-1, input._data.shape[-1])
     product = addmm(bias, rows, weight.t())
     return product.view(*input._data.shape[:-1], weight._data.shape[0])
+
+
+@export(method=False)
+def cdist(x1, x2, p=2.0, compute_mode=None):
+    """The p-norm distance between each row of ``x1`` and each row of ``x2`` (batch dims broadcast;
+    CdistBackward0, which torch has no forward-mode formula for)."""
+    a, b = x1._data, x2._data
+    if a.shape[-1] != b.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {a.shape[-1]} X2: {b.shape[-1]}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    difference = np.abs(a[..., :, None, :] - b[..., None, :, :])
+    if p == 0:
+        out = (difference != 0).sum(-1).astype(a.dtype)
+    elif p == np.inf:
+        out = difference.max(-1, initial=0)
+    else:
+        out = (difference ** p).sum(-1) ** (1.0 / p)
+    return recorded(NODES["CdistBackward0"], out.astype(a.dtype, copy=False), (x1, x2), {"p": float(p)})

@@ -1,5 +1,6 @@
 """Normalization written once over ``F``: layer, batch and group norm values (on arrays) and their
-gradients (on arrays, or on tensors under ``create_graph`` so that they differentiate again).
+gradients (on arrays, or on tensors under ``create_graph`` so that they differentiate again); and
+the gradient terms of ``cdist``'s p-norm distances.
 
 Each normalizes over some dims with the biased variance, ``(x - mean) / sqrt(var + eps)``, then
 scales and shifts per element (layer norm) or per channel (batch and group norm). The gradients
@@ -245,3 +246,16 @@ def group_norm_backward(F, grads, x, weight, mean, rstd, groups: int, which: int
         part = F.unsqueeze(grad_rstd, 2) * (rstd_k * rstd_k * rstd_k) * (grouped - mean_k) * (-1.0 / count)
         total = part if total is None else total + part
     return None if total is None else F.reshape(total, tuple(x.shape))
+
+
+def cdist_terms(F, grad, x1, x2, result, p):
+    """cdist's gradient terms, one per pair of rows (..., n, m, d): d|x1_i - x2_j|_p / dx1_i times the grad."""
+    difference = F.unsqueeze(x1, -2) - F.unsqueeze(x2, -3)
+    if p == 0:
+        return difference * 0
+    if p == 1:
+        return F.unsqueeze(grad, -1) * F.sgn(difference)
+    if p == 2:
+        return F.unsqueeze(F.where(result == 0, 0, grad / result), -1) * difference
+    scale = F.where(result == 0, 0, grad / F.pow(result, p - 1))
+    return F.unsqueeze(scale, -1) * F.sgn(difference) * F.pow(difference * F.sgn(difference), p - 1)

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _backend
 from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath
-from .._autograd.record import any_requires_grad, record, recorded
+from .._autograd.record import record, recorded, records_any
 from .._tensor import Tensor, make_tensor
 from . import norm_math as N
 from .common import refuse_requires_grad
@@ -92,7 +92,7 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
     out, mean, rstd = N.group_norm(ArrayMath, data, None if weight is None else weight._data,
                                    None if bias is None else bias._data, num_groups, eps)
     outputs = tuple(a.astype(data.dtype, copy=False) for a in (out, mean, rstd))
-    if any_requires_grad((input, weight, bias)):  # mean and rstd: outputs the node saves, not returned
+    if records_any((input, weight, bias)):  # mean and rstd: outputs the node saves, not returned
         return record(NODES["NativeGroupNormBackward0"], outputs, (input, weight, bias), {"groups": num_groups},
                       outputs=3)[0]
     return make_tensor(outputs[0])

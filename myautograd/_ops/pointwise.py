@@ -16,8 +16,7 @@ import numpy as np
 from .. import _backend, _dtype
 from .._autograd import formula_math
 from .._autograd.formula_math import power
-from .._autograd.record import any_requires_grad, record, record_one, recorded
-from .._grad_mode import STATE
+from .._autograd.record import record, record_one, recorded, records, records_any
 from .._tensor import Tensor, make_tensor
 from .common import PY_NUMBERS, broadcast_error, check_tensor, default_float_for, device_error
 from .derivatives import NODES
@@ -100,12 +99,10 @@ def binary_op(node, compute, attrs: dict | None = None):
             out = compute(ad, bd)
         except ValueError as exc:
             raise _compute_error(exc, ad, bd) from None
-        if not STATE.grad_enabled:
-            return make_tensor(out)
         if number:
-            if a._requires_grad:
+            if records(a):
                 return record_one(node, out, a, attrs, (b,))
-        elif a._requires_grad or (isinstance(b, Tensor) and b._requires_grad):
+        elif records_any((a, b)):
             return record(node, out, (a, b), attrs)
         return make_tensor(out)
 
@@ -135,7 +132,7 @@ def _check_alpha(a: Tensor, alpha) -> None:
 def add(input, other, *, alpha=1, out=None):
     check_tensor(input, "add")
     if out is not None:
-        return _with_out("add", out, add(input, other, alpha=alpha) if not any_requires_grad((input, other)) else None,
+        return _with_out("add", out, add(input, other, alpha=alpha) if not records_any((input, other)) else None,
                          input, other)
     if alpha == 1:
         return _add(input, other)
@@ -258,7 +255,7 @@ def _scalar_pow(base, exponent: Tensor) -> Tensor:
     """``2 ** x``: PowBackward2."""
     target = _dtype.result_type(exponent, base)
     out = np.power(target.np.type(base), exponent._data.astype(target.np, copy=False))
-    if STATE.grad_enabled and exponent._requires_grad:
+    if records(exponent):
         return record(NODES["PowBackward2"], out, (exponent,), {"self": base})
     return make_tensor(out)
 
@@ -297,7 +294,7 @@ def elementwise(name: str, node, compute, keep_int: bool = False):
         if not keep_int and data.dtype in _INTEGRAL:
             data = data.astype(default_float_for(data))
         out = compute(data)
-        if input._requires_grad and STATE.grad_enabled:
+        if records(input):
             return record_one(node, out, input, elementwise=True)
         return make_tensor(out)
 

@@ -11,8 +11,7 @@ import warnings
 import numpy as np
 
 from .. import _backend, _dtype, return_types
-from .._autograd.record import record
-from .._grad_mode import STATE
+from .._autograd.record import record, records
 from .._tensor import Tensor, make_tensor
 from .common import check_tensor, normalize_dim, normalize_dims, to_dtype
 from .derivatives import NODES
@@ -49,7 +48,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     axes = _dims_arg(dim, data.ndim)
     out = _backend.as_array(data.sum(axis=axes, keepdims=keepdim if axes is not None else False,
                               dtype=_sum_dtype(data, dtype)))
-    if not (STATE.grad_enabled and input._requires_grad):
+    if not records(input):
         return make_tensor(out)
     if dim is None:
         return record(NODES["SumBackward0"], out, (input,), {"self_sym_sizes": data.shape})
@@ -102,7 +101,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     total = data.sum(axis=axes, keepdims=keepdim if axes is not None else False)
     out = _backend.as_array(total / data.dtype.type(count) if count else total * data.dtype.type("nan"),
                             dtype=data.dtype)
-    if not (STATE.grad_enabled and input._requires_grad):
+    if not records(input):
         return make_tensor(out)
     if dim is None:
         return record(NODES["MeanBackward0"], out, (input,), {"self_sym_sizes": data.shape, _NUMEL: data.size})
@@ -123,7 +122,7 @@ def _extreme(name: str, reduce_all, arg_reduce, result_type, full_node: str, dim
                 raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                                    "Specify the reduction dim with the 'dim' argument.")
             values = _backend.as_array(reduce_all(data))
-            if STATE.grad_enabled and input._requires_grad:
+            if records(input):
                 return record(NODES[full_node], values, (input,))
             return make_tensor(values)
         axis = normalize_dim(dim, data.ndim)
@@ -137,7 +136,7 @@ def _extreme(name: str, reduce_all, arg_reduce, result_type, full_node: str, dim
             if not keepdim:
                 indices, values = indices.squeeze(axis), values.squeeze(axis)
         index_tensor = make_tensor(_backend.as_array(indices, dtype=np.int64))
-        if STATE.grad_enabled and input._requires_grad:
+        if records(input):
             value_tensor = record(NODES[dim_node], values, (input,),
                                   {"dim": dim, "keepdim": keepdim, "indices": index_tensor, "self_sym_sizes": data.shape})
         else:
@@ -164,7 +163,7 @@ def _amax_like(name: str, reduce, node: str):
             for axis, given in zip(axes, dim if isinstance(dim, (tuple, list)) else (dim,)):
                 _nonempty_dim(name, data, axis, shown=given)
         out = _backend.as_array(reduce(data, axis=axes, keepdims=keepdim))
-        if STATE.grad_enabled and input._requires_grad:
+        if records(input):
             return record(NODES[node], out, (input,),
                           {"dim": _saved_dims(dim) if axes is not None else tuple(range(data.ndim)), "keepdim": keepdim})
         return make_tensor(out)
@@ -201,13 +200,13 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     data = input._data
     if dim is None:
         out = _backend.as_array(data.prod(dtype=_sum_dtype(data, dtype)))
-        if STATE.grad_enabled and input._requires_grad:
+        if records(input):
             return record(NODES["ProdBackward0"], out, (input,))
         return make_tensor(out)
     axis = normalize_dim(dim, data.ndim)
     out = _backend.as_array(data.prod(axis=axis if data.ndim else None, keepdims=keepdim and data.ndim > 0,
                                       dtype=_sum_dtype(data, dtype)))
-    if STATE.grad_enabled and input._requires_grad:
+    if records(input):
         return record(NODES["ProdBackward1"], out, (input,), {"dim": dim, "keepdim": keepdim})
     return make_tensor(out)
 
@@ -237,13 +236,13 @@ def _var_like(name: str, node: str, finish, with_mean: bool = False):
         out = _backend.as_array(finish(variance), dtype=data.dtype)
         attrs = {"dim": None if axes is None else _saved_dims(dim), "correction": ddof, "keepdim": keepdim}
         if not with_mean:
-            if STATE.grad_enabled and input._requires_grad:
+            if records(input):
                 return record(NODES[node], out, (input,), attrs)
             return make_tensor(out)
         total = data.sum(axis=axes, keepdims=keep)
         mean_out = _backend.as_array(total / data.dtype.type(count) if count else total * data.dtype.type("nan"),
                                      dtype=data.dtype)
-        if STATE.grad_enabled and input._requires_grad:
+        if records(input):
             return record(NODES[node], (out, mean_out), (input,), attrs, outputs=2)
         return make_tensor(out), make_tensor(mean_out)
 
@@ -272,7 +271,7 @@ def _vector_norm(input: Tensor, ord, dim, keepdim: bool) -> Tensor:
     else:
         out = (magnitude ** ord).sum(axis=axes, keepdims=keepdim) ** (1.0 / ord)
     out = _backend.as_array(out, dtype=magnitude.dtype)
-    if STATE.grad_enabled and input._requires_grad:
+    if records(input):
         return record(NODES["LinalgVectorNormBackward0"], out, (input,),
                       {"ord": ord, "dim": None if axes is None else _saved_dims(dim), "keepdim": keepdim})
     return make_tensor(out)
@@ -301,7 +300,7 @@ def logsumexp(input, dim, keepdim=False):
     if not keepdim:
         out = out.squeeze(axes)
     out = _backend.as_array(out, dtype=data.dtype)
-    if STATE.grad_enabled and input._requires_grad:
+    if records(input):
         return record(NODES["LogsumexpBackward0"], out, (input,), {"dim": _saved_dims(dim), "keepdim": keepdim})
     return make_tensor(out)
 
@@ -320,7 +319,7 @@ def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
     axis = normalize_dim(dim, data.ndim)
     _, exps, total = _softmax_data(data, axis)
     out = exps / total
-    if STATE.grad_enabled and input._requires_grad:
+    if records(input):
         return record(NODES["SoftmaxBackward0"], out, (input,), {"dim": dim})
     return make_tensor(out)
 
@@ -333,7 +332,7 @@ def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
     axis = normalize_dim(dim, data.ndim)
     shifted, _, total = _softmax_data(data, axis)
     out = shifted - np.log(total)
-    if STATE.grad_enabled and input._requires_grad:
+    if records(input):
         return record(NODES["LogSoftmaxBackward0"], out, (input,), {"dim": dim})
     return make_tensor(out)
 
@@ -348,7 +347,7 @@ def scan(accumulate, data, dim, dtype=None):
 def cumsum(input, dim, *, dtype=None):
     data = input._data
     out = scan(np.cumsum, data, dim, _sum_dtype(data, dtype))
-    if STATE.grad_enabled and input._requires_grad:
+    if records(input):
         return record(NODES["CumsumBackward0"], out, (input,), {"dim": dim})
     return make_tensor(out)
 
@@ -357,7 +356,7 @@ def cumsum(input, dim, *, dtype=None):
 def cumprod(input, dim, *, dtype=None):
     data = input._data
     out = scan(np.cumprod, data, dim, _sum_dtype(data, dtype))
-    if STATE.grad_enabled and input._requires_grad:
+    if records(input):
         return record(NODES["CumprodBackward0"], out, (input,), {"dim": dim})
     return make_tensor(out)
 
@@ -378,3 +377,25 @@ def any(input, dim=None, keepdim=False):
 def count_nonzero(input, dim=None):
     axes = _dims_arg(dim, input._data.ndim)
     return make_tensor(_backend.as_array(np.count_nonzero(input._data, axis=axes), dtype=np.int64))
+
+
+@export
+def sort(input, dim=-1, descending=False, stable=False):
+    """The values along ``dim`` in order (stably, as torch's CPU sort), with their indices (SortBackward0)."""
+    check_tensor(input, "sort")
+    data = input._data
+    if data.ndim == 0:
+        order, values = np.zeros((), dtype=np.int64), data.copy()
+    else:
+        axis = normalize_dim(dim, data.ndim)
+        keys = -data if descending and data.dtype.kind != "b" else ~data if descending else data
+        order = np.argsort(keys, axis=axis, kind="stable")
+        values = np.take_along_axis(data, order, axis=axis)
+    indices = make_tensor(_backend.as_array(order, dtype=np.int64))
+    if records(input):
+        saved_dim = normalize_dim(dim, data.ndim) if data.ndim else 0
+        value_tensor = record(NODES["SortBackward0"], values, (input,),
+                              {"dim": saved_dim, "indices": indices, "self_sym_sizes": data.shape})
+    else:
+        value_tensor = make_tensor(values)
+    return return_types.sort(value_tensor, indices)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend, _dtype
-from .._autograd.record import any_requires_grad, record
+from .._autograd.record import record, records, records_any
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
 from .common import device_error, normalize_dim, normalize_dims
@@ -50,7 +50,7 @@ def cat(tensors, dim=0):
                                    f"{skipped[0].shape[d]} but got size {a.shape[d]} for tensor number {position} "
                                    "in the list.")
     out = np.concatenate(skipped, axis=axis)
-    if any_requires_grad(tensors):
+    if records_any(tensors):
         return record(NODES["CatBackward0"], out, tuple(tensors),
                       {"dim": axis, "tensors_args_sizes": [t._data.shape for t in tensors]})
     return make_tensor(out)
@@ -69,7 +69,7 @@ def stack(tensors, dim=0):
                                f"and {list(a.shape)} at entry {position}")
     axis = normalize_dim(dim, arrays[0].ndim + 1)
     out = np.stack(arrays, axis=axis)
-    if any_requires_grad(tensors):
+    if records_any(tensors):
         return record(NODES["StackBackward0"], out, tuple(tensors), {"dim": axis})
     return make_tensor(out)
 
@@ -88,7 +88,7 @@ def vstack(tensors):
 def clone(input, *, memory_format=None):
     data = input._data
     out = data.copy(order="C" if memory_format == "contiguous" or not _dense(data) else "K")
-    if STATE.grad_enabled and input._requires_grad:
+    if records(input):
         return record(NODES["CloneBackward0"], out, (input,))
     result = make_tensor(out)
     if input.is_inference() and not STATE.inference:
@@ -114,7 +114,7 @@ def repeat(self, *repeats):
     if len(repeats) < data.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
     out = np.tile(data.reshape((1,) * (len(repeats) - data.ndim) + data.shape), repeats)
-    if STATE.grad_enabled and self._requires_grad:
+    if records(self):
         return record(NODES["RepeatBackward0"], out, (self,), {"repeats": repeats, "self_sym_sizes": data.shape})
     return make_tensor(out)
 
@@ -124,7 +124,7 @@ def flip(input, dims):
     data = input._data
     axes = normalize_dims(dims, data.ndim)
     out = np.flip(data, axis=axes).copy()
-    if STATE.grad_enabled and input._requires_grad:
+    if records(input):
         return record(NODES["FlipBackward0"], out, (input,), {"dims": axes})
     return make_tensor(out)
 
@@ -134,7 +134,7 @@ def _triangle(name: str, compute, node_name: str):
         if input._data.ndim < 2:
             raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
         out = compute(input._data, diagonal)
-        if STATE.grad_enabled and input._requires_grad:
+        if records(input):
             return record(NODES[node_name], out, (input,), {"diagonal": diagonal})
         return make_tensor(out)
 
@@ -155,7 +155,7 @@ def roll(input, shifts, dims=None):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
     axes = tuple(normalize_dim(d, data.ndim) for d in dims)
     out = np.roll(data, shifts, axes) if axes else np.roll(data.reshape(-1), shifts[0]).reshape(data.shape)
-    if STATE.grad_enabled and input._requires_grad:
+    if records(input):
         return record(NODES["RollBackward0"], out, (input,), {"shifts": shifts, "dims": dims})
     return make_tensor(out)
 
@@ -168,7 +168,7 @@ def diag(input, diagonal=0):
     if data.ndim not in (1, 2):
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {data.ndim}D")
     out = np.diag(data, diagonal).copy()
-    if not (STATE.grad_enabled and input._requires_grad):
+    if not records(input):
         return make_tensor(out)
     if data.ndim == 1:
         return record(NODES["DiagEmbedBackward0"], out, (input,), {"offset": diagonal, "dim1": 0, "dim2": 1})
@@ -184,7 +184,7 @@ def trace(input):
     # torch's CPU kernel adds the diagonal up in float64 for a float32 matrix, then rounds once
     wide = np.float64 if data.dtype.kind == "f" and isinstance(data, np.ndarray) else None
     out = _backend.as_array(np.trace(data, dtype=wide), dtype=np.int64 if data.dtype.kind in "biu" else data.dtype)
-    if STATE.grad_enabled and input._requires_grad:
+    if records(input):
         return record(NODES["TraceBackward0"], out, (input,), {"self_sym_sizes": data.shape})
     return make_tensor(out)
 

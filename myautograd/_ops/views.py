@@ -10,9 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
-from .._autograd.record import record
+from .._autograd.record import record, records
 from .._autograd.views import make_view, make_views, view_positions
-from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor
 from .common import normalize_dim, normalize_dims
 from .derivatives import NODES
@@ -84,7 +83,7 @@ def reshape(input, *shape):
 
     copy = clone(input, memory_format="contiguous")
     out_data = copy._data.reshape(shape)
-    if STATE.grad_enabled and copy._requires_grad:
+    if records(copy):
         return record(NODES["UnsafeViewBackward0"], out_data, (copy,), {"self_sym_sizes": copy._data.shape})
     return make_tensor(out_data)
 

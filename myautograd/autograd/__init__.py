@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._autograd import forward as _forward
 from .._autograd.engine import run_backward
 from .._autograd.node import gradient_edge
 from .._autograd.view_links import gradient_tensor
@@ -20,7 +21,7 @@ from .._batched import BatchedTensor, aligned, levels_of, union_of_levels
 from .._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .._ops.shape import stack
 from .._tensor import Tensor, make_tensor, warn_once
-from . import anomaly_mode, function, functional, graph
+from . import anomaly_mode, forward_ad, function, functional, graph
 from .anomaly_mode import detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled, set_detect_anomaly
 from .function import Function, FunctionCtx, once_differentiable
 from .gradcheck import gradcheck, gradgradcheck  # the functions hide the module's name, as in torch
@@ -30,7 +31,7 @@ __all__ = [
     "Function", "FunctionCtx", "Variable", "backward", "grad", "detect_anomaly", "set_detect_anomaly",
     "enable_grad", "no_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled", "graph", "functional",
     "function", "anomaly_mode", "once_differentiable", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
-    "gradcheck", "gradgradcheck",
+    "gradcheck", "gradgradcheck", "forward_ad",
 
 ]
 
@@ -210,12 +211,18 @@ def _grad_of_samples(outputs, inputs, grad_outputs, retain_graph, create_graph, 
 
 
 def _grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused) -> tuple:
-    roots, root_grads = _roots(outputs, grads, create_graph)  # the outputs are checked first, as torch
+    # Inside a dual level the formulas run on tensors, so that the gradients get their tangents
+    # (forward-over-reverse), as torch's do without create_graph too; they are then given back detached.
+    tangents_only = not create_graph and _forward.carrying()
+    roots, root_grads = _roots(outputs, grads, create_graph or tangents_only)  # the outputs are checked first
     for tensor in inputs:
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    captured = run_backward(roots, root_grads, keep_graph=retain_graph, create_graph=create_graph,
+    captured = run_backward(roots, root_grads, keep_graph=retain_graph, create_graph=create_graph or tangents_only,
                             inputs=list(inputs), accumulate=False)
+    if tangents_only:
+        captured = [None if value is None else _forward.detached_keeping_tangent(value) for value in captured]
+        create_graph = True  # the values are tensors already
     result = []
     for index, value in enumerate(captured):
         if value is None:

@@ -15,6 +15,7 @@ import warnings
 from typing import Any
 
 from .. import _backend
+from .._autograd import forward
 from .._autograd.engine import current_task, shown_to_user
 from .._autograd.node import (
     FREED_MESSAGE,
@@ -40,6 +41,10 @@ DIRTY_NON_INPUT_WARNING = (
     "ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have been mutated should be "
     "passed to ctx.mark_dirty()."
 )
+INPLACE_JVP_MESSAGE = ("An inplace custom Function is not modifying the forward mode gradients inplace. If the forward "
+                       "is modifying an input inplace, then the jvp function must modify the corresponding gradient "
+                       "inplace.")
+VIEW_JVP_MESSAGE = "A custom Function's forward is returning a view (or an input as-is) but the jvp is not returning a view."
 TWICE_MESSAGE = "trying to differentiate twice a function that was marked with @once_differentiable"
 
 
@@ -81,9 +86,13 @@ class BackwardCFunction(Node, FunctionCtx):
         self._saved_tensors: tuple = ()
         self._arg_is_tensor: tuple = ()
         self._output_meta: list = []
+        self.saved_for_forward: tuple = ()
+        self._in_jvp = False
 
     @property
     def saved_tensors(self) -> tuple:
+        if self._in_jvp:  # jvp sees what save_for_forward saved, not save_for_backward
+            return tuple(self.saved_for_forward)
         return tuple(None if s is None else unpack_saved_tensor(s, self) if isinstance(s, SavedTensor) else s
                      for s in self._saved_tensors)
 
@@ -188,14 +197,61 @@ class Function(metaclass=FunctionMeta):
         previous = STATE.grad_enabled
         STATE.grad_enabled = False
         try:
-            if cls.setup_context is not Function.setup_context:
-                outputs = cls.forward(*args, **kwargs)
-                cls.setup_context(ctx, args, outputs)
-            else:
-                outputs = cls.forward(ctx, *args, **kwargs)
+            with forward.suspended():  # as torch, forward runs with forward-mode AD off: jvp gives the tangents
+                if cls.setup_context is not Function.setup_context:
+                    outputs = cls.forward(*args, **kwargs)
+                    cls.setup_context(ctx, args, outputs)
+                else:
+                    outputs = cls.forward(ctx, *args, **kwargs)
         finally:
             STATE.grad_enabled = previous
-        return _wrap_outputs(ctx, args, outputs, executable)
+        wrapped = _wrap_outputs(ctx, args, outputs, executable)
+        if forward.ACTIVE and any(forward.tangent_of(a) is not None for a in args):
+            _give_tangents(cls, ctx, args, wrapped)
+        return wrapped
+
+
+def _give_tangents(cls, ctx: BackwardCFunction, args: tuple, wrapped) -> None:
+    """Call ``jvp`` with the inputs' tangents and give the outputs theirs, with torch's checks of what it returns."""
+    tangents = []
+    for arg in args:
+        tangent = forward.tangent_of(arg) if isinstance(arg, Tensor) else None
+        if tangent is None and isinstance(arg, Tensor) and ctx.materialize_grads and forward.is_differentiable(arg):
+            tangent = make_tensor(_backend.array_module(_backend.device_of(arg._data)).zeros_like(arg._data))
+        tangents.append(tangent)
+    ctx._in_jvp = True
+    try:
+        with forward.suspended():
+            results = cls.jvp(ctx, *tangents)
+    finally:
+        ctx._in_jvp = False
+    outputs = wrapped if isinstance(wrapped, tuple) else (wrapped,)
+    results = results if isinstance(results, tuple) else (results,)
+    if len(results) != len(outputs):
+        raise RuntimeError(f"Function's jvp returned an invalid number of forward gradients (expected {len(outputs)} "
+                           f"but got {len(results)})")
+    non_differentiable = {id(t) for t in ctx.non_differentiable}
+    dirty = {id(t): index for index, t in enumerate(args) if any(t is d for d in ctx.dirty_tensors)}
+    for position, (output, tangent) in enumerate(zip(outputs, results)):
+        if tangent is None:
+            continue
+        if not isinstance(output, Tensor) or id(output) in non_differentiable or not forward.is_differentiable(output):
+            raise RuntimeError(f"Function's jvp returned a gradient at position {position}, but  the corresponding "
+                               "forward output is not a differentiable Tensor.You should return None at that position "
+                               "instead.")
+        if tangent._data.shape != output._data.shape:
+            raise RuntimeError(forward.size_message(output, tangent))
+        if id(output) in dirty:
+            if tangent is not tangents[dirty[id(output)]]:
+                raise RuntimeError(INPLACE_JVP_MESSAGE)
+        elif _is_view_of_an_input(output, args) and not tangent._is_view():
+            raise RuntimeError(VIEW_JVP_MESSAGE)
+        forward.set_tangent(output, tangent)
+
+
+def _is_view_of_an_input(output: Tensor, args: tuple) -> bool:
+    root = output._base if output._is_view() else output
+    return any(isinstance(a, Tensor) and (a._base if a._is_view() else a) is root for a in args)
 
 
 def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs, executable: bool):

@@ -54,11 +54,24 @@ ACTIVATION_OPS = [
 REDUCTION_OPS = [
     Op("prod_dim", lambda t, x: x.prod(1), ((3, 4),), 0.5, 1.5),
     Op("cumprod", lambda t, x: x.cumprod(1), ((3, 4),), 0.5, 1.5),
+    # torch has no second derivative of cdist
+    Op("cdist", lambda t, a, b: t.cdist(a, b), ((3, 2), (4, 2)), second_order=False),
+    Op("cdist_p1", lambda t, a, b: t.cdist(a, b, p=1.0), ((2, 3, 2), (4, 2)), second_order=False),
+    Op("sort", lambda t, x: x.sort(1).values, ((3, 4),)),
+    Op("sort_descending", lambda t, x: t.sort(x, 0, descending=True).values, ((3, 4),)),
     Op("cumprod_zeros", lambda t, x: (x * t.tensor([[1.0, 0.0, 1.0, 0.0]], dtype=x.dtype, device=x.device)).cumprod(1),
        ((3, 4),), 0.5, 1.5),
 ]
 
+def _unpacked_primal(t, x):
+    """The primal ``forward_ad.unpack_dual`` gives back: a view whose node torch names ``Identity``."""
+    fw = t.autograd.forward_ad
+    with fw.dual_level():
+        return fw.unpack_dual(fw.make_dual(x, t.ones_like(x))).primal
+
+
 SHAPE_OPS = [
+    Op("unpack_dual_primal", _unpacked_primal, ((3,),)),
     Op("reshape_alias", lambda t, x: x[:, ::2].reshape(6), ((3, 4),)),
     Op("roll", lambda t, x: x.roll((1, -1), (0, 1)), ((3, 4),)),
     Op("roll_flat", lambda t, x: x.roll(2), ((3, 4),)),

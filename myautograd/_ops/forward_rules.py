@@ -1,0 +1,305 @@
+"""The forward-mode rules of the derivative table: how each entry's output tangent is computed.
+
+Every entry of ``derivatives.py`` has a rule (``FormulaNode.forward_rule``, see
+``myautograd/_autograd/forward.py``), one of:
+
+* ``"elementwise"``: the entry's backward formulas with the tangent in place of the gradient,
+  summed over the inputs. Exact for real element-wise ops, whose Jacobian is diagonal (PyTorch's
+  generator derives their forward formulas so: ``auto_element_wise``); complex values take the
+  fallback. Listed in ``ELEMENTWISE``.
+* a function ``(tangents, values, F)``: written out here. The linear ops are the op applied to the
+  tangents (``LINEAR``, and ``mean``, ``sum``, ``cat``, ``stack``, ``embedding``, ``sort`` in
+  ``RULES``); the others are their derivative written out (``mul``, ``div``, the matrix products,
+  ``softmax``, ``std``...), as torch's derivatives.yaml writes them, which also gives torch's values
+  where a transposed rule would give ``inf * 0``.
+* ``"transpose"``: the fallback for every other entry (the Jacobian-vector product as the
+  gradient of the backward formulas' inner product with the tangents, in a dummy gradient).
+* ``None``: torch has no forward formula (set in ``derivatives.py``).
+
+Views need no rule of their own: a view's tangent is the same view of its base's tangent
+(``forward.view_tangents``). Rules get the tangents by input position (None: no tangent) and the
+values by the names the backward formulas use (inputs, ``result``, saved arguments).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._autograd import forward
+from .._autograd.formulas import NODES
+from .._grad_mode import STATE
+
+ELEMENTWISE = (
+    "NegBackward0", "ExpBackward0", "Exp2Backward0", "Expm1Backward0", "LogBackward0", "Log2Backward0",
+    "Log10Backward0", "Log1PBackward0", "SinBackward0", "CosBackward0", "TanBackward0", "SinhBackward0",
+    "CoshBackward0", "TanhBackward0", "AsinBackward0", "AcosBackward0", "AtanBackward0", "SigmoidBackward0",
+    "ReluBackward0", "AbsBackward0", "SqrtBackward0", "RsqrtBackward0", "ReciprocalBackward0", "SignBackward0",
+    "SgnBackward0", "RoundBackward0", "FloorBackward0", "CeilBackward0", "TruncBackward0", "FracBackward0",
+    "ErfBackward0", "ErfcBackward0", "AsinhBackward0", "AcoshBackward0", "AtanhBackward0", "RoundBackward1",
+    "PowBackward0", "PowBackward1", "PowBackward2", "ClampBackward1", "ClampMinBackward0", "ClampMaxBackward0",
+    "LeakyReluBackward0", "LeakyReluBackward1", "SiluBackward0", "MishBackward0", "SoftplusBackward0",
+    "LogSigmoidBackward0", "EluBackward0", "EluBackward1", "CeluBackward0", "HardtanhBackward0",
+    "HardswishBackward0", "NanToNumBackward0",
+    "AddBackward0", "SubBackward0", "RsubBackward0", "RsubBackward1", "MulBackward1", "DivBackward1",
+    "DivBackward2", "RemainderBackward0", "RemainderBackward1", "FmodBackward0", "FmodBackward1",
+    "WhereBackward0", "MaskedFillBackward0", "LerpBackward0", "LerpBackward1",
+    "AddcmulBackward0", "AddcdivBackward0",
+)
+
+
+def _terms(*terms):
+    """The sum of the terms that are not None (None when all are)."""
+    total = None
+    for term in terms:
+        if term is not None:
+            total = term if total is None else total + term
+    return total
+
+
+def _times(tangent, factor):
+    return None if tangent is None else tangent * factor
+
+
+def _mul(tangents, values, F):
+    return _terms(_times(tangents[0], values["other"]), _times(tangents[1], values["self"]))
+
+
+def _div(tangents, values, F):
+    """torch's ``(self_t - other_t * result) / other``: infinite, not NaN, where other is 0."""
+    numerator = _terms(tangents[0], None if tangents[1] is None else -(tangents[1] * values["result"]))
+    return numerator / values["other"]
+
+
+def _select_between(greater_first: bool):
+    """maximum/minimum as torch's: ``other_t + where(self == other, 0.5, self > other) * (self_t - other_t)``."""
+    def rule(tangents, values, F):
+        self, other = values["self"], values["other"]
+        chosen = (self > other) if greater_first else (self < other)
+        weight = F.where(self == other, 0.5, chosen.to(values["result"].dtype))
+        self_t = tangents[0] if tangents[0] is not None else F.zeros_like(values["result"])
+        other_t = tangents[1] if tangents[1] is not None else F.zeros_like(values["result"])
+        return other_t + weight * (self_t - other_t)
+    return rule
+
+
+def _evenly(tangents, values, F):
+    """max()/min() of all elements: the mean of the tangents where the input equals the result (NaN for a NaN input)."""
+    mask = (values["self"] == values["result"]).to(tangents[0].dtype)
+    return (mask * (tangents[0] / mask.sum())).sum()
+
+
+def _softmax(tangents, values, F):
+    result = values["result"]
+    return result * (tangents[0] - _sum_over(tangents[0] * result, values["dim"]))
+
+
+def _log_softmax(tangents, values, F):
+    return tangents[0] - _sum_over(tangents[0] * values["result"].exp(), values["dim"])
+
+
+def _sum_over(tensor, dim):
+    """The sum over ``dim``, kept (a 0-dim tensor's sum over dim 0 is itself)."""
+    return tensor.sum(dim, keepdim=True) if tensor.ndim else tensor
+
+
+def _materialized(tangent, primal, partner, F):
+    """A missing tangent as zeros where its product partner is recorded (requires grad, grad mode on):
+    torch materializes it so, and the product's tangent then requires grad (a module's parameters
+    made dual give an output tangent that requires grad)."""
+    if tangent is None and partner._requires_grad and STATE.grad_enabled:
+        return F.zeros_like(primal)
+    return tangent
+
+
+def _addmm(tangents, values, F):
+    self_t, mat1_t, mat2_t = tangents
+    mat1_t = _materialized(mat1_t, values["mat1"], values["mat2"], F)
+    mat2_t = _materialized(mat2_t, values["mat2"], values["mat1"], F)
+    products = _terms(None if mat1_t is None else mat1_t @ values["mat2"],
+                      None if mat2_t is None else values["mat1"] @ mat2_t)
+    beta, alpha = values["beta"], values["alpha"]
+    return _terms(None if self_t is None else (self_t if beta == 1 else self_t * beta),
+                  None if products is None else (products if alpha == 1 else products * alpha))
+
+
+def _matrix_product(tangents, values, F):
+    first, second = tangents
+    names = [name for name in values if name in ("self", "mat2", "vec", "tensor")]
+    a, b = values[names[0]], values[names[1]]
+    return _terms(None if first is None else _matmul(first, b), None if second is None else _matmul(a, second))
+
+
+def _matmul(a, b):
+    return (a * b).sum() if a.ndim == 1 and b.ndim == 1 else a @ b
+
+
+def _mean(tangents, values, F):
+    return _in_result_dtype(tangents[0], values).mean()
+
+
+def _mean_dims(tangents, values, F):
+    return _in_result_dtype(tangents[0], values).mean(values["dim"], keepdim=values["keepdim"])
+
+
+def _sum(tangents, values, F):
+    return _in_result_dtype(tangents[0], values).sum()
+
+
+def _sum_dims(tangents, values, F):
+    return _in_result_dtype(tangents[0], values).sum(values["dim"], keepdim=values["keepdim"])
+
+
+def _embedding(tangents, values, F):
+    return tangents[0][values["indices"]]
+
+
+def _hardsigmoid(tangents, values, F):
+    """torch's hardsigmoid_backward on the tangent: its factor is 1/6 in single precision, whatever the dtype."""
+    self = values["self"]
+    return F.where((self > -3) & (self < 3), tangents[0] * ONE_SIXTH_SINGLE, 0)
+
+
+ONE_SIXTH_SINGLE = float(np.float32(1.0) / np.float32(6.0))
+
+
+def _std(tangents, values, F):
+    """The variance's tangent over the reduced dims, divided by twice the result: 0 where the result is 0."""
+    self, result, dim, keepdim = values["self"], values["result"], values["dim"], values["keepdim"]
+    dims = tuple(range(self.ndim)) if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+    count = 1
+    for d in dims:
+        count *= self.shape[d]
+    centered = self - self.mean(dims, keepdim=True) if dims else self * 0
+    variance_t = (2 * centered * tangents[0]).sum(dims, keepdim=keepdim) if dims else centered * tangents[0]
+    variance_t = variance_t / (count - values["correction"])
+    return F.where(result == 0, 0, variance_t / (2 * result))
+
+
+def _atan2(tangents, values, F):
+    """torch's ``(other * self_t - self * other_t) / (self**2 + other**2)``: NaN at the origin."""
+    self, other = values["self"], values["other"]
+    return _terms(_times(tangents[0], other), _times(tangents[1], -self)) / (self * self + other * other)
+
+
+def _clamp_tensors(tangents, values, F):
+    """torch's clamp_jvp: the tangent of whichever of input, min and max the result took (max where min > max)."""
+    self, low, high = values["self"], values["min"], values["max"]
+    self_t, low_t, high_t = (t if t is not None else F.zeros_like(values["result"]) for t in tangents)
+    if low is not None and high is not None:
+        return F.where(low > high, high_t, F.where(self < low, low_t, F.where(self > high, high_t, self_t)))
+    if low is not None:
+        return F.where(self > low, self_t, low_t)
+    return F.where(self < high, self_t, high_t)
+
+
+def _in_result_dtype(tangent, values):
+    """A reduction's tangent in the result's dtype where the op casts (``sum(dtype=...)``)."""
+    result = values["result"]
+    return tangent.to(result.dtype) if result.dtype != values["self"].dtype else tangent
+
+
+def _zeros_without_grad_output(name: str):
+    """For a backward kernel torch records (threshold_backward, max_pool's): zeros where only the
+    forward input has a tangent (torch's ``zeros_like(self_t) + ...``), else the transposed rule."""
+    def rule(tangents, values, F):
+        if tangents[0] is None:
+            return F.zeros_like(values["result"])
+        return forward.transposed(NODES[name], tangents, values, F)
+    return rule
+
+
+def _mse_double_backward(tangents, values, F):
+    """torch raises for a mean mse_loss whose target has no tangent (pytorch/pytorch#123996: its zero
+    tangent is an immutable ZeroTensor written in place); the catalog checks the same exception."""
+    if values["reduction"] == 1 and tangents[1] is not None and tangents[2] is None:
+        raise RuntimeError("ZeroTensors are immutable. Please use the materialized zero tensor obtained using .clone() "
+                           "if you want a mutable tensor.")
+    return forward.transposed(NODES["MseLossBackwardBackward0"], tangents, values, F)
+
+
+def _sort(tangents, values, F):
+    """The tangents taken in the values' order."""
+    tangent = tangents[0]
+    return tangent.gather(values["dim"], values["indices"]) if tangent.ndim else tangent.clone()
+
+
+def _clone(tangents, values, F):
+    return tangents[0].clone()
+
+
+# -- linear ops: the op applied to the tangents ---------------------------------------------------
+def _each_or_zeros(tangents, sizes, like, F):
+    """Every input's tangent, zeros of its size for one without."""
+    return [t if t is not None else F.zeros(size, like) for t, size in zip(tangents, sizes)]
+
+
+def _cat(tangents, values, F):
+    return F.cat(_each_or_zeros(tangents, values["tensors_args_sizes"], values["result"], F), values["dim"])
+
+
+def _stack(tangents, values, F):
+    size = values["result"].select(values["dim"], 0).shape
+    return F.stack(_each_or_zeros(tangents, [size] * len(tangents), values["result"], F), values["dim"])
+
+
+def _linear(apply):
+    """A rule for an op of one tensor input, linear in it: ``apply(tangent, values)``."""
+    def rule(tangents, values, F):
+        return apply(tangents[0], values)
+    return rule
+
+
+LINEAR = {
+    "ExpandBackward0": lambda t, v: t.expand(tuple(v["result"].shape)),
+    "RepeatBackward0": lambda t, v: t.repeat(*v["repeats"]),
+    "FlipBackward0": lambda t, v: t.flip(v["dims"]),
+    "IndexSelectBackward0": lambda t, v: t.index_select(v["dim"], v["index"]),
+    "GatherBackward0": lambda t, v: t.gather(v["dim"], v["index"]),
+    "CumsumBackward0": lambda t, v: _in_result_dtype(t, v).cumsum(v["dim"]),
+    "TraceBackward0": lambda t, v: t.trace(),
+    "TrilBackward0": lambda t, v: t.tril(v["diagonal"]),
+    "TriuBackward0": lambda t, v: t.triu(v["diagonal"]),
+}
+
+
+RULES = {
+    "MulBackward0": _mul,
+    "DivBackward0": _div,
+    "MaximumBackward0": _select_between(greater_first=True),
+    "MinimumBackward0": _select_between(greater_first=False),
+    "MaxBackward1": _evenly,
+    "MinBackward1": _evenly,
+    "SoftmaxBackward0": _softmax,
+    "LogSoftmaxBackward0": _log_softmax,
+    "MmBackward0": _matrix_product,
+    "BmmBackward0": _matrix_product,
+    "MvBackward0": _matrix_product,
+    "DotBackward0": _matrix_product,
+    "AddmmBackward0": _addmm,
+    "MeanBackward0": _mean,
+    "MeanBackward1": _mean_dims,
+    "SumBackward0": _sum,
+    "SumBackward1": _sum_dims,
+    "EmbeddingBackward0": _embedding,
+    "HardsigmoidBackward0": _hardsigmoid,
+    "CloneBackward0": _clone,
+    "SortBackward0": _sort,
+    "CatBackward0": _cat,
+    "StackBackward0": _stack,
+    "Atan2Backward0": _atan2,
+    "StdBackward0": _std,
+    "ClampBackward0": _clamp_tensors,
+    "ThresholdBackwardBackward0": _zeros_without_grad_output("ThresholdBackwardBackward0"),
+    "MaxPool2DWithIndicesBackwardBackward0": _zeros_without_grad_output("MaxPool2DWithIndicesBackwardBackward0"),
+    "MseLossBackwardBackward0": _mse_double_backward,
+}
+
+
+def install() -> None:
+    """Give the table's entries their forward rules (the rest keep ``"transpose"``)."""
+    for name in ELEMENTWISE:
+        NODES[name].forward_rule = "elementwise"
+    for name, rule in RULES.items():
+        NODES[name].forward_rule = rule
+    for name, apply in LINEAR.items():
+        NODES[name].forward_rule = _linear(apply)
