@@ -151,6 +151,71 @@ def make_hvp(t, batch: int = 16, sizes: tuple = (8, 32, 32, 1)):
     return step
 
 
+def _plain(t, rng, shape, bound=1.0):
+    return t.tensor(rng.uniform(-bound, bound, shape), dtype=t.float32)
+
+
+def make_per_sample_grads(t, batch: int = 64, sizes: tuple = (16, 32, 32, 4)):
+    """Per-sample gradients: ``func.vmap(func.grad(loss))`` of a small tanh MLP's squared error
+    over 64 samples, the parameters shared (``in_dims=(None, 0, 0)``), as in torch.func's
+    per-sample-gradients tutorial."""
+    rng = np.random.default_rng(1)
+    params = []
+    for fan_in, fan_out in zip(sizes, sizes[1:]):
+        bound = 1.0 / np.sqrt(fan_in)
+        params += [_plain(t, rng, (fan_in, fan_out), bound), _plain(t, rng, (fan_out,), bound)]
+    params = tuple(params)
+    inputs = _plain(t, rng, (batch, sizes[0]))
+    targets = _plain(t, rng, (batch, sizes[-1]))
+
+    def loss(params, x, y):
+        h = x
+        for index in range(0, len(params) - 2, 2):
+            h = (h @ params[index] + params[index + 1]).tanh()
+        return ((h @ params[-2] + params[-1] - y) ** 2).mean()
+
+    per_sample = t.func.vmap(t.func.grad(loss), in_dims=(None, 0, 0))
+
+    def step():
+        return per_sample(params, inputs, targets)[0]
+
+    return step
+
+
+def _square_function(t, size: int = 32):
+    """A 32-to-32 function, ``tanh(W x + b) * sin(x)``, and a point to differentiate it at."""
+    rng = np.random.default_rng(2)
+    weight = _plain(t, rng, (size, size), 1.0 / np.sqrt(size))
+    bias = _plain(t, rng, (size,), 0.1)
+    point = _plain(t, rng, (size,))
+
+    def f(x):
+        return (weight @ x + bias).tanh() * x.sin()
+
+    return f, point
+
+
+def make_jacrev(t):
+    """``func.jacrev`` of a 32-to-32 function: one vjp per output, batched by vmap."""
+    f, point = _square_function(t)
+    jacobian = t.func.jacrev(f)
+    return lambda: jacobian(point)
+
+
+def make_jacfwd(t):
+    """``func.jacfwd`` of the same 32-to-32 function: one jvp per input, batched by vmap."""
+    f, point = _square_function(t)
+    jacobian = t.func.jacfwd(f)
+    return lambda: jacobian(point)
+
+
+def make_hessian(t):
+    """``func.hessian`` (forward over reverse) of the 32-to-32 function's sum, a 32x32 matrix."""
+    f, point = _square_function(t)
+    hessian = t.func.hessian(lambda x: f(x).sum())
+    return lambda: hessian(point)
+
+
 WORKLOADS = {
     "chain_1000_ops": make_chain_1000_ops,
     "mlp_step": make_mlp_step,
@@ -158,6 +223,10 @@ WORKLOADS = {
     "chain_100000_ops": make_chain_100000_ops,
     "hvp": make_hvp,
     "mlp_module_step": make_mlp_module_step,
+    "per_sample_grads": make_per_sample_grads,
+    "jacrev_32": make_jacrev,
+    "jacfwd_32": make_jacfwd,
+    "hessian_32": make_hessian,
 }
 
 # Timed rounds per library (each round is one step).
@@ -168,6 +237,10 @@ ROUNDS = {
     "chain_100000_ops": 5,
     "hvp": 100,
     "mlp_module_step": 100,
+    "per_sample_grads": 100,
+    "jacrev_32": 100,
+    "jacfwd_32": 100,
+    "hessian_32": 60,
 }
 
 # The implementation's median time over torch's, at most (issue 11). Workloads without a goal
@@ -178,5 +251,6 @@ GOALS = {
     "rnn_100_steps": 1.0,
     "chain_100000_ops": 1.0,
     "hvp": 1.0,
+    "per_sample_grads": 1.5,  # issue 21: within 1.5x of torch.func, no loop fallback
 }
 MEMORY_GOAL = 1.2
