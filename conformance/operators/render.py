@@ -52,7 +52,7 @@ import numpy as np
 from .. import docs
 from ..case import ALL_DEVICES, Case
 from ..features import FEATURES, detected
-from . import OPTIONAL_FEATURES
+from . import OPTIONAL_FEATURES, spec
 from .batching import differing
 from .spec import RAISING_STEPS, Input, Operator, Raises, Sample, Variant
 from .tolerances import EPSILON
@@ -489,7 +489,8 @@ def _is_empty(values) -> bool:
 
 
 def one_line(call: str) -> str:
-    return "; ".join(line.strip() for line in call.splitlines()).replace("\\", "\\\\").replace('"', "'")
+    """The call on one line, fit for a double-quoted label in the scenario."""
+    return spec.one_line(call).replace("\\", "\\\\").replace('"', "'")
 
 
 def features_of(operator: Operator, variant: Variant, source: str) -> tuple[str, ...]:

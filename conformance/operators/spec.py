@@ -26,7 +26,7 @@ from .tolerances import Tolerance
 LAYOUTS = ("contiguous", "transposed", "strided")
 #: The forward-mode steps of a sample, as named by ``torch_raises``.
 FORWARD_STEPS = ("forward-mode", "forward-over-reverse")
-#: The steps of a sample under ``torch.func.vmap``, as named by ``torch_raises`` and ``no_vmap``.
+#: The steps of a sample under ``torch.func.vmap``, as named by ``torch_raises``.
 VMAP_STEPS = ("vmap", "vmap-of-vjp")
 #: The steps whose exception is compared where torch raises in them (``torch_raises``).
 RAISING_STEPS = FORWARD_STEPS + VMAP_STEPS
