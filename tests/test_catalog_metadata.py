@@ -18,7 +18,8 @@ FACTORIES = {"tensor", "ones", "zeros", "full", "empty", "arange", "eye", "linsp
              "randn", "randint", "ones_like", "zeros_like"}
 TAGS = {"warning", "error", "seed", "hard"}
 OPERATOR_TAGS = {"op", "check:forward", "check:grad", "check:gradgrad", "check:error", "check:forward-mode",
-                 "check:forward-over-reverse", "torch-refuses:forward-mode", "torch-refuses:forward-over-reverse"}
+                 "check:forward-over-reverse", "check:vmap", "check:vmap-of-vjp", "torch-refuses:forward-mode",
+                 "torch-refuses:forward-over-reverse", "torch-refuses:vmap", "torch-refuses:vmap-of-vjp"}
 CASES = list(catalog.load())
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -228,8 +228,8 @@ def test_a_result_left_on_the_cpu_is_caught(run_cli, tmp_path):
         assert record["levels"] == {"semantics": "pass", "api": "fail", "drop-in": "fail"}
         assert {d["aspect"] for d in record["diff"]} == {"device"}
         assert [d["where"] for d in record["diff"]] == [  # torch.exp and Tensor.exp, never exp_ nor the gradients
-            "step 1: 1: torch.exp(x): device", "step 10: 2: x.exp(): device", "step 19: 3: torch.exp(x): device",
-            "step 28: 4: torch.exp(x): device", "step 46: 6: torch.exp(x): device"]
+            "step 1: 1: torch.exp(x): device", "step 16: 2: x.exp(): device", "step 31: 3: torch.exp(x): device",
+            "step 46: 4: torch.exp(x): device", "step 76: 6: torch.exp(x): device"]
         assert record["detail"] == (
             "step 1: 1: torch.exp(x): device (alike as recorded, read as 'cpu' on torch's side and \"cpu, not the "
             "implementation's device renamedcpu:0\" on the implementation's): torch 'cpu' / implementation 'cpu'")

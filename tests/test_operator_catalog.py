@@ -1,8 +1,9 @@
 """The operator catalog (conformance/operators): its size, its generated scenarios, and its power.
 
 * Every operator case runs cleanly on torch in float32 and float64: the invalid calls raise, and
-  so do the forward-mode steps that the table says torch raises in (``torch_raises``), nothing
-  else does, and every recorded value can be read (in this process, no fork).
+  so do the forward-mode and vmap steps that the table says torch raises in (``torch_raises``),
+  nothing else does, every recorded value can be read (in this process, no fork), and torch's vmap
+  reproduces every member of each batch run alone (the vmap steps' own check holds on torch).
 * Generation is deterministic, and the generated source is what runs (linecache, line numbers).
 * Planted bugs are caught: a wrong derivative sign, a derivative off by five parts in a million
   (invisible under assert_close's default float32 tolerance), and float64 tensors built through
@@ -43,13 +44,16 @@ def test_the_table_has_at_least_140_operators_in_float32_and_float64():
 
 
 def test_coverage_data_names_the_operator_and_its_checks():
-    assert coverage(REGISTRY.get("op.add.default")) == ("add", ("forward", "grad", "error", "forward-mode"))
+    assert coverage(REGISTRY.get("op.add.default")) == (
+        "add", ("forward", "grad", "error", "forward-mode", "vmap", "vmap-of-vjp"))
     assert coverage(REGISTRY.get("op.sin.default")) == (
-        "sin", ("forward", "grad", "gradgrad", "forward-mode", "forward-over-reverse"))
-    assert coverage(REGISTRY.get("op.eq.default")) == ("eq", ("forward", "error"))
+        "sin", ("forward", "grad", "gradgrad", "forward-mode", "forward-over-reverse", "vmap", "vmap-of-vjp"))
+    assert coverage(REGISTRY.get("op.eq.default")) == ("eq", ("forward", "error", "vmap"))
+    assert coverage(REGISTRY.get("op.tensor.default")) == ("tensor", ("forward", "error"))  # no_vmap: no input
     assert coverage(REGISTRY.get("numeric.tanh_derivative")) is None
     checked = {check for case in OPERATOR_CASES for check in coverage(case)[1]}
-    assert checked == {"forward", "grad", "gradgrad", "error", "forward-mode", "forward-over-reverse"}
+    assert checked == {"forward", "grad", "gradgrad", "error", "forward-mode", "forward-over-reverse", "vmap",
+                       "vmap-of-vjp"}
     assert refused_by_torch(REGISTRY.get("op.huber_loss.default").tags) == ("forward-over-reverse",)
     assert refused_by_torch(REGISTRY.get("op.mse_loss.default").tags) == ()  # torch raises in one sample of seven
     assert refused_by_torch(REGISTRY.get("op.sin.default").tags) == ()
@@ -72,9 +76,12 @@ def torch_raises_in(case) -> set[str]:
 
 def _problems(steps: list[dict], raising: set[str]) -> list[str]:
     """What is wrong with torch's steps: an invalid call that raised nothing, another step that
-    raised, except the forward-mode steps in ``raising``, which must raise; a value that cannot be read."""
+    raised, except the forward-mode and vmap steps in ``raising``, which must raise; a value that
+    cannot be read; a member of a vmap step's batch that torch's vmap does not reproduce."""
     found = []
     for step in steps:
+        if step["label"].endswith("the members that running alone gives other results") and step.get("value"):
+            found.append(f"{step['label']}: {step['value']}")
         invalid = step["label"].startswith("invalid")
         if (invalid or step["label"] in raising) and "error" not in step:
             found.append(f"{step['label']}: raised nothing")

@@ -60,7 +60,8 @@ def test_a_wrong_forward_formula_of_sin_fails_its_forward_mode_tangents_and_noth
         assert {labels[d["step"] - 1] for d in sin["diff"]} == expected, "the forward-mode tangents, nothing else"
         assert {f"{n}: forward-over-reverse is taken" for n in calls_to_sin()} <= set(labels)  # checked, and passing
         assert outcomes[("op.cos.default", dtype)]["outcome"] == "pass"
-    passed, failed = (f"{mark}fwd {mark}grad {mark}gg {NOT_CHECKED}err {mark}jvp {mark}fwbw" for mark in (CHECK, FAIL))
+    passed, failed = (f"{mark}fwd {mark}grad {mark}gg {NOT_CHECKED}err {mark}jvp {mark}fwbw {mark}vmap {mark}vmvjp"
+                      for mark in (CHECK, FAIL))
     assert f"| `cos` | {passed} | {passed} |" in coverage and f"| `sin` | {failed} | {failed} |" in coverage
 
 
@@ -75,19 +76,21 @@ def test_torch_against_itself_passes_forward_mode_also_where_torch_refuses(run_c
     assert len(refused) == 7 and all(step["error"]["type"] == "NotImplementedError" for step in refused)
     assert refused[0]["error"]["message"].startswith("Trying to use forward AD with huber_loss_backward that does "
                                                      "not support it")
-    assert f"| `sin` | {CHECK}fwd {CHECK}grad {CHECK}gg {NOT_CHECKED}err {CHECK}jvp {CHECK}fwbw |" in coverage
-    assert f"| `huber_loss` | {CHECK}fwd {CHECK}grad {CHECK}gg {CHECK}err {CHECK}jvp {CHECK}{REFUSED}fwbw |" in coverage
-    assert f"| `mse_loss` | {CHECK}fwd {CHECK}grad {CHECK}gg {CHECK}err {CHECK}jvp {CHECK}fwbw |" in coverage
-    assert f"| `add` | {CHECK}fwd {CHECK}grad {NOT_CHECKED}gg {CHECK}err {CHECK}jvp {NOT_CHECKED}fwbw |" in coverage
+    vmap, refused_fwbw = f"{CHECK}vmap {CHECK}vmvjp", f"{CHECK}{REFUSED}fwbw"
+    assert f"| `sin` | {CHECK}fwd {CHECK}grad {CHECK}gg {NOT_CHECKED}err {CHECK}jvp {CHECK}fwbw {vmap} |" in coverage
+    assert f"| `huber_loss` | {CHECK}fwd {CHECK}grad {CHECK}gg {CHECK}err {CHECK}jvp {refused_fwbw} {vmap} |" in coverage
+    assert f"| `mse_loss` | {CHECK}fwd {CHECK}grad {CHECK}gg {CHECK}err {CHECK}jvp {CHECK}fwbw {vmap} |" in coverage
+    assert f"| `add` | {CHECK}fwd {CHECK}grad {NOT_CHECKED}gg {CHECK}err {CHECK}jvp {NOT_CHECKED}fwbw {vmap} |" in coverage
     assert f"{REFUSED}jvp, {REFUSED}fwbw: torch refuses it for the operator" in coverage
 
 
 def test_an_engine_without_forward_ad_runs_the_operator_items_without_the_forward_mode_steps(run_cli, tmp_path):
     status, output, result, coverage = run(run_cli, tmp_path, "myautograd", "op.sin.default or op.huber_loss.default")
     assert status == 0, output
-    assert {(r["outcome"], tuple(r["without"])) for r in result["cases"]} == {("pass", ("forward-ad",))}
+    assert {(r["outcome"], tuple(r["without"])) for r in result["cases"]} == {("pass", ("forward-ad", "vmap"))}
     for record in result["cases"]:
         labels = [step["label"] for step in record["reference"]["steps"]]
         assert labels and not any("forward-mode" in label or "forward-over-reverse" in label for label in labels)
-    assert f"| `sin` | {CHECK}fwd {CHECK}grad {CHECK}gg {NOT_CHECKED}err {NOT_CHECKED}jvp {NOT_CHECKED}fwbw |" in coverage
+    not_checked = " ".join(f"{NOT_CHECKED}{name}" for name in ("jvp", "fwbw", "vmap", "vmvjp"))
+    assert f"| `sin` | {CHECK}fwd {CHECK}grad {CHECK}gg {NOT_CHECKED}err {not_checked} |" in coverage
     assert REFUSED not in coverage  # huber_loss's forward-over-reverse is not checked: no refusal to show

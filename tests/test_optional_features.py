@@ -44,7 +44,8 @@ GRADIENT_CASES = [c for c in REGISTRY if c.topic == "op" and "check:grad" in c.t
 SECOND_ORDER = ("nodes that recorded the gradients", "second-order gradients", "forward-over-reverse is taken",
                 "forward-mode tangents of the gradients")
 FORWARD_MODE = ("forward-mode", "forward-over-reverse")
-LEFT_OUT = {"autograd.grad": SECOND_ORDER, "higher-order": SECOND_ORDER, "forward-ad": FORWARD_MODE}
+LEFT_OUT = {"autograd.grad": (*SECOND_ORDER, "vmap-of-vjp"), "higher-order": SECOND_ORDER, "forward-ad": FORWARD_MODE,
+            "vmap": ("vmap",), "func-transforms": ("vmap",)}
 CASES = ("op.sin.default", "op.add.default", "op.var_mean.default")  # second order; two inputs; two outputs
 
 
@@ -75,9 +76,10 @@ def test_a_lacking_feature_the_case_can_do_without_is_left_out_not_missing():
 
 def test_operator_cases_can_do_without_autograd_grad_higher_order_and_forward_ad():
     sin, add, eq = (REGISTRY.get(f"op.{name}.default") for name in ("sin", "add", "eq"))
-    assert sin.optional_features == OPTIONAL_FEATURES == ("autograd.grad", "higher-order", "forward-ad")
-    assert add.optional_features == ("autograd.grad", "forward-ad")  # no second-order gradients to leave out
-    assert eq.optional_features == ()  # no gradients at all
+    assert sin.optional_features == OPTIONAL_FEATURES == (
+        "autograd.grad", "higher-order", "forward-ad", "func-transforms", "vmap")
+    assert add.optional_features == ("autograd.grad", "forward-ad", "func-transforms", "vmap")  # no second order
+    assert eq.optional_features == ("func-transforms", "vmap")  # no gradients: only the vmap step
     assert all(set(c.optional_features) <= set(c.features) for c in REGISTRY)
 
 
@@ -89,7 +91,7 @@ def labels(observed: dict) -> list[str]:
 @pytest.mark.parametrize("case", GRADIENT_CASES, ids=lambda c: c.id)
 def test_torch_against_itself_passes_the_operator_cases_without_optional_features(case):
     whole = observe(case, torch, "cpu", "float64")
-    for without in (("autograd.grad", "higher-order", "forward-ad"), ("higher-order",), ("forward-ad",)):
+    for without in (("autograd.grad", "higher-order", "forward-ad"), ("higher-order",), ("forward-ad",), ("vmap",)):
         without = tuple(name for name in without if name in case.optional_features)
         options = {"without": without}
         for dtype in case.dtypes:
@@ -132,7 +134,7 @@ def test_an_engine_without_autograd_grad_has_its_operator_items_run_and_passing(
     steps = [step["label"] for step in sin["implementation"]["steps"]]
     assert "1: gradients of x" in steps and not any("second-order" in label for label in steps)
     coverage = (tmp_path / "coverage.md").read_text()
-    cell = "\u2713fwd \u2713bwd \u00b7gg \u00b7err \u2713jvp \u00b7fwbw"  # forward mode, but no forward-over-reverse
+    cell = "\u2713fwd \u2713bwd \u00b7gg \u00b7err \u2713jvp \u00b7fwbw \u2713vmap \u00b7vmvjp"  # no fwbw, no vjp
     assert f"| `sin` | {cell} | {cell} |" in coverage
     assert "bwd: first-order gradients through `.backward()`" in coverage
     page = (tmp_path / "report.html").read_text()

@@ -452,8 +452,8 @@ def test_operator_coverage_table(result: dict, tmp_path: Path) -> None:
     assert columns == ["cpu float32", "cpu float64"]
     assert rows == {"sin": {"cpu float32": {"forward": "pass", "grad": "pass"}, "cpu float64": {"gradgrad": "fail"}}}
     text = coverage.render_markdown(result)
-    assert ("| `sin` | \u2713fwd \u2713grad \u00b7gg \u00b7err \u00b7jvp \u00b7fwbw | "
-            "\u00b7fwd \u00b7grad \u2717gg \u00b7err \u00b7jvp \u00b7fwbw |") in text
+    assert ("| `sin` | \u2713fwd \u2713grad \u00b7gg \u00b7err \u00b7jvp \u00b7fwbw \u00b7vmap \u00b7vmvjp | "
+            "\u00b7fwd \u00b7grad \u2717gg \u00b7err \u00b7jvp \u00b7fwbw \u00b7vmap \u00b7vmvjp |") in text
     assert (tmp_path / "coverage.md") in write_all(result, tmp_path)
     assert "Operator coverage (1 operators" in html.render(result)
 
@@ -470,8 +470,8 @@ def test_operator_coverage_of_items_run_without_autograd_grad(result: dict) -> N
     assert rows == {"sin": {"cpu float32": {"forward": "pass", "grad": "pass"},
                             "cpu float64": {"forward": "pass", "grad": "pass"}}}
     text = coverage.render_markdown(result)
-    assert ("| `sin` | \u2713fwd \u2713bwd \u00b7gg \u00b7err \u00b7jvp \u00b7fwbw | "
-            "\u2713fwd \u2713grad \u00b7gg \u00b7err \u00b7jvp \u00b7fwbw |") in text
+    assert ("| `sin` | \u2713fwd \u2713bwd \u00b7gg \u00b7err \u00b7jvp \u00b7fwbw \u00b7vmap \u00b7vmvjp | "
+            "\u2713fwd \u2713grad \u00b7gg \u00b7err \u00b7jvp \u00b7fwbw \u00b7vmap \u00b7vmvjp |") in text
     assert "bwd: first-order gradients through `.backward()`" in text
     page = html.render(result)
     assert "grad: first order, bwd: first order through .backward()" in page
@@ -491,13 +491,13 @@ def test_operator_coverage_of_forward_mode(result: dict) -> None:
     refused = {**op, "tags": [*tags, "torch-refuses:forward-over-reverse"]}
     result["cases"] = [refused, {**refused, "dtype": "float64", "without": ["higher-order"]}]
     text = coverage.render_markdown(result)
-    assert ("| `huber_loss` | \u2713fwd \u00b7grad \u00b7gg \u00b7err \u2713jvp \u2713\u00acfwbw | "
-            "\u2713fwd \u00b7grad \u00b7gg \u00b7err \u2713jvp \u00b7fwbw |") in text
+    assert ("| `huber_loss` | \u2713fwd \u00b7grad \u00b7gg \u00b7err \u2713jvp \u2713\u00acfwbw \u00b7vmap \u00b7vmvjp | "
+            "\u2713fwd \u00b7grad \u00b7gg \u00b7err \u2713jvp \u00b7fwbw \u00b7vmap \u00b7vmvjp |") in text
     assert "\u00acjvp, \u00acfwbw: torch refuses it for the operator" in text
     assert "\u00ac: refused by torch" in html.render(result)
     result["cases"] = [{**op, "without": ["forward-ad"]}, {**refused, "dtype": "float64", "id": "op.huber_loss.other"},
                        {**op, "dtype": "float64"}]  # one item of the column computes it: not refused there
     text = coverage.render_markdown(result)
-    assert ("| `huber_loss` | \u2713fwd \u00b7grad \u00b7gg \u00b7err \u00b7jvp \u00b7fwbw | "
-            "\u2713fwd \u00b7grad \u00b7gg \u00b7err \u2713jvp \u2713fwbw |") in text
+    assert ("| `huber_loss` | \u2713fwd \u00b7grad \u00b7gg \u00b7err \u00b7jvp \u00b7fwbw \u00b7vmap \u00b7vmvjp | "
+            "\u2713fwd \u00b7grad \u00b7gg \u00b7err \u2713jvp \u2713fwbw \u00b7vmap \u00b7vmvjp |") in text
     assert "\u00ac" not in text

@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import replace
 
-from .spec import FORWARD_STEPS, Operator
+from .spec import FORWARD_STEPS, RAISING_STEPS, VMAP_STEPS, Operator
 
 FAMILIES = (
     "pointwise", "unary", "activations", "comparison", "reductions", "linalg", "shape", "indexing",
@@ -37,19 +37,22 @@ def operators() -> list[Operator]:
     return found
 
 
-CHECKS = ("forward", "grad", "gradgrad", "error", *FORWARD_STEPS)
+CHECKS = ("forward", "grad", "gradgrad", "error", *FORWARD_STEPS, *VMAP_STEPS)
 
 #: The features an operator case can do without (``Case.optional_features``; see ``render``): run
 #: without ``autograd.grad``, it takes the first-order gradients through ``.backward()`` (the leaves'
 #: ``.grad``); run without either, it leaves the second-order gradients and forward-over-reverse
-#: out; run without ``forward-ad``, both forward-mode steps.
-OPTIONAL_FEATURES = ("autograd.grad", "higher-order", "forward-ad")
+#: out; run without ``forward-ad``, both forward-mode steps; without ``vmap`` or ``func-transforms``,
+#: both vmap steps (without ``autograd.grad``, vmap-of-vjp too).
+OPTIONAL_FEATURES = ("autograd.grad", "higher-order", "forward-ad", "func-transforms", "vmap")
 
 #: The checks an operator item leaves out when run without the feature.
 LEFT_OUT_WITHOUT = {
-    "autograd.grad": ("gradgrad", "forward-over-reverse"),
+    "autograd.grad": ("gradgrad", "forward-over-reverse", "vmap-of-vjp"),
     "higher-order": ("gradgrad", "forward-over-reverse"),
     "forward-ad": FORWARD_STEPS,
+    "func-transforms": VMAP_STEPS,
+    "vmap": VMAP_STEPS,
 }
 
 
@@ -75,6 +78,6 @@ def coverage(case) -> tuple[str, tuple[str, ...]] | None:
 
 
 def refused_by_torch(tags) -> tuple[str, ...]:
-    """The forward-mode checks (of ``FORWARD_STEPS``) that torch refuses in every sample of an operator
-    case, from its tags (``torch-refuses:<step>``): those checks compare torch's exception."""
-    return tuple(step for step in FORWARD_STEPS if f"torch-refuses:{step}" in tags)
+    """The forward-mode and vmap checks (of ``RAISING_STEPS``) that torch refuses in every sample of an
+    operator case, from its tags (``torch-refuses:<step>``): those checks compare torch's exception."""
+    return tuple(step for step in RAISING_STEPS if f"torch-refuses:{step}" in tags)

@@ -10,8 +10,12 @@ from __future__ import annotations
 from .spec import E, R, S, op, variant
 from .tolerances import EXACT, ROUNDED
 
+#: Why creation from Python numbers is not run under vmap.
+NO_INPUT = "made from Python numbers: no tensor input to batch"
+
 OPERATORS = [
     op("tensor", "torch.tensor", EXACT,
+       no_vmap=NO_INPUT,
        default=[
            S("torch.tensor([0.1, 0.2, 0.3], dtype=dtype, device=rec.device)", "decimal fractions, rounded once"),
            S("torch.tensor([[1.5, -2.25], [1e-8, 3.0]], dtype=dtype, device=rec.device)", "nested lists"),
@@ -37,6 +41,7 @@ OPERATORS = [
              "from_numpy keeps float64 (its tensor is on the CPU, then on the item's device)"),
        ]),
     op("full", "torch.full", EXACT,
+       no_vmap=NO_INPUT,
        default=[
            S("torch.full((2, 3), 0.1, dtype=dtype, device=rec.device)", "a decimal fill value"),
            S("torch.full((2,), 7, device=rec.device)", "an int fill value: int64"),
@@ -44,6 +49,7 @@ OPERATORS = [
            S("torch.full((0, 2), 1.0, dtype=dtype, device=rec.device)", "empty"),
        ]),
     op("linspace", "torch.linspace", ROUNDED,
+       no_vmap=NO_INPUT,
        default=[
            S("torch.linspace(0, 1, 5, dtype=dtype, device=rec.device)", "five points on [0, 1]"),
            S("torch.linspace(-1, 1, 7, dtype=dtype, device=rec.device)", "an odd number of points around 0"),
@@ -55,6 +61,7 @@ OPERATORS = [
            E("torch.linspace(0, 1, -1, device=rec.device)", "a negative number of steps"),
        ]),
     op("arange", "torch.arange", EXACT,
+       no_vmap=NO_INPUT,
        default=[
            S("torch.arange(5, device=rec.device)", "an int end: int64"),
            S("torch.arange(0, 1, 0.25, dtype=dtype, device=rec.device)", "a step that is a power of two"),

@@ -28,7 +28,8 @@ OPERATORS = [
        mask=[
            S("x[mask]", "a 2-D mask selects elements", x=R(2, 3), mask=B([[True, False, True], [False, False, True]])),
            S("x[mask]", "a 1-D mask selects rows", x=R(3, 2), mask=B([True, False, True])),
-           S("x[x > 0]", "a mask computed from the tensor", x=R(5)),
+           S("x[x > 0]", "a mask computed from the tensor (vmap: a shape that depends on the values)", x=R(5),
+             torch_raises=("vmap", "vmap-of-vjp")),
            S("x[mask]", "an all-false mask", x=R(3), mask=B([False, False, False])),
            E("x[mask]", "a mask of the wrong shape", x=R(3, 4), mask=B([True, False])),
        ]),

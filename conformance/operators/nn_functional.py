@@ -62,7 +62,8 @@ OPERATORS = [
        ]),
     op("one_hot", "torch.nn.functional.one_hot", EXACT, differentiable=False,
        default=[
-           S("F.one_hot(idx)", "the number of classes inferred", idx=I([0, 2, 1])),
+           S("F.one_hot(idx)", "the number of classes inferred (vmap: from the values, refused)", idx=I([0, 2, 1]),
+             torch_raises=("vmap",)),
            S("F.one_hot(idx, num_classes=5)", "five classes, 2-D indices", idx=I([[0, 4], [3, 3]])),
            S("F.one_hot(idx, 3)", "empty", idx=I([])),
            E("F.one_hot(idx)", "a negative class", idx=I([0, -1])),

@@ -32,7 +32,8 @@ OPERATORS = [
              rv=R(3, **POSITIVE), also=("rm", "rv")),
            S("m = torch.nn.BatchNorm1d(3).to(device=rec.device, dtype=dtype)\nout = m(x)\nout = m(x * 2)",
              "the module: two batches, running statistics and the batch count",
-             x=R(4, 3), also=("m.running_mean", "m.running_var", "m.num_batches_tracked")),
+             x=R(4, 3), also=("m.running_mean", "m.running_var", "m.num_batches_tracked"),
+             torch_raises=("vmap", "vmap-of-vjp")),  # vmap: a batched update of the module's unbatched buffers
            E("F.batch_norm(x, None, None, training=True)", "one value per channel", x=R(1, 3)),
            E("F.batch_norm(x, rm, rv, training=True)", "running statistics of the wrong size", x=R(4, 3),
              rm=R(2), rv=R(2, **POSITIVE)),

@@ -24,7 +24,17 @@ recorder's line numbers point into it. For each sample it
    Each is an attempt of its own (``None`` as its tangents where it raised): where torch has no
    forward formula, its exception is what is compared (``torch_raises`` in the table says where).
 
-``autograd.grad``, ``higher-order`` and ``forward-ad`` are thus the cases' optional features
+6. with ``vmap`` and ``func-transforms``, records the sample under ``torch.func.vmap``: its float
+   inputs stacked over a batch of three (the sample's values and two more drawn alike, every other
+   input batched at its last dimension, int and bool inputs not batched), the outputs, and the
+   members of the batch whose results running them alone (on the same implementation) gives
+   otherwise, within the tolerance class (``batching.differing``: ``[]`` where vmap is right); then,
+   with ``autograd.grad`` too, ``vmap-of-vjp``: ``torch.func.vjp``'s pullback under vmap for a batch
+   of ``grad_outputs``, recorded and checked the same way. Each is an attempt of its own: where
+   torch cannot batch the sample, its exception is compared (``torch_raises``); a sample that
+   cannot be batched at all says why (``no_vmap``), in a comment of the scenario.
+
+``autograd.grad``, ``higher-order``, ``forward-ad``, ``func-transforms`` and ``vmap`` are thus the cases' optional features
 (``Case.optional_features``, ``OPTIONAL_FEATURES``): an implementation whose profile lacks them
 runs the cases without them instead of their being ``n/a``.
 
@@ -42,12 +52,18 @@ import numpy as np
 from .. import docs
 from ..case import ALL_DEVICES, Case
 from ..features import FEATURES, detected
-from . import OPTIONAL_FEATURES
-from .spec import FORWARD_STEPS, Input, Operator, Raises, Sample, Variant
+from . import OPTIONAL_FEATURES, spec
+from .batching import differing
+from .spec import RAISING_STEPS, Input, Operator, Raises, Sample, Variant
+from .tolerances import EPSILON
 from .values import case_seed, draw, draw_ints, literal, random_floats
 
 DTYPES = ("float32", "float64")
 INDENT = "    "
+#: How a case's title names the values of each step that torch may refuse.
+STEP_TITLES = {"forward-mode": "forward-mode tangents", "forward-over-reverse": "forward-over-reverse tangents",
+               "vmap": "outputs under vmap", "vmap-of-vjp": "vector-Jacobian products under vmap"}
+BATCH = 3  # the members of a vmap step's batch: the sample and two drawn alike
 
 IN_PLACE = re.compile(r"\b[a-z0-9]+_\(|[-+*/]=")
 GENERATED_PREFIX = "<generated "
@@ -88,11 +104,11 @@ class Writer:
                       f"{INDENT}# generated from the operator table: {self.id}",
                       f"{INDENT}dtype = getattr(torch, rec.dtype)"]
         self.checks: set[str] = set()
-        self.raised_in_torch: dict[str, list[bool]] = {step: [] for step in FORWARD_STEPS}  # per sample making it
+        self.raised_in_torch: dict[str, list[bool]] = {step: [] for step in RAISING_STEPS}  # per sample making it
         self.depth = 1  # the scenario's body
 
     def refused(self) -> tuple[str, ...]:
-        """The forward-mode steps that torch raises in for every sample that takes them."""
+        """The steps (forward mode, vmap) that torch raises in for every sample that takes them."""
         return tuple(step for step, raised in self.raised_in_torch.items() if raised and all(raised))
 
     def emit(self, line: str = "") -> None:
@@ -132,10 +148,11 @@ class Writer:
         built = f"torch.tensor({literal(self.draw(inp, stored))}, dtype=dtype, device=rec.device)"
         return built + view + (".requires_grad_()" if differentiable else "")
 
-    def draw(self, inp: Input, shape: tuple[int, ...]):
-        values = draw(self.rng, shape, inp.low, inp.high)
+    def draw(self, inp: Input, shape: tuple[int, ...], rng: np.random.Generator | None = None):
+        rng = rng or self.rng
+        values = draw(rng, shape, inp.low, inp.high)
         if inp.signed:
-            signs = draw_ints(self.rng, shape, 0, 2)
+            signs = draw_ints(rng, shape, 0, 2)
             values = apply_signs(values, signs)
         return values
 
@@ -164,10 +181,15 @@ class Writer:
         for expression in sample.also:
             self.emit(f'rec("{number}: {expression}", {expression})')
         self.checks.add("check:forward")
-        if not (sample.grad and wanted and self.operator.differentiable):
-            return
-        self.gradients(number, sample, wanted)
-        self.forward_steps(number, sample, wanted)
+        differentiable = bool(sample.grad and wanted and self.operator.differentiable)
+        if differentiable:
+            self.gradients(number, sample, wanted)
+            self.forward_steps(number, sample, wanted)
+        reason = sample.no_vmap or self.operator.no_vmap
+        if reason:
+            self.emit(f"# not run under vmap: {one_line(reason)}")
+        else:
+            self.vmap_steps(number, sample, wanted if differentiable else [])
 
     def gradients(self, number: int, sample: Sample, wanted: list[str]) -> None:
         """The first-order gradients of the ``wanted`` inputs for random ``grad_outputs``, through
@@ -269,12 +291,8 @@ class Writer:
         """``body`` (which sets ``tangents_out``) in an attempt and a dual level, on the ``wanted``
         inputs made dual; the inputs are the primals again afterwards. ``step`` is one of
         ``FORWARD_STEPS``; where the table says torch raises in it, a comment says so."""
-        raises = step in self.operator.torch_raises or step in sample.torch_raises
-        self.raised_in_torch[step].append(raises)
-        self.checks.add(f"check:{step}")
         self.emit("tangents_out = None  # an exception here is recorded, and the next steps are still checked")
-        if raises:
-            self.emit("# torch raises here (see the operator table): its exception is what is compared")
+        self.step_taken(sample, step)
         self.emit(f'with rec.attempt("{number}: {step} is taken"):')
         with self.indented():
             self.emit("with fwAD.dual_level():")
@@ -283,6 +301,15 @@ class Writer:
                 for line in body:
                     self.emit(line)
         self.emit(f"{unpacking(wanted)} = primals")
+
+    def step_taken(self, sample: Sample, step: str) -> None:
+        """Note that the sample takes ``step`` (of ``RAISING_STEPS``) and whether torch raises in it
+        (``torch_raises`` of the operator or the sample), which a comment then says."""
+        raises = step in self.operator.torch_raises or step in sample.torch_raises
+        self.raised_in_torch[step].append(raises)
+        self.checks.add(f"check:{step}")
+        if raises:
+            self.emit("# torch raises here (see the operator table): its exception is what is compared")
 
     def forward_mode(self, sample: Sample) -> list[str]:
         """The lines that call the operator on dual inputs and read the tangents of its outputs."""
@@ -301,6 +328,101 @@ class Writer:
         return [*call_lines(sample), *outputs,
                 f"{grads} = torch.autograd.grad({differentiated}, [{', '.join(wanted)}], {grad_outputs}, create_graph=True)",
                 *read_tangents(f"[{', '.join(f'grad_{name}' for name in twice)}]")]
+
+    def vmap_steps(self, number: int, sample: Sample, wanted: list[str]) -> None:
+        """The sample under ``torch.func.vmap``, where the item runs with ``vmap`` and ``func-transforms``:
+        its float inputs (or, without any, its other tensor inputs) stacked over a batch of ``BATCH``
+        (the sample's own values, then values drawn alike: explicit values are copied), every other
+        one at its last dimension, the rest not batched (``in_dims`` ``None``); the outputs recorded,
+        and the members whose outputs the batched run does not reproduce (each member run alone on
+        the same implementation, within the operator's tolerance class). Then, for the ``wanted``
+        (differentiable) inputs and with ``autograd.grad``, ``vmap-of-vjp``: the pullback of
+        ``torch.func.vjp`` under vmap over the batch and a batch of ``grad_outputs``, recorded and
+        checked against each member's alone."""
+        names = list(sample.inputs)
+        floats = [name for name in names if sample.inputs[name].kind == "float"]
+        batched = floats or names
+        dims = {name: len(_shape_of(sample.inputs[name])) if k % 2 else 0 for k, name in enumerate(batched)}
+        where = ", ".join(f"{name} at dim {dim}" for name, dim in dims.items())
+        alone = [name for name in names if name not in dims]
+        self.emit(f"# vmap: sample {number} and {BATCH - 1} more drawn alike, a batch of {BATCH} ({where}"
+                  + (f"; {', '.join(alone)} not batched)" if alone else ")"))
+        self.emit('if rec.has("vmap") and rec.has("func-transforms"):')
+        with self.indented():
+            self.emit(f"def call_{number}({', '.join(names)}):")
+            with self.indented():
+                for line in call_lines(sample):
+                    self.emit(line)
+                self.emit("return out")
+            self.members(number, sample, batched)
+            self.emit("batched = [" + ", ".join(f"torch.stack([m[{k}] for m in members], {dims[name]})"
+                                                for k, name in enumerate(batched)) + "]")
+            in_dims = ", ".join(str(dims[name]) if name in dims else "None" for name in names)
+            arguments = ", ".join(f"batched[{batched.index(name)}].clone()" if name in dims else name for name in names)
+            each = ", ".join(f"m[{batched.index(name)}].clone()" if name in dims else name for name in names)
+            self.vmap_attempt(number, sample, "vmap", f"call_{number}", f"({in_dims},)", arguments,
+                              f"[call_{number}({each}) for m in members]", "the outputs")
+            if wanted:
+                self.emit('if rec.has("autograd.grad"):  # torch.func.vjp is built on it')
+                with self.indented():
+                    self.vmap_of_vjp(number, sample, wanted, in_dims, arguments, each)
+
+    def members(self, number: int, sample: Sample, batched: list[str]) -> None:
+        """``members``: per member of the batch, the values of the ``batched`` inputs (the sample's own
+        first, then random inputs drawn alike from a generator of the sample's own, explicit values copied)."""
+        rng = np.random.default_rng(self.seed(number, 7))
+        self.emit("members = [")
+        self.emit(f"{INDENT}[{', '.join(f'{name}.detach()' for name in batched)}],")
+        for _ in range(BATCH - 1):
+            drawn = []
+            for name in batched:
+                inp = sample.inputs[name]
+                if inp.kind == "float" and inp.values is None and inp.numel:
+                    drawn.append(f"torch.tensor({literal(self.draw(inp, inp.shape, rng))}, dtype=dtype, device=rec.device)")
+                else:
+                    drawn.append(f"{name}.detach().clone()")
+            self.emit(f"{INDENT}[{', '.join(drawn)}],")
+        self.emit("]")
+
+    def vmap_of_vjp(self, number: int, sample: Sample, wanted: list[str], in_dims: str, arguments: str, each: str) -> None:
+        """The ``vmap-of-vjp`` step: ``torch.func.vjp``'s pullback of the ``wanted`` inputs under vmap, for
+        the sample's ``grad_outputs`` and more drawn alike, one per member of the batch."""
+        names = list(sample.inputs)
+        self.emit(f"def pullback_{number}(cotangents, {', '.join(names)}):")
+        with self.indented():
+            self.emit(f"def outputs({', '.join(wanted)}):")
+            with self.indented():
+                for line in call_lines(sample):
+                    self.emit(line)
+                self.emit(f"return {sample.outputs}")
+            self.emit(f"return torch.func.vjp(outputs, {', '.join(wanted)})[1](cotangents)")
+        if is_several(sample):
+            more = [f"[torch.tensor(random_floats(g.shape, seed={self.seed(number, 8)} + {10 * m} + i), dtype=g.dtype, "
+                    "device=rec.device).reshape(g.shape) for i, g in enumerate(grad_outs)]" for m in range(1, BATCH)]
+            self.emit(f"cotangents = [grad_outs, {', '.join(more)}]")
+            stacked = "[torch.stack(parts) for parts in zip(*cotangents)]"
+        else:
+            more = [f"torch.tensor(random_floats(grad_out.shape, seed={self.seed(number, 8)} + {10 * m}), "
+                    "dtype=grad_out.dtype, device=rec.device).reshape(grad_out.shape)" for m in range(1, BATCH)]
+            self.emit(f"cotangents = [grad_out, {', '.join(more)}]")
+            stacked = "torch.stack(cotangents)"
+        alone = f"[pullback_{number}(cotangent, {each}) for cotangent, m in zip(cotangents, members)]"
+        self.vmap_attempt(number, sample, "vmap-of-vjp", f"pullback_{number}", f"(0, {in_dims})",
+                          f"{stacked}, {arguments}", alone, f"the vector-Jacobian products for {', '.join(wanted)}")
+
+    def vmap_attempt(self, number: int, sample: Sample, step: str, function: str, in_dims: str, arguments: str,
+                     alone: str, what: str) -> None:
+        """In an attempt, ``function`` under vmap on the batched ``arguments`` and on each member alone;
+        then the batched result (``what`` it is) and the members it does not reproduce are recorded."""
+        self.emit("vmapped = alone = None  # an exception here is recorded, and the next steps are still checked")
+        self.step_taken(sample, step)
+        self.emit(f'with rec.attempt("{number}: {step} is taken"):')
+        with self.indented():
+            self.emit(f"vmapped = torch.func.vmap({function}, in_dims={in_dims})({arguments})")
+            self.emit(f"alone = {alone}")
+        self.emit(f'rec("{number}: {step}: {what} over the batch", vmapped)')
+        self.emit(f'rec("{number}: {step}: the members that running alone gives other results", '
+                  "None if alone is None else differing(vmapped, alone, *tolerance))")
 
     def raises(self, number: int, error: Raises) -> None:
         self.emit()
@@ -367,7 +489,8 @@ def _is_empty(values) -> bool:
 
 
 def one_line(call: str) -> str:
-    return "; ".join(line.strip() for line in call.splitlines()).replace("\\", "\\\\").replace('"', "'")
+    """The call on one line, fit for a double-quoted label in the scenario."""
+    return spec.one_line(call).replace("\\", "\\\\").replace('"', "'")
 
 
 def features_of(operator: Operator, variant: Variant, source: str) -> tuple[str, ...]:
@@ -388,6 +511,9 @@ def features_of(operator: Operator, variant: Variant, source: str) -> tuple[str,
 
 def build(operator: Operator, variant: Variant) -> Case:
     writer = Writer(operator, variant)
+    tolerance = variant.tolerance or operator.tolerance
+    writer.emit(f"tolerance = ({tolerance.ulps} * EPSILON[rec.dtype],) * 2  # (rtol, atol) of the vmap steps: "
+                f"the class {tolerance.name}")
     if any("F." in entry.call for entry in variant.samples):
         writer.emit("F = torch.nn.functional")
     samples = errors = 0
@@ -400,11 +526,10 @@ def build(operator: Operator, variant: Variant) -> Case:
             writer.sample(samples, entry)
     source = "\n".join(writer.lines) + "\n"
     filename = source_file(operator, variant)
-    namespace = {"__name__": operator.module, "random_floats": random_floats}
+    namespace = {"__name__": operator.module, "random_floats": random_floats, "differing": differing, "EPSILON": EPSILON}
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 (our own generated source)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     scenario = namespace[function_name(operator, variant)]
-    tolerance = variant.tolerance or operator.tolerance
     features = features_of(operator, variant, source)
     return Case(
         id=writer.id,
@@ -430,9 +555,9 @@ def title(operator: Operator, variant: Variant, checks: set[str], refused: tuple
             what.append("first- and second-order gradients")
         elif "check:grad" in checks:
             what.append("gradients")
-        for step in FORWARD_STEPS:
+        for step in RAISING_STEPS:
             if f"check:{step}" in checks:
-                what.append(f"{step} tangents" + (" (torch refuses them)" if step in refused else ""))
+                what.append(STEP_TITLES[step] + (" (torch refuses them)" if step in refused else ""))
         parts.append(f"{', '.join(what[:-1])} and {what[-1]} of {samples} sample{'s' if samples > 1 else ''}")
     if errors:
         parts.append(f"the errors of {errors} invalid call{'s' if errors > 1 else ''}")

@@ -5,8 +5,10 @@ catalog case (``op.<operator>.<variant>``) whose scenario runs every sample of t
 records, per sample, the forward value (dtype, shape, node name), the first-order gradients of
 every differentiable input, the second-order gradients where torch has them, and the same in
 forward mode: the tangents of the outputs for random tangents of the inputs, and, where torch has
-second-order gradients, the tangents of the first-order gradients (forward-over-reverse). Error
-samples record the exception an invalid call raises.
+second-order gradients, the tangents of the first-order gradients (forward-over-reverse); then
+under ``torch.func.vmap``, over a batch of the sample and copies drawn alike, the outputs and the
+vector-Jacobian products (``vmap-of-vjp``), each also checked against running every member of the
+batch alone. Error samples record the exception an invalid call raises.
 
 A sample's ``call`` is a Python expression over its inputs (``"torch.atan2(a, b)"``), or a few
 statements that assign ``out`` (``"out = a.clone()\\nout += b"``). Inputs are tensors described
@@ -24,6 +26,10 @@ from .tolerances import Tolerance
 LAYOUTS = ("contiguous", "transposed", "strided")
 #: The forward-mode steps of a sample, as named by ``torch_raises``.
 FORWARD_STEPS = ("forward-mode", "forward-over-reverse")
+#: The steps of a sample under ``torch.func.vmap``, as named by ``torch_raises``.
+VMAP_STEPS = ("vmap", "vmap-of-vjp")
+#: The steps whose exception is compared where torch raises in them (``torch_raises``).
+RAISING_STEPS = FORWARD_STEPS + VMAP_STEPS
 
 
 @dataclass(frozen=True)
@@ -98,15 +104,17 @@ def B(values: Any) -> Input:
 
 @dataclass(frozen=True)
 class Sample:
-    """One call to check: forward value, then gradients (and second-order gradients), then forward mode.
+    """One call to check: forward value, then gradients (and second-order gradients), forward mode, then vmap.
 
     ``also`` names expressions recorded after the forward value (``"running_mean"`` after
     batch_norm). ``outputs`` is an expression of ``out`` giving the differentiable output, or a list of them
     (``"out.values"``, ``"list(out)"``). ``grad=False`` checks only the forward value (and that
     it requires grad as torch says). ``gradgrad`` overrides the variant's choice: True for every
     differentiable input's first-order gradient, a tuple of input names for some of them.
-    ``torch_raises`` names the forward-mode steps (of ``FORWARD_STEPS``) that torch raises in for
-    this sample, in addition to the operator's: its exception is then what those steps compare.
+    ``torch_raises`` names the steps (of ``RAISING_STEPS``: forward mode and vmap) that torch raises
+    in for this sample, in addition to the operator's: its exception is then what those steps compare.
+    ``no_vmap`` is the reason the sample is not run under vmap (its steps are left out), where it
+    cannot be batched at all: no tensor input, or a call whose meaning a batch changes.
     """
 
     call: str
@@ -117,9 +125,10 @@ class Sample:
     gradgrad: bool | tuple[str, ...] | None = None
     also: tuple[str, ...] = ()
     torch_raises: tuple[str, ...] = ()
+    no_vmap: str = ""
 
     def __post_init__(self) -> None:
-        check_forward_steps(self.torch_raises)
+        check_steps(self.torch_raises)
 
 
 @dataclass(frozen=True)
@@ -133,15 +142,16 @@ class Raises:
 
 def S(call: str, note: str = "", *, outputs: str = "out", grad: bool = True,
       gradgrad: bool | tuple[str, ...] | None = None, also: tuple[str, ...] = (), torch_raises: tuple[str, ...] = (),
-      **inputs: Input) -> Sample:
+      no_vmap: str = "", **inputs: Input) -> Sample:
     """A sample: ``S("torch.atan2(a, b)", "broadcast", a=R(3, 1), b=R(4))``."""
-    return Sample(call, dict(inputs), note, outputs, grad, gradgrad, tuple(also), tuple(torch_raises))
+    return Sample(call, dict(inputs), note, outputs, grad, gradgrad, tuple(also), tuple(torch_raises), no_vmap)
 
 
-def check_forward_steps(names: tuple[str, ...]) -> None:
-    unknown = [name for name in names if name not in FORWARD_STEPS]
+def check_steps(names: tuple[str, ...]) -> None:
+    """ValueError naming the first of ``names`` that is not one of ``RAISING_STEPS``."""
+    unknown = [name for name in names if name not in RAISING_STEPS]
     if unknown:
-        raise ValueError(f"unknown forward-mode step {unknown[0]!r}; known: {', '.join(FORWARD_STEPS)}")
+        raise ValueError(f"unknown step {unknown[0]!r}; known: {', '.join(RAISING_STEPS)}")
 
 
 def E(call: str, note: str = "", *, requires_grad: bool = False, **inputs: Input) -> Raises:
@@ -179,9 +189,10 @@ class Operator:
     operator whose outputs never require grad (comparisons, argmax): only forward values are
     checked. ``gradgrad`` says which first-order gradients are differentiated again: True for
     all, False for none (the gradient is constant or zero, as for add or floor), or a tuple
-    of input names. ``torch_raises`` names the forward-mode steps (of ``FORWARD_STEPS``) that torch
-    raises in for every sample, the NotImplementedError of an operator without a forward formula
-    (huber_loss's backward has none: no forward-over-reverse): the same exception is checked.
+    of input names. ``torch_raises`` names the steps (of ``RAISING_STEPS``) that torch raises in for
+    every sample, the NotImplementedError of an operator without a forward formula (huber_loss's
+    backward has none: no forward-over-reverse) or the error of an operator vmap cannot batch: the
+    same exception is checked. ``no_vmap`` is the reason none of its samples is run under vmap.
     """
 
     name: str
@@ -193,14 +204,25 @@ class Operator:
     features: tuple[str, ...] = ()
     module: str = ""
     torch_raises: tuple[str, ...] = ()
+    no_vmap: str = ""
 
     def __post_init__(self) -> None:
-        check_forward_steps(self.torch_raises)
+        check_steps(self.torch_raises)
+        for variant in self.variants:
+            for sample in variant.samples:
+                if isinstance(sample, Sample) and not sample.inputs and not (sample.no_vmap or self.no_vmap):
+                    raise ValueError(f"operator {self.name!r}: sample {one_line(sample.call)!r} has no tensor input "
+                                     "to batch: give the reason it is not run under vmap (no_vmap)")
+
+
+def one_line(call: str) -> str:
+    """A sample's call on one line, for messages."""
+    return "; ".join(line.strip() for line in call.splitlines())
 
 
 def op(name: str, doc: str, tolerance: Tolerance, *, gradgrad: bool | tuple[str, ...] = True,
        differentiable: bool = True, features: tuple[str, ...] = (), torch_raises: tuple[str, ...] = (),
-       **variants: list | tuple | Variant) -> Operator:
+       no_vmap: str = "", **variants: list | tuple | Variant) -> Operator:
     """An operator entry; each keyword names a variant, given as a list of samples or a :func:`variant`."""
     built = []
     for variant_name, given in variants.items():
@@ -211,4 +233,4 @@ def op(name: str, doc: str, tolerance: Tolerance, *, gradgrad: bool | tuple[str,
     if not built:
         raise ValueError(f"operator {name!r} has no variants")
     return Operator(name, doc, tolerance, tuple(built), gradgrad, differentiable, tuple(features),
-                    torch_raises=tuple(torch_raises))
+                    torch_raises=tuple(torch_raises), no_vmap=no_vmap)

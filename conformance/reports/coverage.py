@@ -1,15 +1,16 @@
 """The operator coverage table: operator by dtype by device by check, from a run's results.
 
 Operator cases carry tags ``op:<operator>`` and ``check:<kind>`` (forward, grad, gradgrad, error,
-forward-mode, forward-over-reverse; see ``conformance.operators``). For each operator and column
-(device, dtype), a check is covered when some item of that operator there makes it, and passes
-when every such item passed (an ``xfail`` counts as known, not passed). A forward-mode check that
-torch refuses in every item there (tag ``torch-refuses:<step>``: the item compares torch's
-exception) is shown ``¬jvp`` or ``¬fwbw``. An item run without features its case can do without
-(its record's ``without``) makes fewer checks: without ``autograd.grad`` or ``higher-order``, no
-second-order gradients and no forward-over-reverse; without ``forward-ad``, neither forward-mode
-check; without ``autograd.grad``, its first-order gradients come through ``.backward()``, shown
-``bwd`` instead of ``grad``. ``coverage.md`` holds the table; ``report.html`` shows it in a
+forward-mode, forward-over-reverse, vmap, vmap-of-vjp; see ``conformance.operators``). For each
+operator and column (device, dtype), a check is covered when some item of that operator there makes
+it, and passes when every such item passed (an ``xfail`` counts as known, not passed). A forward-mode
+or vmap check that torch refuses in every item there (tag ``torch-refuses:<step>``: the item
+compares torch's exception) is shown ``¬jvp``, ``¬fwbw``, ``¬vmap`` or ``¬vmvjp``. An item run without
+features its case can do without (its record's ``without``) makes fewer checks: without
+``autograd.grad`` or ``higher-order``, no second-order gradients and no forward-over-reverse; without
+``forward-ad``, neither forward-mode check; without ``vmap`` or ``func-transforms``, neither vmap
+check; without ``autograd.grad``, no vmap-of-vjp, and its first-order gradients come through
+``.backward()``, shown ``bwd`` instead of ``grad``. ``coverage.md`` holds the table; ``report.html`` shows it in a
 collapsible section. Runs without operator cases get neither.
 """
 
@@ -17,13 +18,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..operators import CHECKS, checks_made, refused_by_torch, through_backward
+from ..operators import CHECKS, FORWARD_STEPS, VMAP_STEPS, checks_made, refused_by_torch, through_backward
 from .common import clean
 
 MARKS = {"pass": "\u2713", "known": "\u2611", "fail": "\u2717", "none": "\u00b7"}
 SHORT = {"forward": "fwd", "grad": "grad", "gradgrad": "gg", "error": "err", "forward-mode": "jvp",
-         "forward-over-reverse": "fwbw"}
-REFUSED = "\u00ac"  # before the name of a check that torch refuses there: ¬jvp, ¬fwbw
+         "forward-over-reverse": "fwbw", "vmap": "vmap", "vmap-of-vjp": "vmvjp"}
+REFUSED = "\u00ac"  # before the name of a check that torch refuses there: ¬jvp, ¬fwbw, ¬vmap
 
 
 class Cell(dict):
@@ -95,7 +96,9 @@ def render_markdown(result: dict) -> str:
              f"{MARKS['pass']} passes, {MARKS['known']} known failure (xfail), {MARKS['fail']} fails, "
              f"{MARKS['none']} not checked; fwd: forward value, dtype, shape and node name; grad: first-order "
              "gradients; gg: second-order gradients; err: errors for invalid input; jvp: forward-mode tangents; "
-             "fwbw: forward-over-reverse (the tangents of the first-order gradients)." + refused_note(rows)
+             "fwbw: forward-over-reverse (the tangents of the first-order gradients); vmap: the outputs under "
+             "`torch.func.vmap` over a batch of samples; vmvjp: `torch.func.vjp`'s vector-Jacobian products under "
+             "vmap (each also equal to the batch's members run alone)." + refused_note(rows)
              + backward_note(rows), "",
              "| operator | " + " | ".join(columns) + " |", "|:--|" + ":--|" * len(columns)]
     for operator, by_column in rows.items():
@@ -113,11 +116,20 @@ def backward_note(rows: dict[str, dict[str, Cell]]) -> str:
 
 
 def refused_note(rows: dict[str, dict[str, Cell]]) -> str:
-    """The legend's note on forward-mode checks that torch refuses, where the table shows any."""
-    if not any(cells.refused - cells.computed for by_column in rows.values() for cells in by_column.values()):
+    """The legend's note on forward-mode and vmap checks that torch refuses, where the table shows any."""
+    refused = {check for by_column in rows.values() for cells in by_column.values()
+               for check in cells.refused - cells.computed}
+    if not refused:
         return ""
-    return (f" {REFUSED}jvp, {REFUSED}fwbw: torch refuses it for the operator (no forward formula); the check is "
-            "that the implementation raises the same exception.")
+    if refused <= set(FORWARD_STEPS):
+        names, why = f"{REFUSED}jvp, {REFUSED}fwbw", "no forward formula"
+    elif refused <= set(VMAP_STEPS):
+        names, why = f"{REFUSED}vmap, {REFUSED}vmvjp", "vmap cannot batch it"
+    else:
+        names = f"{REFUSED}jvp, {REFUSED}fwbw, {REFUSED}vmap, {REFUSED}vmvjp"
+        why = "no forward formula, or vmap cannot batch it"
+    return (f" {names}: torch refuses it for the operator ({why}); the check is that the implementation raises the "
+            "same exception.")
 
 
 def has_operators(result: dict) -> bool:

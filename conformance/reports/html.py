@@ -294,7 +294,7 @@ def coverage_section(result: dict) -> str:
     refused = ", \u00ac: refused by torch, its exception checked" if coverage.refused_note(rows) else ""
     return (f'<details class="scores"><summary>Operator coverage ({len(rows)} operators; fwd: forward, '
             f"grad: first order{bwd}, gg: second order, err: invalid input, jvp: forward mode, "
-            f"fwbw: forward-over-reverse{refused})</summary>"
+            f"fwbw: forward-over-reverse, vmap: under vmap, vmvjp: vjp under vmap{refused})</summary>"
             f'<table class="diffs"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></details>')
 
 
