@@ -65,14 +65,15 @@ from .program import (
     shape_of,
     weights,
 )
+from .transforms import TransformSteps
 
 Draw = Callable[[Any], Any]
 FINAL_GRADIENTS = 6
 KINDS = ("op", "op", "op", "op", "op", "op", "leaf", "view", "in_place", "detach", "retain_grad", "hook", "mode", "backward",
-         "backward", "grad", "reset_grad", "to_python", "optimize", "function", "batched_grad")
+         "backward", "grad", "reset_grad", "to_python", "optimize", "function", "batched_grad", "dual", "transform")
 
 
-class Generator(BookkeepingSteps):
+class Generator(BookkeepingSteps, TransformSteps):
     """Draws one program from ``draw`` (hypothesis's ``data.draw``), using ``ops`` and the samples of
     ``table``, and nothing that ``gate`` (the implementation's profile) keeps out."""
 

@@ -27,6 +27,10 @@ RECORDING_MODES = (GRAD_MODES[1], "torch.no_grad(), torch.enable_grad()")   # bl
 # a fixed, uneven weighting of an output's elements for the gradients the program ends with: a plain sum
 # would weigh every element alike and hide a transposed or misplaced gradient
 WEIGHTS = (0.5, -1.5, 2.0, 0.25, -0.75, 1.25, 1.0)
+# what a program with dual levels defines first: a tangent's values (None without one) in an ordinary
+# tensor, as the operator table records them: not whether it requires grad, nor torch's efficient zeros
+TANGENT_OF = ("def tangent_of(t):", "    tangent = None if t is None else fwAD.unpack_dual(t).tangent",
+              "    return None if tangent is None else tangent.detach().clone()")
 
 
 @dataclass
@@ -53,6 +57,7 @@ class Program:
     vars: list[Var] = field(default_factory=list)
     uses_functional: bool = False
     uses_threading: bool = False
+    uses_forward_ad: bool = False      # fwAD = torch.autograd.forward_ad, and the helper tangent_of
     steps: int = 0
     named: int = 0                     # names given (t0, t1, ...), also to results no step uses
     functions: int = 0                 # custom Functions defined (Fn0, Fn1, ...)
@@ -65,9 +70,10 @@ class Program:
         self.named += 1
         return f"t{self.named - 1}"
 
-    def new_function_name(self) -> str:
+    def new_function_name(self, prefix: str = "Fn") -> str:
+        """``Fn0``, ``Fn1``, ... for custom Functions; ``f2``, ... with ``prefix`` "f" for pure functions."""
         self.functions += 1
-        return f"Fn{self.functions - 1}"
+        return f"{prefix}{self.functions - 1}"
 
     def emit(self, *lines: str) -> None:
         self.lines.extend(lines)
@@ -148,6 +154,8 @@ class Program:
             body.append("import threading")
         if self.uses_functional:
             body.append("F = torch.nn.functional")
+        if self.uses_forward_ad:
+            body += ["fwAD = torch.autograd.forward_ad", *TANGENT_OF]
         return body + self.lines + self.grad_records()
 
     def source(self, function: str = "scenario") -> str:
