@@ -31,6 +31,10 @@ WEIGHTS = (0.5, -1.5, 2.0, 0.25, -0.75, 1.25, 1.0)
 # tensor, as the operator table records them: not whether it requires grad, nor torch's efficient zeros
 TANGENT_OF = ("def tangent_of(t):", "    tangent = None if t is None else fwAD.unpack_dual(t).tangent",
               "    return None if tangent is None else tangent.detach().clone()")
+# what a program with torch.func transforms defines first: their results' values and whether each requires
+# grad, not the names of the nodes torch.func's own graph gives them (no engine is asked to copy those)
+RESULTS_OF = ("def results_of(r):", "    if isinstance(r, (tuple, list)):", "        return [results_of(x) for x in r]",
+              "    return (r.detach(), r.requires_grad)")
 
 
 @dataclass
@@ -58,6 +62,7 @@ class Program:
     uses_functional: bool = False
     uses_threading: bool = False
     uses_forward_ad: bool = False      # fwAD = torch.autograd.forward_ad, and the helper tangent_of
+    uses_transforms: bool = False      # the helper results_of
     steps: int = 0
     named: int = 0                     # names given (t0, t1, ...), also to results no step uses
     functions: int = 0                 # custom Functions defined (Fn0, Fn1, ...)
@@ -156,6 +161,8 @@ class Program:
             body.append("F = torch.nn.functional")
         if self.uses_forward_ad:
             body += ["fwAD = torch.autograd.forward_ad", *TANGENT_OF]
+        if self.uses_transforms:
+            body += list(RESULTS_OF)
         return body + self.lines + self.grad_records()
 
     def source(self, function: str = "scenario") -> str:

@@ -19,7 +19,10 @@ A mixin of ``generator.Generator`` (it uses the generator's ``draw``, ``gate``, 
   ``grad_and_value`` (``argnums`` an int or a tuple), ``vjp`` (its function applied to a drawn
   cotangent), ``jvp``, ``vmap`` (``in_dims`` on any dimension of the batched argument, ``None`` for
   the other), ``jacrev``, ``jacfwd``, and the compositions ``vmap(grad(f))`` (per-sample gradients)
-  and ``vmap(jvp)``. Their results are recorded; no later step computes with them.
+  and ``vmap(jvp)``. Their results' values are recorded, and whether each requires grad (a result
+  that depends on a tensor of the program that requires grad stays differentiable), not the names
+  of the nodes torch.func's own graph gives them (``program.RESULTS_OF``); no later step computes
+  with them.
 
 What each needs is in ``gate.USES`` (``forward-ad``, ``func-transforms``, ``vmap``): a profile that
 lacks a feature never gets the steps or the transforms that use it.
@@ -125,7 +128,8 @@ class TransformSteps:
         names = ", ".join(v.name for v in args)
         call = getattr(self, "_" + form.replace("(", "_of_").rstrip(")"))(name, args, shape, in_dim)
         label = f"{form} of {name} at {names}"
-        program.attempt(label, [f"rec({f'{label}: {RESULTS[form]}'!r}, {call})"])
+        program.uses_transforms = True
+        program.attempt(label, [f"rec({f'{label}: {RESULTS[form]}'!r}, results_of({call}))"])
 
     def pure_function(self, program: Program, arity: int, shape: tuple[int, ...], scalar: bool) -> str:
         """``def f0(a, b): ...``, a chain of one to three operations on its parameters (each of ``shape``
