@@ -120,17 +120,20 @@ def test_programs_draw_dual_levels_and_transforms_of_pure_functions(tmp_path):
     assert "torch.func.vmap(torch.func.grad(" in text
 
 
-def test_a_wrong_forward_formula_is_found_within_60_s_and_shrunk_to_its_tangent(tmp_path):
+def test_a_wrong_forward_formula_is_found_within_100_programs_and_shrunk_to_its_tangent(tmp_path):
+    """Found after 33 programs (5 s on two busy cores; the programs a seed draws do not depend on the
+    machine, their pace does)."""
     campaign = Campaign(FuzzConfig(impl=SIN_TANGENT_OFF, budget=150, seed=0, report_dir=tmp_path))
     finding = campaign.run()
     assert finding is not None and finding.record["outcome"] == "fail"
-    assert campaign.found_after <= 60, campaign.found_after
+    seconds, programs = campaign.found_after
+    assert programs <= 100, campaign.found_after
     scenario, diff, meta = finding.paths
     first = finding.record["diff"][0]
     assert first["aspect"] == "value" and TANGENT.search(first["where"]), first
     source = scenario.read_text()
     assert re.search(r"torch\.sin\(|\.sin\(\)", source)
-    assert json.loads(meta.read_text())["found_after_s"] == round(campaign.found_after, 1)
+    assert json.loads(meta.read_text())["found_after"] == {"seconds": round(seconds, 1), "programs": programs}
 
 
 def test_a_wrong_forward_formula_is_shrunk_by_deleting_steps_to_a_program_that_still_shows_it(tmp_path):

@@ -27,9 +27,11 @@ RECORDING_MODES = (GRAD_MODES[1], "torch.no_grad(), torch.enable_grad()")   # bl
 # a fixed, uneven weighting of an output's elements for the gradients the program ends with: a plain sum
 # would weigh every element alike and hide a transposed or misplaced gradient
 WEIGHTS = (0.5, -1.5, 2.0, 0.25, -0.75, 1.25, 1.0)
-# what a program with dual levels defines first: a tangent's values (None without one) in an ordinary
-# tensor, as the operator table records them: not whether it requires grad, nor torch's efficient zeros
-TANGENT_OF = ("def tangent_of(t):", "    tangent = None if t is None else fwAD.unpack_dual(t).tangent",
+# what a program with dual levels defines first: a tangent's values (None without one) in an ordinary tensor,
+# as the operator table records them: not whether it requires grad, nor torch's efficient zeros (a list of
+# them for a table operator's several results)
+TANGENT_OF = ("def tangent_of(t):", "    if isinstance(t, (tuple, list)):", "        return [tangent_of(x) for x in t]",
+              "    tangent = None if t is None else fwAD.unpack_dual(t).tangent",
               "    return None if tangent is None else tangent.detach().clone()")
 # what a program with torch.func transforms defines first: their results' values and whether each requires
 # grad, not the names of the nodes torch.func's own graph gives them (no engine is asked to copy those)

@@ -12,7 +12,10 @@ A mixin of ``generator.Generator`` (it uses the generator's ``draw``, ``gate``, 
   ``create_graph=True`` inside the level); a tangent of the wrong shape (``make_dual``'s error);
   and, after the level, the tangent of its last result, which the level's end must have deleted.
   The dual tensors and the results stay in the program: later steps compute with them, as with views
-  of their primals.
+  of their primals. Every operation in a level is also an operation of the program (its value
+  recorded, its graph there for the gradients the program ends with), so the kind is drawn four
+  times as often as the others but ``op`` (a wrong forward formula of one operator among the table's
+  is found within a minute: ``tests/test_fuzz.py``).
 * ``transform``: a pure function of one or two tensors (``def f0(a, b)``: a chain of elementwise
   operators of the table and Python-number operands, ending in a weighted sum where the transform
   needs a number), and one transform of it applied to tensors of the program: ``grad`` and
@@ -32,7 +35,7 @@ from __future__ import annotations
 
 from .program import Program, Var, known
 
-FORWARD_OPS = ("elementwise", "elementwise", "elementwise", "scalar", "reduce", "matmul")
+FORWARD_OPS = ("elementwise", "elementwise", "elementwise", "table", "table", "scalar", "reduce", "matmul")
 # each transform -> the use of gate.USES it needs
 TRANSFORMS = {
     "grad": "function transforms", "grad_and_value": "function transforms", "vjp": "function transforms",
@@ -67,7 +70,7 @@ class TransformSteps:
             body.append(f"{dual.name} = fwAD.make_dual({primal.name}, {self.tangent_literal(tangent_shape)})")
             duals.append(dual)
         results = []
-        for _ in range(self.draw(self.st.integers(1, 4))):
+        for _ in range(self.draw(self.st.integers(1, 6))):
             made = getattr(self, f"_{self.forward_op()}")(program)
             if made is None:
                 continue
@@ -89,7 +92,8 @@ class TransformSteps:
                          f"rec({f'{last.name}: unpack_dual after the level'!r}, fwAD.unpack_dual({last.name}))"])
 
     def forward_op(self) -> str:
-        kinds = FORWARD_OPS if self.gate.allows("matrix products") else FORWARD_OPS[:-1]
+        kinds = tuple(kind for kind in FORWARD_OPS if (kind != "table" or self.table)
+                      and (kind != "matmul" or self.gate.allows("matrix products")))
         return self.draw(self.st.sampled_from(kinds))
 
     def forward_over_reverse(self, program: Program, out: Var, duals: list[Var]) -> list[str]:
