@@ -83,6 +83,19 @@ def test_results_stay_differentiable_when_they_depend_on_outside_tensors():
     assert run(mt, mt.func) == run(torch, torch.func)
 
 
+def test_a_result_that_does_not_itself_depend_on_outside_tensors_comes_back_plain():
+    """The value depends on ``w`` (it requires grad) only additively: the gradient does not, and torch gives it
+    plain; the value, and an output that uses ``w``, stay differentiable (found by the fuzzer)."""
+    def run(lib, f):
+        w = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        g = f.grad(lambda x, b: (b + 2 * x * x).sum())(data(lib), w)
+        both, value = f.grad_and_value(lambda x, b: (b + x.sin()).sum(), argnums=(0, 1))(data(lib), w)
+        outs, fn = f.vjp(lambda x: (x * x + w, x * 2), data(lib))
+        return [plain(g), plain(both), plain(value), plain(outs), plain(fn((lib.ones(3), lib.ones(3))))]
+
+    assert run(mt, mt.func) == run(torch, torch.func)
+
+
 ERRORS = [
     lambda lib, f: f.grad(lambda x: x * 2)(data(lib)),
     lambda lib, f: f.grad(lambda x: 3.0)(data(lib)),

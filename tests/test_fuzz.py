@@ -18,7 +18,7 @@ import time
 import pytest
 
 from conformance.case import REGISTRY
-from conformance.expectations import FuzzExpectation, explained
+from conformance.expectations import FuzzExpectation, builtin_path, explained, load_file
 from conformance.fuzz import GRACE
 from conformance.fuzz.campaign import Campaign, FuzzConfig, reference_broke
 from conformance.fuzz.ops import elementwise_ops
@@ -70,7 +70,10 @@ def test_the_same_seed_draws_the_same_programs(tmp_path):
 
 @pytest.mark.parametrize("impl", ["torch", "myautograd"])
 def test_fuzzing_finds_no_difference(impl, tmp_path):
-    campaign = Campaign(FuzzConfig(impl=impl, budget=BUDGET, seed=2026, report_dir=tmp_path))
+    """Each at its profile, as ``python -m conformance fuzz`` fuzzes it (myautograd lacks forward-ad and vmap)."""
+    path = builtin_path(impl)
+    lacks = load_file(path).profile.lacks if path is not None else ()
+    campaign = Campaign(FuzzConfig(impl=impl, budget=BUDGET, seed=2026, report_dir=tmp_path, lacks=lacks))
     finding = campaign.run()
     assert finding is None, "\n".join(path.read_text() for path in finding.paths[:2])
     assert campaign.programs >= 50
@@ -101,6 +104,55 @@ def test_a_planted_bug_is_found_shrunk_and_written_as_a_case(tmp_path):
     # a fast implementation: the budget left affords hypothesis its runs (tests/test_fuzz_shrinking.py: a slow one)
     assert finding.shrinker == written["shrinker"] == "hypothesis" and finding.shrink_runs >= 1
     assert f"Shrunk by hypothesis in {finding.shrink_runs} runs" in source
+
+
+SIN_TANGENT_OFF = "tests.broken.forward_ad_sin_tangent_off"   # sin's forward-mode derivative off by 1e-3
+TANGENT = re.compile(r"tangent|Jacobian \(from tangents\)")
+
+
+def test_programs_draw_dual_levels_and_transforms_of_pure_functions(tmp_path):
+    campaign = Campaign(FuzzConfig(impl="torch", seed=3, report_dir=tmp_path))
+    drawn = []
+    campaign.judge = lambda program: drawn.append(program.source()) or {"outcome": "pass"}
+    for chunk in range(6):
+        campaign.run_chunk(chunk)
+    text = "\n".join(drawn)
+    assert "with fwAD.dual_level():" in text and "fwAD.make_dual(" in text and "tangent_of(" in text
+    for transform in ("grad", "vjp", "jvp", "vmap"):
+        assert f"torch.func.{transform}(" in text, transform
+    assert "torch.func.vmap(torch.func.grad(" in text
+
+
+def test_a_wrong_forward_formula_is_found_within_100_programs_and_shrunk_to_its_tangent(tmp_path):
+    """Found after 33 programs (5 s on two busy cores; the programs a seed draws do not depend on the
+    machine, their pace does)."""
+    campaign = Campaign(FuzzConfig(impl=SIN_TANGENT_OFF, budget=150, seed=0, report_dir=tmp_path))
+    finding = campaign.run()
+    assert finding is not None and finding.record["outcome"] == "fail"
+    seconds, programs = campaign.found_after
+    assert programs <= 100, campaign.found_after
+    scenario, diff, meta = finding.paths
+    first = finding.record["diff"][0]
+    assert first["aspect"] == "value" and TANGENT.search(first["where"]), first
+    source = scenario.read_text()
+    assert re.search(r"torch\.sin\(|\.sin\(\)", source)
+    assert json.loads(meta.read_text())["found_after"] == {"seconds": round(seconds, 1), "programs": programs}
+
+
+def test_a_wrong_forward_formula_is_shrunk_by_deleting_steps_to_a_program_that_still_shows_it(tmp_path):
+    """The steps shrinker on programs with dual levels and transforms: what it writes is a valid program
+    that, run again, shows the same difference in a tangent."""
+    campaign = Campaign(FuzzConfig(impl=SIN_TANGENT_OFF, budget=150, seed=0, report_dir=tmp_path, shrinker="steps"))
+    finding = campaign.run()
+    assert finding is not None and finding.shrinker == "steps" and not finding.cut_short
+    assert finding.steps[1] < finding.steps[0]
+    again = Campaign(FuzzConfig(impl=SIN_TANGENT_OFF, budget=60, report_dir=tmp_path / "again"))
+    try:
+        again.start()
+        record = again.judge(finding.program)
+    finally:
+        again.close()
+    assert record["outcome"] == "fail" and TANGENT.search(record["diff"][0]["where"]), record["diff"]
 
 
 def test_the_command_line_fuzzer_without_shrinking_writes_the_program_as_drawn(run_cli, tmp_path):

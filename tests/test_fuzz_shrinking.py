@@ -99,6 +99,31 @@ def test_inside_the_blocks_left_the_statements_the_difference_does_not_need_are_
     assert deletion.runs <= 15
 
 
+def test_inside_a_dual_level_in_a_block_the_statements_the_difference_does_not_need_are_deleted_too():
+    """A fuzzed dual level (``transforms``): the statements inside the ``with fwAD.dual_level()`` of an
+    attempt block are deleted as the block's own are."""
+    program = Program("float32", lines=[
+        "fwAD = torch.autograd.forward_ad",
+        "t0 = torch.tensor([0.5], dtype=rec.float_dtype, device=rec.device)",
+        "with rec.attempt('s1: dual level: t0 made dual; tangents of t2, t3'):", "    with fwAD.dual_level():",
+        "        t1 = fwAD.make_dual(t0, torch.tensor([1.0], dtype=rec.float_dtype, device=rec.device))",
+        "        t2 = t1 * 2", "        rec('t2: tangent', fwAD.unpack_dual(t2).tangent)", "        t3 = torch.sin(t1)",
+        "        rec('t3', t3)", "        rec('t3: tangent', fwAD.unpack_dual(t3).tangent)",
+        "    rec('t3: unpack_dual after the level', fwAD.unpack_dual(t3))",
+    ])
+    needed = ("fwAD = ", "t0 = torch.tensor(", "    with fwAD.dual_level():", "        t1 = fwAD.make_dual(",
+              "        t3 = torch.sin(t1)", "        rec('t3: tangent'")
+
+    def still_differs(steps) -> bool:  # the difference shows at t3's tangent and needs what makes t3
+        body = program_of("float32", steps).body()
+        return all(any(line.startswith(start) for line in body) for start in needed)
+
+    deletion = StepDeletion(steps_of(program), still_differs)
+    assert program_of("float32", deletion.run()).body() == [
+        *program.lines[:4], program.lines[4], "        t3 = torch.sin(t1)", "        rec('t3: tangent', "
+        "fwAD.unpack_dual(t3).tangent)"]
+
+
 def test_a_deletion_stopped_by_the_budget_keeps_the_shortest_program_found_by_then():
     steps, still_differs = dependent_steps(30, {0: set(), 20: {0}})
     runs = []

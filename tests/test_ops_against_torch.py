@@ -296,3 +296,16 @@ def test_random_op_node_and_gradient(op: RandomOp, mydevice: str):
     v = rng.uniform(-1, 1, values.shape)
     (grad,) = myautograd.autograd.grad(out, x, myautograd.tensor(v, device=mydevice))
     np.testing.assert_allclose(grad.tolist(), v * op.derivative(values, np.asarray(out.tolist())), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["relu", "relu6", "hardtanh"])
+def test_a_nan_input_passes_its_gradient_through_as_torchs_threshold_backward_does(name: str):
+    """torch zeroes the gradient where the input is at or beyond the threshold (``x <= 0``): a NaN is
+    neither, so its gradient passes (found by the fuzzer: ``torch.func.grad`` of ``relu(std_mean(empty))``)."""
+    values = [float("nan"), 0.0, 6.0, -1.0, 1.0, 0.5]
+    gradients = []
+    for library in (torch, myautograd):
+        x = library.tensor(values, requires_grad=True)
+        gradient, = library.autograd.grad(getattr(library.nn.functional, name)(x).sum(), [x])
+        gradients.append(gradient.tolist())
+    assert gradients[1] == gradients[0]

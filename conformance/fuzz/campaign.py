@@ -30,8 +30,9 @@ steps (``deletion``: a few dozen runs, each keeping the same difference). ``Fuzz
 more traced, to say at which graph node they first diverge (``conformance.locate``). It is written
 to the report directory as ``<hash>.py`` (a catalog-style scenario, ready to promote),
 ``<hash>.diff.txt`` (its differences, and where its gradients diverge) and ``<hash>.json`` (how to
-replay it: implementation, versions, seed, chunk, dtype, device, level, shrinker; and how it was
-shrunk: runs, steps before and after, whether the budget cut it short).
+replay it: implementation, versions, seed, chunk, dtype, device, level, shrinker; after how many
+seconds and programs of fuzzing it was found; and how it was shrunk: runs, steps before and after, whether the budget cut
+it short).
 """
 
 from __future__ import annotations
@@ -163,6 +164,7 @@ class Campaign:
         self._last_shown = 0.0
         self._failing: tuple[Program, dict] | None = None
         self._found: tuple[Program, int] | None = None  # the first difference as drawn, and self.programs then
+        self.found_after: tuple[float, int] | None = None  # seconds of fuzzing and programs run until then
         self.shrinker: str | None = "hypothesis" if config.shrink else None  # the shrinker that runs
         self.reference_failures: list[Path] = []
         self.finding: Finding | None = None
@@ -324,6 +326,7 @@ class Campaign:
                 self._failing = (program, record)
             if self._found is None:
                 self._found = (program, self.programs)
+                self.found_after = (time.monotonic() - self.started, self.programs)
                 if self.config.shrink and self.pick_shrinker() == "steps":
                     raise SlowToShrink
             raise FoundDifference(record["detail"])
@@ -514,6 +517,8 @@ class Campaign:
             "shrinker": finding.shrinker, "shrink_runs": finding.shrink_runs,
             "steps": {"found": finding.steps[0], "written": finding.steps[1]},
             "seconds_per_program": round(self.judging / max(self.programs, 1), 3),
+            "found_after": None if self.found_after is None else {"seconds": round(self.found_after[0], 1),
+                                                                  "programs": self.found_after[1]},
             "versions": {side: info.get(side, {}).get("version") for side in ("reference", "implementation")},
         }, indent=1) + "\n", encoding="utf-8")
         return [scenario, diff, meta]

@@ -15,7 +15,8 @@ deleted (``StepDeletion``):
   can be deleted;
 * last, inside each attempt block that is left (from the last), its statements the same way: the
   lines after the difference, the ``rec`` lines and operations it does not need (the block's
-  ``with`` line and one statement stay);
+  ``with`` line and one statement stay); and so on inside each ``with`` block left within it (a
+  ``dual_level``, a grad mode), at any depth;
 
 keeping each deletion after which the program still shows **the same difference**
 (``Symptom``): the same outcome, and its most severe difference that counts (at the campaign's
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -61,11 +63,12 @@ def steps_of(program: Program) -> list[Step]:
     return [Step(tuple(body[node.lineno - 1:node.end_lineno]), node.lineno + 1) for node in tree.body]
 
 
-def block_parts(step: Step) -> tuple[tuple[str, ...], list[Step]]:
-    """An attempt block's ``with`` line, and the statements of its body (indented, as steps); a step
-    that is no attempt block has no statements of its own."""
-    node = ast.parse("\n".join(step.lines)).body[0]
-    if not (isinstance(node, ast.With) and ATTEMPT_LABEL.match(step.lines[0])):
+def block_parts(step: Step, any_block: bool = False) -> tuple[tuple[str, ...], list[Step]]:
+    """An attempt block's ``with`` line, and the statements of its body (indented, as steps); with
+    ``any_block``, the same of any ``with`` block, indented or not. A step that is no such block has
+    no statements of its own."""
+    node = ast.parse(textwrap.dedent("\n".join(step.lines))).body[0]
+    if not (isinstance(node, ast.With) and (any_block or ATTEMPT_LABEL.match(step.lines[0]))):
         return step.lines, []
     header = step.lines[:node.body[0].lineno - 1]
     return header, [Step(step.lines[s.lineno - 1:s.end_lineno], step.line + s.lineno - 1) for s in node.body]
@@ -159,11 +162,12 @@ class StepDeletion:
                 return
             size = max(min(size // 2, len(self.steps) // 2), 1)
 
-    def _delete_inside(self, index: int) -> None:
-        """Delete statements of the attempt block that is step ``index`` as ``_delete`` deletes steps."""
+    def _delete_inside(self, index: int, any_block: bool = False) -> None:
+        """Delete statements of the attempt block that is step ``index`` as ``_delete`` deletes steps,
+        then inside each ``with`` block left in it (``any_block``: step ``index`` may be any ``with`` block)."""
         block = self.steps[index]
-        header, inner = block_parts(block)
-        if len(inner) < 2:
+        header, inner = block_parts(block, any_block)
+        if not inner:
             return
 
         def still_differs(kept: list[Step]) -> bool:
@@ -176,7 +180,10 @@ class StepDeletion:
 
         nested = StepDeletion(inner, still_differs, self.line)
         try:
-            nested._delete()
+            if len(inner) >= 2:
+                nested._delete()
+            for inner_index in reversed(range(len(nested.steps))):
+                nested._delete_inside(inner_index, any_block=True)
         finally:
             self.runs += nested.runs
 

@@ -43,6 +43,8 @@ USES: dict[str, tuple[str, ...]] = {
     "optimize": ("optim",),
     "function": ("custom-function",),
     "batched_grad": ("autograd.grad", "non-scalar"),     # rows of grad_outputs stacked into one tensor
+    "dual": ("forward-ad",),                             # a dual level around a part of the program
+    "transform": ("func-transforms",),                   # a torch.func transform of a pure function
     # tensors
     "float64 programs": ("float64",),
     "shapes of other than one element": ("non-scalar",),
@@ -61,6 +63,12 @@ USES: dict[str, tuple[str, ...]] = {
     "rescaled gradients between optimizer steps": ("in-place",),
     "a saved input changed in place": ("in-place", "version-counter"),
     "differentiating a once_differentiable backward": ("autograd.grad", "higher-order"),
+    "forward-over-reverse": ("forward-ad", "autograd.grad", "higher-order"),  # a gradient's tangent in a dual level
+    # the transforms (transforms.TRANSFORMS): grad, grad_and_value and vjp; jvp; vmap and jacrev; jacfwd, vmap(jvp)
+    "function transforms": ("func-transforms",),
+    "forward-mode transforms": ("func-transforms", "forward-ad"),
+    "vmap": ("func-transforms", "vmap", "non-scalar"),
+    "forward-mode transforms over vmap": ("func-transforms", "forward-ad", "vmap", "non-scalar"),
     # the ending: the gradients of the newest results by autograd.grad, retaining the graph between
     # them; otherwise by one backward of their weighted sum, reading the leaves' .grad
     "gradients through autograd.grad": ("autograd.grad", "retain-graph"),

@@ -23,7 +23,9 @@ shapes it tracks, and draws each next step from these kinds:
   leaves' gradients rescaled in between (momentum, dampening, Nesterov, weight decay, AMSGrad
   drawn), then ``zero_grad()`` or not;
 * the bookkeeping kinds of ``bookkeeping.BookkeepingSteps``: ``retain_grad``, tensor and node
-  hooks, grad-mode blocks, custom Functions, batched gradients.
+  hooks, grad-mode blocks, custom Functions, batched gradients;
+* the kinds of ``transforms.TransformSteps``: ``dual`` (a dual level around a few operations, their
+  tangents recorded) and ``transform`` (a torch.func transform of a drawn pure function).
 
 Every program ends with the gradients of its newest results (up to ``FINAL_GRADIENTS``) with
 respect to its leaves, each weighted unevenly (``program.weights``), then a backward of its
@@ -65,14 +67,16 @@ from .program import (
     shape_of,
     weights,
 )
+from .transforms import TransformSteps
 
 Draw = Callable[[Any], Any]
 FINAL_GRADIENTS = 6
 KINDS = ("op", "op", "op", "op", "op", "op", "leaf", "view", "in_place", "detach", "retain_grad", "hook", "mode", "backward",
-         "backward", "grad", "reset_grad", "to_python", "optimize", "function", "batched_grad")
+         "backward", "grad", "reset_grad", "to_python", "optimize", "function", "batched_grad", "transform",
+         "dual", "dual", "dual", "dual")   # a dual level holds several operations of the program (transforms)
 
 
-class Generator(BookkeepingSteps):
+class Generator(BookkeepingSteps, TransformSteps):
     """Draws one program from ``draw`` (hypothesis's ``data.draw``), using ``ops`` and the samples of
     ``table``, and nothing that ``gate`` (the implementation's profile) keeps out."""
 

@@ -27,6 +27,16 @@ RECORDING_MODES = (GRAD_MODES[1], "torch.no_grad(), torch.enable_grad()")   # bl
 # a fixed, uneven weighting of an output's elements for the gradients the program ends with: a plain sum
 # would weigh every element alike and hide a transposed or misplaced gradient
 WEIGHTS = (0.5, -1.5, 2.0, 0.25, -0.75, 1.25, 1.0)
+# what a program with dual levels defines first: a tangent's values (None without one) in an ordinary tensor,
+# as the operator table records them: not whether it requires grad, nor torch's efficient zeros (a list of
+# them for a table operator's several results)
+TANGENT_OF = ("def tangent_of(t):", "    if isinstance(t, (tuple, list)):", "        return [tangent_of(x) for x in t]",
+              "    tangent = None if t is None else fwAD.unpack_dual(t).tangent",
+              "    return None if tangent is None else tangent.detach().clone()")
+# what a program with torch.func transforms defines first: their results' values and whether each requires
+# grad, not the names of the nodes torch.func's own graph gives them (no engine is asked to copy those)
+RESULTS_OF = ("def results_of(r):", "    if isinstance(r, (tuple, list)):", "        return [results_of(x) for x in r]",
+              "    return (r.detach(), r.requires_grad)")
 
 
 @dataclass
@@ -53,6 +63,8 @@ class Program:
     vars: list[Var] = field(default_factory=list)
     uses_functional: bool = False
     uses_threading: bool = False
+    uses_forward_ad: bool = False      # fwAD = torch.autograd.forward_ad, and the helper tangent_of
+    uses_transforms: bool = False      # the helper results_of
     steps: int = 0
     named: int = 0                     # names given (t0, t1, ...), also to results no step uses
     functions: int = 0                 # custom Functions defined (Fn0, Fn1, ...)
@@ -65,9 +77,10 @@ class Program:
         self.named += 1
         return f"t{self.named - 1}"
 
-    def new_function_name(self) -> str:
+    def new_function_name(self, prefix: str = "Fn") -> str:
+        """``Fn0``, ``Fn1``, ... for custom Functions; ``f2``, ... with ``prefix`` "f" for pure functions."""
         self.functions += 1
-        return f"Fn{self.functions - 1}"
+        return f"{prefix}{self.functions - 1}"
 
     def emit(self, *lines: str) -> None:
         self.lines.extend(lines)
@@ -148,6 +161,10 @@ class Program:
             body.append("import threading")
         if self.uses_functional:
             body.append("F = torch.nn.functional")
+        if self.uses_forward_ad:
+            body += ["fwAD = torch.autograd.forward_ad", *TANGENT_OF]
+        if self.uses_transforms:
+            body += list(RESULTS_OF)
         return body + self.lines + self.grad_records()
 
     def source(self, function: str = "scenario") -> str:

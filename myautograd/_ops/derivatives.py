@@ -60,7 +60,7 @@ derivative("AcosBackward0", "self", self=lambda grad, self, F: grad * -F.rsqrt(1
 derivative("AtanBackward0", "self", self=lambda grad, self: grad / (self * self + 1))
 derivative("SigmoidBackward0", "self", self=lambda grad, result, F: F.sigmoid_backward(grad, result))
 derivative("ReluBackward0", "self",
-           self=lambda grad, result, F: F.masked_backward("ThresholdBackwardBackward0", grad, result, result > 0, 0))
+           self=lambda grad, result, F: F.masked_backward("ThresholdBackwardBackward0", grad, result, ~(result <= 0), 0))
 derivative("AbsBackward0", "self", self=lambda grad, self, F: grad * F.sgn(self))
 derivative("SqrtBackward0", "self", self=lambda grad, result: grad / (2 * result))
 derivative("RsqrtBackward0", "self", self=lambda grad, result: -0.5 * grad * result * result * result)
@@ -137,7 +137,7 @@ derivative("EluBackwardBackward0", "grad_output self_or_result", saves="alpha sc
            H.elu_double_backward(F, grad, grad_output, self_or_result, alpha, scale, input_scale, is_result))
 derivative("HardtanhBackward0", "self", saves="min_val max_val",
            self=lambda grad, self, min_val, max_val, F:
-           F.masked_backward("HardtanhBackwardBackward0", grad, self, (self > min_val) & (self < max_val), 0))
+           F.masked_backward("HardtanhBackwardBackward0", grad, self, ~((self <= min_val) | (self >= max_val)), 0))
 derivative("HardsigmoidBackward0", "self",
            self=lambda grad, self, F: F.backward_op("NotImplemented", grad, self, kernel="hardsigmoid_backward",
                                                     op="hardsigmoid_backward"))

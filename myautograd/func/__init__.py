@@ -93,12 +93,14 @@ def _depends_on_outside(tensors: list, inside: list) -> bool:
     return False
 
 
-def _plain(tree, keep: bool):
-    """Results as the caller gets them: detached unless they must stay differentiable."""
-    if keep:
-        return tree
+def _plain(tree, inside: list):
+    """Results as the caller gets them: each tensor detached unless its graph reaches a tensor from outside
+    the transform (``inside``: the transform's own inputs), as torch.func's lifted results are. A gradient
+    taken with ``create_graph`` because the value depends on the outside may itself not (an outside tensor
+    that enters additively): it comes back plain."""
     leaves, spec = _flatten(tree)
-    return _unflatten([leaf.detach() if isinstance(leaf, Tensor) else leaf for leaf in leaves], spec)
+    return _unflatten([leaf.detach() if isinstance(leaf, Tensor) and not _depends_on_outside([leaf], inside)
+                       else leaf for leaf in leaves], spec)
 
 
 def _gradients(outputs: list, inputs: list, cotangents, keep: bool, retain: bool) -> list:
@@ -181,10 +183,10 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
         for leaves, spec in zip(tracked, specs, strict=True):
             grads.append(_unflatten(flat[start:start + len(leaves)], spec))
             start += len(leaves)
-        grads = grads[0] if isinstance(argnums, int) else tuple(grads)
-        value = _plain(result, keep)
+        grads = _plain(grads[0] if isinstance(argnums, int) else tuple(grads), inputs)
+        value = _plain(result, inputs)
         if has_aux:
-            return grads, (value, _plain(aux, keep))
+            return grads, (value, _plain(aux, inputs))
         return grads, value
 
     return wrapper
@@ -236,12 +238,12 @@ def vjp(func, *primals, has_aux: bool = False):
             flat = _gradients(outputs, inputs, given, keep, retain=True)
         results, start = [], 0
         for count, spec in specs:
-            results.append(_plain(_unflatten(flat[start:start + count], spec), keep))
+            results.append(_plain(_unflatten(flat[start:start + count], spec), inputs))
             start += count
         return tuple(results)
 
-    value = _plain(result, keep)
-    return (value, vjp_fn, _plain(aux, keep)) if has_aux else (value, vjp_fn)
+    value = _plain(result, inputs)
+    return (value, vjp_fn, _plain(aux, inputs)) if has_aux else (value, vjp_fn)
 
 
 def functionalize(func, *, remove: str = "mutations"):
