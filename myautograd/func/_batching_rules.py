@@ -516,8 +516,71 @@ def _stacked(items: list, levels: list, sizes: list):
     return BatchedTensor(joined, tuple(target))
 
 
+# -- where torch itself loops: its fallback's warning, under torch's name of the op's overload -------------
+def _overload(tensor_suffix: str, other_suffix: str, position: int, keyword: str):
+    """The overload torch picks by whether the argument at ``position`` (or ``keyword``) is a tensor."""
+    def named(args, kwargs):
+        value = args[position] if len(args) > position else kwargs.get(keyword)
+        return tensor_suffix if isinstance(value, Tensor) else other_suffix
+    return named
+
+
+def _always(suffix: str):
+    return lambda args, kwargs: suffix
+
+
+def _tensor_value_only(args, kwargs):
+    value = args[2] if len(args) > 2 else kwargs.get("value")
+    return ".Tensor" if isinstance(value, Tensor) else None
+
+
+def _without_grad(args, kwargs):
+    """Under a gradient (the inputs require grad) torch decomposes the op into ops it has rules for."""
+    return None if any(t.requires_grad for t in _tensors(args, kwargs)) else ""
+
+
+# op name -> the overload suffix torch 2.13 has no batching rule for (None: torch has a rule for this call)
+TORCH_LOOPS = {
+    "fmod_": _overload(".Tensor", ".Scalar", 1, "other"), "lerp_": _overload(".Tensor", ".Scalar", 2, "weight"),
+    "clamp_": _overload(".Tensor", "", 1, "min"), "addcmul_": _always(""), "addcdiv_": _always(""),
+    "square_": _without_grad, "cumsum_": _always(""), "tril_": _always(""),
+    "scatter_": _overload(".src", ".value", 3, "src"), "masked_fill": _tensor_value_only, "kl_div": _without_grad,
+}
+
+
+def torch_loop(name: str, suffix: str, op, args, kwargs):
+    """What torch's fallback does: the warnings a sample's own code gives (once, as torch's Python prologue
+    gives them), the fallback's warning, then the op once per sample; an in-place op computes out of place
+    per sample and writes the stacked results into its target, which must be batched over every level."""
+    inplace = name.endswith("_")
+    target = args[0]
+    levels = union_of_levels(_tensors(args, kwargs))
+    if inplace and levels_of(target) != levels:
+        raise RuntimeError(INPLACE_ERROR)
+    compute = RAW[name[:-1]] if inplace else op
+    if inplace:  # the samples read from a copy, so that writing the target leaves what backward saved intact
+        args = (BatchedTensor(RAW["clone"](target.physical), levels), *args[1:])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fallback(compute, args, kwargs, warn=False)
+    seen = []
+    for caught_warning in caught:
+        if (caught_warning.category, str(caught_warning.message)) not in seen:
+            seen.append((caught_warning.category, str(caught_warning.message)))
+            warnings.warn(caught_warning.message, caught_warning.category, stacklevel=4)
+    warnings.warn(FALLBACK_WARNING.format(f"aten::{name}{suffix}"), UserWarning, stacklevel=4)
+    if not inplace:
+        return result
+    RAW["copy_"](target.physical, result.physical)
+    return target
+
+
 def run(name: str, op, args, kwargs):
     """``op`` applied to arguments of which at least one is batched, or a random op under vmap."""
+    loops = TORCH_LOOPS.get(name)
+    suffix = loops(args, kwargs) if loops is not None else None
+    if suffix is not None:
+        return torch_loop(name, suffix, op, args, kwargs)
     found = RULES.get(name)
     if found is None:
         return fallback(op, args, kwargs)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import warnings
 
 from .._batched import RAW, aligned, batched, level_size, levels_of, union_of_levels
+from .._ops.losses import KL_MEAN_WARNING
 from .._ops.registry import FUNCTIONS
 from .._tensor import Tensor
 from ._batching_rules import (
@@ -95,6 +96,8 @@ def pointwise_loss(op, args, kwargs):
     target are broadcast to one shape first, after the warning torch gives a sample of two shapes."""
     reduction = kwargs.pop("reduction", "mean")
     x, target = args[0], args[1] if len(args) > 1 else kwargs.pop("target")
+    if op.__name__ == "kl_div" and reduction == "mean":  # the sample's own warning, once
+        warnings.warn(KL_MEAN_WARNING, UserWarning, stacklevel=4)
     if any(key in kwargs for key in ("size_average", "reduce")) or len(args) > 3 or \
             (x.shape != target.shape and op.__name__ not in SIZE_WARNING_LOSSES):
         return fallback(op, (x, target, *args[2:]), dict(kwargs, reduction=reduction))
