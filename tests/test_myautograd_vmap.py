@@ -161,6 +161,15 @@ ONE_OP = {
     "softmax of a 0-d sample": lambda t, x: t.nn.functional.softmax(x[1, 1], dim=0),
     "scatter_ in place": lambda t, x: x.clone().scatter_(1, t.tensor([[0], [1], [2]]), x[:, 3:]),
     "leaky_relu_ in place": lambda t, x: t.nn.functional.leaky_relu_(x.clone(), 0.5),
+    "layer_norm with a batched weight and bias": lambda t, x: t.nn.functional.layer_norm(x, (4,), x[0], x[1]),
+    "layer_norm of an unbatched input, batched weight": lambda t, x: t.nn.functional.layer_norm(
+        t.ones(2, 4).cumsum(1), (4,), x[0]),
+    "group_norm with a batched weight": lambda t, x: t.nn.functional.group_norm(x.reshape(1, 6, 2), 3, x[:2, :3].flatten(),
+                                                                                x[2, :2].repeat(3)),
+    "one_hot without num_classes refused": lambda t, x: t.nn.functional.one_hot((x > 0).long()),
+    "one_hot with num_classes": lambda t, x: t.nn.functional.one_hot((x > 0).long(), 2),
+    "batch_norm training with unbatched running stats refused": lambda t, x: t.nn.functional.batch_norm(
+        x.reshape(2, 3, 2), t.zeros(3), t.ones(3), training=True),
     "boolean mask refused": lambda t, x: x[x > 0],
     "nonzero refused": lambda t, x: x.nonzero(),
     "bool() refused": lambda t, x: x.sum() if bool(x.sum() > 0) else x,

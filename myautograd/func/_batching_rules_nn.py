@@ -28,6 +28,13 @@ from ._batching_rules import (
 BATCH_NORM_PARAMETERS = ("input", "running_mean", "running_var", "weight", "bias", "training", "momentum", "eps")
 
 
+UNBATCHED_RUNNING_STATS = (
+    "Batch norm got a batched tensor as input while the running_mean or running_var, which will be updated in place, "
+    "were not batched.\nIf you are using a module and do not need eval mode, please set `track_running_stats` to be "
+    "False.If you are using a prebuilt module and do not need eval mode, please see the functorch website for "
+    "resources on how to patch your module to work with vmap")
+
+
 @rule("batch_norm")
 def batch_norm(op, args, kwargs):
     """Each sample normalized by its own statistics (or the running ones, in eval mode): the reductions
@@ -41,7 +48,9 @@ def batch_norm(op, args, kwargs):
     levels = union_of_levels([value for value in bound.values() if isinstance(value, Tensor)])
     rank, count = x.dim(), len(levels)
     if training and any(s is not None and levels_of(s) != levels for s in (running_mean, running_var)):
-        raise RuntimeError(INPLACE_ERROR)
+        if x.requires_grad:  # under a gradient transform, torch's update of the statistics meets this first
+            raise RuntimeError("mutating directly with `.data` inside functorch transform is not allowed.")
+        raise RuntimeError(UNBATCHED_RUNNING_STATS)
     physical = aligned(x, levels, rank)
     channels = x.shape[1]
 
@@ -75,13 +84,32 @@ def _update_running(running_mean, running_var, mean, var, values: int, momentum:
             RAW["add_"](RAW["mul_"](target, 1 - momentum), RAW["mul"](update, momentum))
 
 
+NORM_PARAMETERS = {"layer_norm": ("input", "normalized_shape", "weight", "bias", "eps"),
+                   "group_norm": ("input", "num_groups", "weight", "bias", "eps")}
+
+
 @rule("layer_norm", "group_norm")
-def last_dims_norm(op, args, kwargs):
-    """layer_norm normalizes a sample's last dimensions, which are the physical tensor's last ones too."""
-    x = args[0]
-    if any(levels_of(t) for t in _tensors(args[1:], kwargs)) or op.__name__ == "group_norm":
-        return fallback(op, args, kwargs)
-    return batched(op(x.physical, *args[1:], **kwargs), x.levels)
+def affine_norm(op, args, kwargs):
+    """Normalized without the affine part, then scaled and shifted by the (batched or not) weight and bias
+    through the elementwise rules. layer_norm normalizes a sample's last dimensions, which are the physical
+    tensor's last ones too; group_norm gets the samples flattened into its own batch dimension."""
+    bound = dict(zip(NORM_PARAMETERS[op.__name__], args))
+    bound.update(kwargs)
+    x, weight, bias, eps = bound["input"], bound.get("weight"), bound.get("bias"), bound.get("eps", 1e-5)
+    if not levels_of(x):
+        out = op(x, bound[NORM_PARAMETERS[op.__name__][1]], None, None, eps)
+    elif op.__name__ == "layer_norm":
+        out = batched(op(x.physical, bound["normalized_shape"], None, None, eps), x.levels)
+    else:
+        physical = x.physical
+        flat = RAW["reshape"](physical, [-1] + list(physical.shape[len(x.levels) + 1:]))
+        out = batched(RAW["reshape"](op(flat, bound["num_groups"], None, None, eps), list(physical.shape)), x.levels)
+    affine_shape = [-1] + [1] * (x.dim() - 2) if op.__name__ == "group_norm" else None
+    for value, combine in ((weight, "mul"), (bias, "add")):
+        if value is not None:
+            value = value.reshape(affine_shape) if affine_shape else value
+            out = elementwise(RAW[combine], (out, value), {})
+    return out
 
 
 # -- losses, convolutions and pooling --------------------------------------------------------------------------
@@ -255,6 +283,9 @@ def unfolded(op, args, kwargs):
 @rule("one_hot", "view_as_real", "view_as_complex")
 def on_the_last_dimension(op, args, kwargs):
     x = args[0]
+    if op.__name__ == "one_hot" and (args[1] if len(args) > 1 else kwargs.get("num_classes", -1)) <= 0:
+        raise RuntimeError("When vmap-ing torch.nn.functional.one_hot, please provide an explicit positive "
+                           "num_classes argument.")
     return batched(op(x.physical, *args[1:], **kwargs), x.levels)
 
 
