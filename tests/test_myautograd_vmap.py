@@ -170,6 +170,14 @@ ONE_OP = {
     "one_hot with num_classes": lambda t, x: t.nn.functional.one_hot((x > 0).long(), 2),
     "batch_norm training with unbatched running stats refused": lambda t, x: t.nn.functional.batch_norm(
         x.reshape(2, 3, 2), t.zeros(3), t.ones(3), training=True),
+    "conv1d with a batched weight and bias": lambda t, x: t.nn.functional.conv1d(x.reshape(1, 3, 4), x[:, :2].unsqueeze(0),
+                                                                             x[0, :1]),
+    "conv1d with a batched weight in groups": lambda t, x: t.nn.functional.conv1d(x.reshape(1, 3, 4),
+                                                                              x[:, 1:3].unsqueeze(1), groups=3),
+    "conv1d of an unbatched input without its batch dimension": lambda t, x: t.nn.functional.conv1d(
+        t.ones(3, 5).cumsum(1), x[:, :2].unsqueeze(0), padding=1),
+    "conv_transpose1d with a batched weight": lambda t, x: t.nn.functional.conv_transpose1d(
+        x.reshape(1, 3, 4), x[:, :2].unsqueeze(1).expand(3, 2, 2), stride=2),
     "boolean mask refused": lambda t, x: x[x > 0],
     "nonzero refused": lambda t, x: x.nonzero(),
     "bool() refused": lambda t, x: x.sum() if bool(x.sum() > 0) else x,

@@ -5,6 +5,8 @@ as the others (``_batching_rules.RULES``), with the same families of treatment.
 
 from __future__ import annotations
 
+import functools
+import operator
 import warnings
 
 from .._batched import RAW, aligned, batched, level_size, levels_of, union_of_levels
@@ -187,6 +189,8 @@ def spatial(op, args, kwargs):
     """Samples (and each sample's own batch, if it has one) flattened into the op's batch dimension;
     the weights must be the same for every sample."""
     x = args[0]
+    if op.__name__ in CONV_PARAMETERS and levels_of(args[1] if len(args) > 1 else kwargs.get("weight")):
+        return convolution(op, args, kwargs)
     if any(levels_of(t) for t in _tensors(args[1:], kwargs)) or not levels_of(x):
         return fallback(op, args, kwargs)
     keep = SPATIAL[op.__name__] + 1
@@ -199,6 +203,49 @@ def spatial(op, args, kwargs):
 
     result = tuple(restored(v) for v in result) if isinstance(result, tuple) else restored(result)
     return batched(result, x.levels)
+
+
+CONV_PARAMETERS = {
+    "conv1d": ("input", "weight", "bias", "stride", "padding", "dilation", "groups"),
+    "conv2d": ("input", "weight", "bias", "stride", "padding", "dilation", "groups"),
+    "conv_transpose1d": ("input", "weight", "bias", "stride", "padding", "output_padding", "groups", "dilation"),
+    "conv_transpose2d": ("input", "weight", "bias", "stride", "padding", "output_padding", "groups", "dilation"),
+}
+
+
+def convolution(op, args, kwargs):
+    """A batched weight: the samples become groups of one convolution. The input, every sample given its
+    own copy, has the samples' channels side by side ``(N, B*C, ...)``, the weights are stacked ``(B*O, ...)``
+    and ``groups`` is multiplied by ``B``, so that group ``b*g + j`` is group ``j`` of sample ``b``; the output
+    ``(N, B*O, ...)`` is split back. The bias is added afterwards, through the elementwise rules."""
+    bound = dict(zip(CONV_PARAMETERS[op.__name__], args))
+    bound.update(kwargs)
+    x, weight, bias = bound.pop("input"), bound.pop("weight"), bound.pop("bias", None)
+    levels = union_of_levels((x, weight))
+    spatial_rank = SPATIAL[op.__name__]
+    single = x.dim() == spatial_rank + 1  # a sample without its own batch dimension
+    count = len(levels)
+    inputs = aligned(x, levels, expand=True)
+    if single:
+        inputs = RAW["unsqueeze"](inputs, count)
+    sizes = list(inputs.shape[:count])
+    samples = functools.reduce(operator.mul, sizes, 1)
+    inputs = RAW["reshape"](inputs, [samples] + list(inputs.shape[count:]))  # (B, N, C, ...)
+    inputs = RAW["movedim"](inputs, 0, 1)
+    inputs = RAW["reshape"](inputs, [inputs.shape[0], -1] + list(inputs.shape[3:]))  # (N, B*C, ...)
+    weights = aligned(weight, levels, expand=True)
+    weights = RAW["reshape"](weights, [-1] + list(weights.shape[count + 1:]))  # (B*O or B*C, ...)
+    bound["groups"] = bound.get("groups", 1) * samples
+    out = op(inputs, weights, None, **bound)
+    out = RAW["reshape"](out, [out.shape[0], samples, -1] + list(out.shape[2:]))  # (N, B, O, ...)
+    out = RAW["movedim"](out, 1, 0)
+    out = RAW["reshape"](out, sizes + list(out.shape[1:]))
+    if single:
+        out = RAW["squeeze"](out, count)
+    out = batched(out, levels)
+    if bias is not None:
+        out = elementwise(RAW["add"], (out, bias.reshape([-1] + [1] * spatial_rank)), {})
+    return out
 
 
 @rule("addmm")
