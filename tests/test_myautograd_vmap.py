@@ -178,6 +178,19 @@ ONE_OP = {
         t.ones(3, 5).cumsum(1), x[:, :2].unsqueeze(0), padding=1),
     "conv_transpose1d with a batched weight": lambda t, x: t.nn.functional.conv_transpose1d(
         x.reshape(1, 3, 4), x[:, :2].unsqueeze(1).expand(3, 2, 2), stride=2),
+    "einsum with an unbatched operand": lambda t, x: t.einsum("ij,jk->ik", x, t.ones(4, 2).cumsum(0)),
+    "einsum of two batched operands, implicit output": lambda t, x: t.einsum("ij,kj", x, x.flip(0)),
+    "einsum with an ellipsis": lambda t, x: t.einsum("...ij->...ji", x.reshape(3, 2, 2)),
+    "tensordot dims=1": lambda t, x: t.tensordot(x, x[0], dims=1),
+    "tensordot explicit dims": lambda t, x: t.tensordot(x.reshape(3, 2, 2), x[:2, :3], dims=([1, 0], [0, 1])),
+    "diag of a vector, above": lambda t, x: t.diag(x[0], 2),
+    "diag of a vector, below": lambda t, x: x[1].diag(-1),
+    "diag of a matrix": lambda t, x: t.diag(x, 1),
+    "embedding from a batched table": lambda t, x: t.nn.functional.embedding(t.tensor([[2, 0], [1, 2]]), x),
+    "embedding from a batched table, padding_idx": lambda t, x: t.func.grad(
+        lambda w: t.nn.functional.embedding(t.tensor([0, 2, 0]), w, padding_idx=0).sum())(x),
+    "pad, reflect": lambda t, x: t.nn.functional.pad(x, (1, 2), mode="reflect"),
+    "pad, circular in two dimensions": lambda t, x: t.nn.functional.pad(x.unsqueeze(0), (1, 1, 1, 1), mode="circular"),
     "boolean mask refused": lambda t, x: x[x > 0],
     "nonzero refused": lambda t, x: x.nonzero(),
     "bool() refused": lambda t, x: x.sum() if bool(x.sum() > 0) else x,
@@ -330,11 +343,13 @@ def test_randomness_same_and_different():
 
 def test_an_op_without_a_rule_runs_per_sample_with_torchs_warning():
     x = myautograd.tensor(batch(myautograd, 3, 2, 2).tolist())
+    index = [3, 0, 2]
     with pytest.warns(UserWarning, match="^There is a performance drop because we have not yet implemented the "
-                                         "batching rule for aten::einsum. Please file us an issue on GitHub so that "
+                                         "batching rule for aten::take. Please file us an issue on GitHub so that "
                                          "we can prioritize its implementation.$"):
-        result = myautograd.func.vmap(lambda m: myautograd.einsum("ij,jk->ik", m, m))(x)
-    expected = torch.func.vmap(lambda m: torch.einsum("ij,jk->ik", m, m))(torch.tensor(x.tolist()))
+        result = myautograd.func.vmap(lambda m: myautograd.take(m, myautograd.tensor(index)))(x)
+    with pytest.warns(UserWarning, match="batching rule for aten::take"):  # torch's own fallback too
+        expected = torch.func.vmap(lambda m: torch.take(m, torch.tensor(index)))(torch.tensor(x.tolist()))
     assert np.allclose(result.tolist(), expected.tolist())
 
 

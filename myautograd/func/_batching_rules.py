@@ -25,6 +25,7 @@ import warnings
 
 from .._batched import LEVELS, RAW, BatchedTensor, aligned, batched, level_size, levels_of, union_of_levels
 from .._dtype import bool_
+from .._ops.registry import FUNCTIONS
 from .._tensor import Tensor
 
 RULES: dict = {}
@@ -370,6 +371,59 @@ def getitem(op, args, kwargs):
         return fallback(op, args, kwargs)
     levels = union_of_levels((x,))
     return batched(op(x.physical, (slice(None),) * len(levels) + key), levels)
+
+
+@rule("einsum")
+def einsum(op, args, kwargs):
+    """Each operand's batch dimensions named by letters the equation does not use, and kept in the output."""
+    equation, operands = args[0], list(args[1]) if len(args) == 2 and isinstance(args[1], (list, tuple)) else list(args[1:])
+    equation = equation.replace(" ", "")
+    levels = union_of_levels(operands)
+    spare = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if c not in equation][:len(levels)]
+    letter = dict(zip(levels, spare))
+    inputs, _, output = equation.partition("->")
+    specs = inputs.split(",")
+    if "->" not in equation:  # the implicit output: the letters seen once, in order, after any ellipsis
+        letters = "".join(specs).replace(".", "")
+        output = ("..." if "..." in inputs else "") + "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    specs = ["".join(letter[n] for n in levels_of(t)) + spec for t, spec in zip(operands, specs)]
+    output = "".join(spare) + output
+    physical = [t.physical if levels_of(t) else t for t in operands]
+    return batched(op(",".join(specs) + "->" + output, *physical), levels)
+
+
+@rule("tensordot")
+def tensordot(op, args, kwargs):
+    """As the einsum that contracts the same dimensions."""
+    a, b = args[0], args[1]
+    dims = args[2] if len(args) > 2 else kwargs.get("dims", 2)
+    if isinstance(dims, int):
+        dims = (list(range(a.dim() - dims, a.dim())), list(range(dims)))
+    first = [d % max(a.dim(), 1) for d in dims[0]]
+    second = [d % max(b.dim(), 1) for d in dims[1]]
+    names = iter("abcdefghijklmnopqrstuvwxyz")
+    a_spec = [next(names) for _ in range(a.dim())]
+    b_spec = [a_spec[first[second.index(d)]] if d in second else next(names) for d in range(b.dim())]
+    output = [c for i, c in enumerate(a_spec) if i not in first] + [c for i, c in enumerate(b_spec) if i not in second]
+    return einsum(FUNCTIONS["einsum"], (f"{''.join(a_spec)},{''.join(b_spec)}->{''.join(output)}", a, b), {})
+
+
+@rule("diag")
+def diag(op, args, kwargs):
+    """A matrix's diagonal is ``diagonal`` of its last two dimensions; a vector's matrix is the vector on the
+    diagonal of an identity, moved to the offset's diagonal by products with shifted identities."""
+    x = args[0]
+    offset = args[1] if len(args) > 1 else kwargs.get("diagonal", 0)
+    if x.dim() != 1:
+        return with_dims(RAW["diagonal"], (x, offset, -2, -1), {}) if x.dim() == 2 else fallback(op, args, kwargs)
+    n = x.shape[0]
+    size = n + abs(offset)
+    eye = FUNCTIONS["eye"]
+    on_diagonal = RAW["mul"](RAW["unsqueeze"](x.physical, -1), eye(n, dtype=x.dtype, device=x.device))
+    identity = eye(size, dtype=x.dtype, device=x.device)
+    rows = RAW["__getitem__"](identity, (slice(None), slice(max(-offset, 0), max(-offset, 0) + n)))
+    columns = RAW["__getitem__"](identity, slice(max(offset, 0), max(offset, 0) + n))
+    return batched(RAW["matmul"](RAW["matmul"](rows, on_diagonal), columns), x.levels)
 
 
 @rule("__setitem__")

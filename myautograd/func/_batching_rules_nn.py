@@ -338,19 +338,45 @@ def on_the_last_dimension(op, args, kwargs):
 
 @rule("pad")
 def padded(op, args, kwargs):
+    """The padded last dimensions, with every other one (the batch's included) flattened into one batch
+    dimension and a channel dimension of one: the form every mode accepts."""
     x = args[0]
+    pads = args[1] if len(args) > 1 else kwargs["pad"]
     mode = args[2] if len(args) > 2 else kwargs.get("mode", "constant")
-    if mode != "constant" or any(levels_of(t) for t in _tensors(args[1:], kwargs)):
+    if any(levels_of(t) for t in _tensors(args[1:], kwargs)):
         return fallback(op, args, kwargs)
-    return batched(op(x.physical, *args[1:], **kwargs), x.levels)
+    if mode == "constant":
+        return batched(op(x.physical, *args[1:], **kwargs), x.levels)
+    physical, kept = x.physical, len(pads) // 2
+    leading = list(physical.shape[:physical.dim() - kept])
+    flat = RAW["unsqueeze"](RAW["reshape"](physical, [-1] + list(physical.shape[physical.dim() - kept:])), 1)
+    out = op(flat, *args[1:], **kwargs)
+    return batched(RAW["reshape"](out, leading + list(out.shape[2:])), x.levels)
 
 
 @rule("embedding")
 def embedding(op, args, kwargs):
-    indices = args[0]
-    if any(levels_of(t) for t in _tensors(args[1:], kwargs)) or kwargs.get("max_norm") is not None:
+    """A batched weight: the samples' tables stacked into one, each sample's indices offset to its own rows;
+    the rows looked up at ``padding_idx`` pass no gradient back."""
+    indices, weight = args[0], args[1] if len(args) > 1 else kwargs["weight"]
+    rest = {key: value for key, value in kwargs.items() if key not in ("weight", "padding_idx")}
+    padding_idx = args[2] if len(args) > 2 else kwargs.get("padding_idx")
+    if levels_of(weight) and (len(args) > 3 or rest):
         return fallback(op, args, kwargs)
-    return batched(op(indices.physical, *args[1:], **kwargs), indices.levels)
+    if not levels_of(weight):
+        return batched(op(indices.physical, *args[1:], **kwargs), indices.levels)
+    levels = union_of_levels((indices, weight))
+    count = len(levels)
+    tables = aligned(weight, levels, expand=True)
+    sizes, rows = list(tables.shape[:count]), tables.shape[count]
+    samples = functools.reduce(operator.mul, sizes, 1)
+    positions = RAW["reshape"](aligned(indices, levels, expand=True), [samples, -1])
+    offsets = RAW["mul"](RAW["unsqueeze"](FUNCTIONS["arange"](samples, device=positions.device), 1), rows)
+    out = op(RAW["add"](positions, offsets), RAW["reshape"](tables, [samples * rows, -1]))
+    if padding_idx is not None:
+        padding = RAW["unsqueeze"](RAW["eq"](positions, padding_idx % rows), -1)
+        out = FUNCTIONS["where"](padding, out.detach(), out)
+    return batched(RAW["reshape"](out, sizes + list(indices.shape) + [tables.shape[-1]]), levels)
 
 
 DYNAMIC_SHAPE = ("vmap: We do not support batching operators that can output dynamic shape. Attempted to vmap over "
