@@ -367,7 +367,8 @@ def getitem(op, args, kwargs):
     if any(isinstance(k, BatchedTensor) and k.dtype is bool_ for k in key):
         raise RuntimeError("vmap: We do not support batching operators that can support dynamic shape. Attempting to "
                            "batch over indexing with a boolean mask.")
-    if any(isinstance(k, (Tensor, list)) for k in key):
+    advanced = [i for i, k in enumerate(key) if isinstance(k, (Tensor, list, range))]
+    if any(levels_of(k) for k in key) or (advanced and not _adjacent(key, advanced)):
         return fallback(op, args, kwargs)
     levels = union_of_levels((x,))
     return batched(op(x.physical, (slice(None),) * len(levels) + key), levels)
@@ -424,6 +425,13 @@ def diag(op, args, kwargs):
     rows = RAW["__getitem__"](identity, (slice(None), slice(max(-offset, 0), max(-offset, 0) + n)))
     columns = RAW["__getitem__"](identity, slice(max(offset, 0), max(offset, 0) + n))
     return batched(RAW["matmul"](RAW["matmul"](rows, on_diagonal), columns), x.levels)
+
+
+def _adjacent(key: tuple, advanced: list) -> bool:
+    """Whether the index tensors (with any integers among them, which index alike) stand side by side, so that
+    their result's dimensions take their place, after the batch dimensions, as in the sample."""
+    first, last = advanced[0], advanced[-1]
+    return all(isinstance(k, (Tensor, list, range, int)) for k in key[first:last + 1])
 
 
 @rule("__setitem__")
