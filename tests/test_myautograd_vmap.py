@@ -195,6 +195,15 @@ ONE_OP = {
     "a slice, then a list": lambda t, x: x[:, [3, 0]],
     "an integer and an index tensor": lambda t, x: x[-1, t.tensor([[0, 1], [3, 3]])],
     "an unbatched mask": lambda t, x: x[t.tensor([True, False, True])],
+    "cross_entropy with batched class weights": lambda t, x: t.nn.functional.cross_entropy(
+        x, t.tensor([0, 3, 3]), weight=x[0].abs()),
+    "cross_entropy with an ignore_index": lambda t, x: t.nn.functional.cross_entropy(x, t.tensor([1, 3, 0]),
+                                                                                     ignore_index=1),
+    "nll_loss, every target ignored: NaN": lambda t, x: t.nn.functional.nll_loss(x, t.tensor([-100, -100, -100])),
+    "nll_loss gradient, every target ignored": lambda t, x: t.func.grad(
+        lambda a: t.nn.functional.nll_loss(a, t.tensor([-100, -100, -100])))(x),
+    "nll_loss with weights and a spatial dim, none": lambda t, x: t.nn.functional.nll_loss(
+        x.reshape(2, 3, 2), t.tensor([[0, 2], [1, 1]]), weight=t.tensor([0.5, 1.0, 2.0]), reduction="none"),
     "boolean mask refused": lambda t, x: x[x > 0],
     "nonzero refused": lambda t, x: x.nonzero(),
     "bool() refused": lambda t, x: x.sum() if bool(x.sum() > 0) else x,

@@ -159,9 +159,14 @@ def class_loss(op, args, kwargs):
     """Each sample's losses with the samples flattened into the loss's own batch dimension."""
     x, target = args[0], args[1]
     reduction = kwargs.pop("reduction", "mean")
-    if len(args) > 2 or kwargs.get("weight") is not None or levels_of(kwargs.get("weight")) or \
-            any(key in kwargs for key in ("size_average", "reduce", "ignore_index")):
+    if len(args) > 2 or any(key in kwargs for key in ("size_average", "reduce")) or \
+            (target.is_floating_point() and (kwargs.get("weight") is not None or "ignore_index" in kwargs)):
         return fallback(op, args, dict(kwargs, reduction=reduction))
+    if not target.is_floating_point() and not kwargs.get("label_smoothing") and \
+            (reduction != "none" or kwargs.get("weight") is not None or "ignore_index" in kwargs):
+        log_probabilities = x.log_softmax(1 if x.dim() > 1 else 0) if op.__name__ == "cross_entropy" else x
+        return weighted_class_loss(log_probabilities, target, kwargs.get("weight"), kwargs.get("ignore_index", -100),
+                                   reduction)
     levels = union_of_levels((x, target))
     inputs, targets = aligned(x, levels, expand=True), aligned(target, levels, expand=True)
     count, single = len(levels), x.dim() == 1
@@ -175,9 +180,30 @@ def class_loss(op, args, kwargs):
                                     list(losses.shape[1:])), levels)
     if reduction == "none":
         return losses
-    if reduction == "sum" or probabilities:
-        return losses.sum() if reduction == "sum" else losses.mean()
-    return losses.sum() / target.ne(-100).sum()  # the mean over the targets not ignored
+    return losses.sum() if reduction == "sum" else losses.mean()
+
+
+def weighted_class_loss(log_probabilities, target, weight, ignore_index: int, reduction: str):
+    """nll_loss written with the sample's own ops (each batched by its rule): the log-probability of each
+    target class, weighted by its class weight, zero where the target is ``ignore_index``; the mean divides
+    by the total weight of the targets kept. Ignored targets pass no gradient back, and a mean over no kept
+    target is NaN (its gradient zero), as torch's kernel has it."""
+    class_dim = 1 if log_probabilities.dim() > 1 else 0
+    kept = target.ne(ignore_index)
+    classes = target.masked_fill(kept.logical_not(), 0).unsqueeze(class_dim)
+    picked = log_probabilities.gather(class_dim, classes).squeeze(class_dim)
+    if weight is None:
+        weights = kept.to(picked.dtype)
+    else:
+        table = weight.reshape([-1] + [1] * (log_probabilities.dim() - class_dim - 1)).expand(log_probabilities.shape)
+        weights = table.gather(class_dim, classes).squeeze(class_dim) * kept
+    if reduction == "none":
+        return picked.neg() * weights
+    if reduction == "sum":
+        return (picked.neg() * weights).sum()
+    total = weights.sum()
+    scale = (weights / total).masked_fill(kept.logical_not(), 0.0)
+    return (picked.neg() * scale).sum() + (total - total) / total  # the last term: 0, or NaN for no kept target
 
 
 SPATIAL = {"conv1d": 1, "conv_transpose1d": 1, "conv2d": 2, "conv_transpose2d": 2, "max_pool2d": 2,
