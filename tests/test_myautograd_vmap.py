@@ -204,6 +204,10 @@ ONE_OP = {
         lambda a: t.nn.functional.nll_loss(a, t.tensor([-100, -100, -100])))(x),
     "nll_loss with weights and a spatial dim, none": lambda t, x: t.nn.functional.nll_loss(
         x.reshape(2, 3, 2), t.tensor([[0, 2], [1, 1]]), weight=t.tensor([0.5, 1.0, 2.0]), reduction="none"),
+    "max gradient with a NaN and ties": lambda t, x: t.func.grad(lambda a: a.max())(
+        t.where(x > 1, t.tensor(float("nan")), x.clamp(max=0.2))),
+    "min gradient with ties": lambda t, x: t.func.grad(lambda a: a.min())(x.clamp(min=-0.5)),
+    "var gradient of one NaN element": lambda t, x: t.func.grad(lambda a: a.var())(x[:1, 0] * float("nan")),
     "boolean mask refused": lambda t, x: x[x > 0],
     "nonzero refused": lambda t, x: x.nonzero(),
     "bool() refused": lambda t, x: x.sum() if bool(x.sum() > 0) else x,

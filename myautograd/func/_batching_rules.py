@@ -173,6 +173,10 @@ def reduction(op, args, kwargs):
     """``dim`` (at its position or as a keyword) shifted; none means every dimension of the sample."""
     position = REDUCTIONS[op.__name__] if op.__name__ in REDUCTIONS else 1
     x = args[0]
+    if op.__name__ in ("var", "std") and _whole_without_freedom(x, args, kwargs):
+        # torch's closed-form gradient of a whole-tensor var/std with no degree of freedom (inf, not NaN)
+        # holds for a whole sample only: each sample (of one element, or so) alone, with no warning, as torch
+        return warning_once(lambda: fallback(op, args, kwargs, warn=False))
     levels, rank = x.levels, x.dim()
     args = list(args)
     if rank == 0:  # a sample of one element: reduced over a dimension of one (an empty dims tuple means all)
@@ -196,6 +200,14 @@ def reduction(op, args, kwargs):
         kwargs = dict(kwargs, dim=shifted)
     args[0] = x.physical
     return batched(op(*args, **kwargs), levels)
+
+
+def _whole_without_freedom(x, args, kwargs) -> bool:
+    """A var/std over every dimension of the sample, whose correction leaves no degree of freedom."""
+    dim = args[1] if len(args) > 1 and not isinstance(args[1], (bool, float)) else kwargs.get("dim")
+    unbiased = args[1] if len(args) > 1 and isinstance(args[1], bool) else kwargs.get("unbiased", True)
+    correction = kwargs.get("correction", 1 if unbiased else 0)
+    return dim is None and x.numel() - (correction if correction is not None else 1) <= 0
 
 
 ONE_DIM = {"cumsum": [1], "cumprod": [1], "softmax": [1], "log_softmax": [1], "transpose": [1, 2], "swapaxes": [1, 2],
@@ -290,9 +302,24 @@ def extremum(op, args, kwargs):
     levels = x.levels
     if dim is None:
         flat = RAW["reshape"](x.physical, [level_size(n) for n in levels] + [-1])
-        reduce = {"max": RAW["amax"], "min": RAW["amin"]}.get(op.__name__, op)
-        return batched(reduce(flat, -1, **rest), levels)
+        if op.__name__ in ("max", "min"):
+            return batched(_whole_extremum(op.__name__, flat), levels)
+        return batched(op(flat, -1, **rest), levels)
     return batched(op(x.physical, _shift(dim, x.dim(), levels), keepdim, **rest), levels)
+
+
+def _whole_extremum(name: str, flat):
+    """The max/min of each row, with the gradient of a full max/min: split evenly among the ties, or among the
+    NaNs of a row holding any (amax's gradient would be NaN there). Rows with a NaN take the NaN branch, a
+    masked sum of the NaNs over their count; the others amax/amin, given zeros for the NaN rows so that no
+    branch's gradient turns NaN."""
+    nans = RAW["isnan"](flat)
+    nan_rows = RAW["any"](nans, -1)
+    count = RAW["clamp_min"](RAW["sum"](nans, -1), 1).to(flat.dtype)
+    nan_branch = RAW["div"](RAW["sum"](FUNCTIONS["where"](nans, flat, 0.0), -1), count)
+    safe = FUNCTIONS["where"](RAW["unsqueeze"](nan_rows, -1), 0.0, flat)
+    extreme = RAW["amax" if name == "max" else "amin"](safe, -1)
+    return FUNCTIONS["where"](nan_rows, nan_branch, extreme)
 
 
 @rule("cat", "concat", "concatenate", "stack", "hstack", "vstack")
@@ -610,6 +637,20 @@ TORCH_LOOPS = {
 }
 
 
+def warning_once(call):
+    """``call()``, each distinct warning it gives (a sample's own, repeated by a loop) given once, as torch's
+    per-sample code gives it once for the batch."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call()
+    seen = []
+    for caught_warning in caught:
+        if (caught_warning.category, str(caught_warning.message)) not in seen:
+            seen.append((caught_warning.category, str(caught_warning.message)))
+            warnings.warn(caught_warning.message, caught_warning.category, stacklevel=5)
+    return result
+
+
 def torch_loop(name: str, suffix: str, op, args, kwargs):
     """What torch's fallback does: the warnings a sample's own code gives (once, as torch's Python prologue
     gives them), the fallback's warning, then the op once per sample; an in-place op computes out of place
@@ -622,14 +663,7 @@ def torch_loop(name: str, suffix: str, op, args, kwargs):
     compute = RAW[name[:-1]] if inplace else op
     if inplace:  # the samples read from a copy, so that writing the target leaves what backward saved intact
         args = (BatchedTensor(RAW["clone"](target.physical), levels), *args[1:])
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = fallback(compute, args, kwargs, warn=False)
-    seen = []
-    for caught_warning in caught:
-        if (caught_warning.category, str(caught_warning.message)) not in seen:
-            seen.append((caught_warning.category, str(caught_warning.message)))
-            warnings.warn(caught_warning.message, caught_warning.category, stacklevel=4)
+    result = warning_once(lambda: fallback(compute, args, kwargs, warn=False))
     warnings.warn(FALLBACK_WARNING.format(f"aten::{name}{suffix}"), UserWarning, stacklevel=4)
     if not inplace:
         return result
