@@ -208,10 +208,22 @@ ONE_OP = {
         t.where(x > 1, t.tensor(float("nan")), x.clamp(max=0.2))),
     "min gradient with ties": lambda t, x: t.func.grad(lambda a: a.min())(x.clamp(min=-0.5)),
     "var gradient of one NaN element": lambda t, x: t.func.grad(lambda a: a.var())(x[:1, 0] * float("nan")),
+    "setitem rows by a list": lambda t, x: _assigned(x, [0, 2], x[1, :4] * 2),
+    "setitem through an index tensor": lambda t, x: _assigned(x, (t.tensor([2, 0]), 1), x[0, :2]),
+    "setitem through an unbatched mask": lambda t, x: _assigned(x, t.tensor([[True, False] * 2] * 3), 0.5),
+    "masked_select with an unbatched, broadcast mask": lambda t, x: x.masked_select(t.tensor([True, False, True, True])),
+    "dropout that draws nothing": lambda t, x: t.nn.functional.dropout(x, p=0.0) + t.nn.functional.dropout(x, 0.5, False),
+    "dropout of every element": lambda t, x: t.dropout(x, 1.0, True),
     "boolean mask refused": lambda t, x: x[x > 0],
     "nonzero refused": lambda t, x: x.nonzero(),
     "bool() refused": lambda t, x: x.sum() if bool(x.sum() > 0) else x,
 }
+
+
+def _assigned(x, key, value):
+    out = x.clone()
+    out[key] = value
+    return out
 
 
 def _set_first_row(x):

@@ -465,7 +465,9 @@ def _adjacent(key: tuple, advanced: list) -> bool:
 def setitem(op, args, kwargs):
     x, key, value = args
     key = key if isinstance(key, tuple) else (key,)
-    if not set(levels_of(value)) <= set(levels_of(x)) or any(isinstance(k, (Tensor, list)) for k in key):
+    advanced = [i for i, k in enumerate(key) if isinstance(k, (Tensor, list, range))]
+    if not set(levels_of(value)) <= set(levels_of(x)) or any(levels_of(k) for k in key) or \
+            (advanced and not _adjacent(key, advanced)):
         raise RuntimeError(INPLACE_ERROR)
     levels = levels_of(x)
     target = op if levels else None
@@ -499,9 +501,12 @@ RANDOM = {"rand", "randn", "randint", "randperm", "rand_like", "randn_like", "no
 
 def random_op(op, args, kwargs):
     """Random values: refused in ``randomness='error'``; with ``'same'`` one draw for every sample; with
-    ``'different'``, one per sample of every level (tensors created at the sample's size get the batch sizes)."""
+    ``'different'``, one per sample of every level (tensors created at the sample's size get the batch sizes).
+    A dropout that draws nothing (not training, or ``p`` 0 or 1) is no random op."""
     mode = LEVELS[-1].randomness
     name = op.__name__
+    if name == "dropout" and _draws_nothing(args, kwargs):
+        return batched(op(args[0].physical if levels_of(args[0]) else args[0], *args[1:], **kwargs), levels_of(args[0]))
     if mode == "error":
         raise RuntimeError(RANDOMNESS_ERROR)
     tensors = _tensors(args, kwargs)
@@ -523,6 +528,12 @@ def random_op(op, args, kwargs):
         result = op(aligned(x, levels, expand=True), *args[1:], **kwargs)
         return args[0] if name.endswith("_") else batched(result, levels)
     return fallback(op, args, kwargs, warn=False)
+
+
+def _draws_nothing(args, kwargs) -> bool:
+    p = args[1] if len(args) > 1 else kwargs.get("p", 0.5)
+    training = args[2] if len(args) > 2 else kwargs.get("training", kwargs.get("train", True))
+    return not training or p in (0, 1)
 
 
 for _name in RANDOM:

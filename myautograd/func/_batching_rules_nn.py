@@ -405,12 +405,24 @@ def embedding(op, args, kwargs):
     return batched(RAW["reshape"](out, sizes + list(indices.shape) + [tables.shape[-1]]), levels)
 
 
+def masked_select(x, mask):
+    """An unbatched mask selects as many elements from every sample: the physical tensor indexed by the mask
+    after the batch dimensions, both broadcast to the sample's shape first."""
+    shape = _broadcast(list(x.shape), list(mask.shape))
+    physical = aligned(x, x.levels, len(shape))
+    physical = RAW["expand"](physical, list(physical.shape[:len(x.levels)]) + shape)
+    return batched(RAW["__getitem__"](physical, (slice(None),) * len(x.levels) + (RAW["expand"](mask, shape),)),
+                   x.levels)
+
+
 DYNAMIC_SHAPE = ("vmap: We do not support batching operators that can output dynamic shape. Attempted to vmap over "
                  "aten::{}. Please file an issue at https://github.com/pytorch/pytorch/issues if you need this feature.")
 
 
 @rule("nonzero", "argwhere", "masked_select")
 def dynamic_shape(op, args, kwargs):
+    if op.__name__ == "masked_select" and not levels_of(args[1] if len(args) > 1 else kwargs["mask"]):
+        return masked_select(args[0], args[1] if len(args) > 1 else kwargs["mask"])
     if op.__name__ == "masked_select":
         raise RuntimeError("vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We cannot support "
                            "this because for each batch this would return a differently shaped Tensor. Please file an "
