@@ -511,6 +511,11 @@ TORCH_LOOPS = {  # where torch 2.13 has no batching rule itself: its fallback wa
     "kl_div": lambda t, x, y: t.func.vmap(lambda a, b: t.nn.functional.kl_div(a, b.abs(), reduction="mean"))(x, y),
     "square_ under a gradient (no loop)": lambda t, x, y: t.func.vmap(
         t.func.grad(lambda a: a.clone().square_().sum()))(x),
+    "take under a gradient (put in its backward)": lambda t, x, y: t.func.vmap(
+        t.func.grad(lambda a: t.take(a, t.tensor([0, 4, 4])).sum()))(x),
+    "bilinear under a gradient (_trilinear, and once per input in its backward)": lambda t, x, y: t.func.vmap(
+        lambda a, b: sum(t.func.grad(lambda p, q: t.nn.functional.bilinear(p, q, t.ones(2, 3, 3)).sum(),
+                                     argnums=(0, 1))(a, b)))(x, y),
     "kl_div under a gradient (no loop)": lambda t, x, y: t.func.vmap(
         t.func.grad(lambda a, b: t.nn.functional.kl_div(a, b.abs(), reduction="sum")))(x, y),
 }

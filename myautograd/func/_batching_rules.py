@@ -662,10 +662,23 @@ def warning_once(call):
     return result
 
 
-def torch_loop(name: str, suffix: str, op, args, kwargs):
+def _differentiable_count(args, kwargs) -> int:
+    return sum(1 for t in _tensors(args[:3], {}) if t.requires_grad)
+
+
+# op name -> under a gradient, (the op torch's autograd reaches, the ops its backward reaches): torch loops over both
+TORCH_GRAD_LOOPS = {
+    "bilinear": lambda args, kwargs: ("_trilinear", ["_trilinear"] * _differentiable_count(args, kwargs)),
+    "take": lambda args, kwargs: ("take", ["put"] if args[0].requires_grad else []),
+}
+
+
+def torch_loop(name: str, suffix: str, op, args, kwargs, shown: str | None = None, backward: tuple = ()):
     """What torch's fallback does: the warnings a sample's own code gives (once, as torch's Python prologue
-    gives them), the fallback's warning, then the op once per sample; an in-place op computes out of place
-    per sample and writes the stacked results into its target, which must be batched over every level."""
+    gives them), the fallback's warning (for the op ``shown``, by default ``name``), then the op once per
+    sample; an in-place op computes out of place per sample and writes the stacked results into its target,
+    which must be batched over every level. ``backward``: the ops torch's backward of the result loops over,
+    whose warnings the backward pass gives."""
     inplace = name.endswith("_")
     target = args[0]
     levels = union_of_levels(_tensors(args, kwargs))
@@ -675,7 +688,12 @@ def torch_loop(name: str, suffix: str, op, args, kwargs):
     if inplace:  # the samples read from a copy, so that writing the target leaves what backward saved intact
         args = (BatchedTensor(RAW["clone"](target.physical), levels), *args[1:])
     result = warning_once(lambda: fallback(compute, args, kwargs, warn=False))
-    warnings.warn(FALLBACK_WARNING.format(f"aten::{name}{suffix}"), UserWarning, stacklevel=4)
+    warnings.warn(FALLBACK_WARNING.format(f"aten::{shown or name}{suffix}"), UserWarning, stacklevel=4)
+    if backward and isinstance(result, BatchedTensor) and result.requires_grad:
+        def backward_warnings(grad):
+            for backward_name in backward:
+                warnings.warn(FALLBACK_WARNING.format(f"aten::{backward_name}"), UserWarning, stacklevel=2)
+        result.physical.register_hook(backward_warnings)
     if not inplace:
         return result
     RAW["copy_"](target.physical, result.physical)
@@ -684,6 +702,9 @@ def torch_loop(name: str, suffix: str, op, args, kwargs):
 
 def run(name: str, op, args, kwargs):
     """``op`` applied to arguments of which at least one is batched, or a random op under vmap."""
+    if name in TORCH_GRAD_LOOPS and any(t.requires_grad for t in _tensors(args, kwargs)):
+        shown, backward = TORCH_GRAD_LOOPS[name](args, kwargs)
+        return torch_loop(name, "", op, args, kwargs, shown=shown, backward=tuple(backward))
     loops = TORCH_LOOPS.get(name)
     suffix = loops(args, kwargs) if loops is not None else None
     if suffix is not None:
