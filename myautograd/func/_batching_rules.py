@@ -25,6 +25,7 @@ import warnings
 
 from .._batched import LEVELS, RAW, BatchedTensor, aligned, batched, level_size, levels_of, union_of_levels
 from .._dtype import bool_
+from .._ops.registry import FUNCTIONS
 from .._tensor import Tensor
 
 RULES: dict = {}
@@ -172,6 +173,10 @@ def reduction(op, args, kwargs):
     """``dim`` (at its position or as a keyword) shifted; none means every dimension of the sample."""
     position = REDUCTIONS[op.__name__] if op.__name__ in REDUCTIONS else 1
     x = args[0]
+    if op.__name__ in ("var", "std") and _whole_without_freedom(x, args, kwargs):
+        # torch's closed-form gradient of a whole-tensor var/std with no degree of freedom (inf, not NaN)
+        # holds for a whole sample only: each sample (of one element, or so) alone, with no warning, as torch
+        return warning_once(lambda: fallback(op, args, kwargs, warn=False))
     levels, rank = x.levels, x.dim()
     args = list(args)
     if rank == 0:  # a sample of one element: reduced over a dimension of one (an empty dims tuple means all)
@@ -195,6 +200,14 @@ def reduction(op, args, kwargs):
         kwargs = dict(kwargs, dim=shifted)
     args[0] = x.physical
     return batched(op(*args, **kwargs), levels)
+
+
+def _whole_without_freedom(x, args, kwargs) -> bool:
+    """A var/std over every dimension of the sample, whose correction leaves no degree of freedom."""
+    dim = args[1] if len(args) > 1 and not isinstance(args[1], (bool, float)) else kwargs.get("dim")
+    unbiased = args[1] if len(args) > 1 and isinstance(args[1], bool) else kwargs.get("unbiased", True)
+    correction = kwargs.get("correction", 1 if unbiased else 0)
+    return dim is None and x.numel() - (correction if correction is not None else 1) <= 0
 
 
 ONE_DIM = {"cumsum": [1], "cumprod": [1], "softmax": [1], "log_softmax": [1], "transpose": [1, 2], "swapaxes": [1, 2],
@@ -289,9 +302,24 @@ def extremum(op, args, kwargs):
     levels = x.levels
     if dim is None:
         flat = RAW["reshape"](x.physical, [level_size(n) for n in levels] + [-1])
-        reduce = {"max": RAW["amax"], "min": RAW["amin"]}.get(op.__name__, op)
-        return batched(reduce(flat, -1, **rest), levels)
+        if op.__name__ in ("max", "min"):
+            return batched(_whole_extremum(op.__name__, flat), levels)
+        return batched(op(flat, -1, **rest), levels)
     return batched(op(x.physical, _shift(dim, x.dim(), levels), keepdim, **rest), levels)
+
+
+def _whole_extremum(name: str, flat):
+    """The max/min of each row, with the gradient of a full max/min: split evenly among the ties, or among the
+    NaNs of a row holding any (amax's gradient would be NaN there). Rows with a NaN take the NaN branch, a
+    masked sum of the NaNs over their count; the others amax/amin, given zeros for the NaN rows so that no
+    branch's gradient turns NaN."""
+    nans = RAW["isnan"](flat)
+    nan_rows = RAW["any"](nans, -1)
+    count = RAW["clamp_min"](RAW["sum"](nans, -1), 1).to(flat.dtype)
+    nan_branch = RAW["div"](RAW["sum"](FUNCTIONS["where"](nans, flat, 0.0), -1), count)
+    safe = FUNCTIONS["where"](RAW["unsqueeze"](nan_rows, -1), 0.0, flat)
+    extreme = RAW["amax" if name == "max" else "amin"](safe, -1)
+    return FUNCTIONS["where"](nan_rows, nan_branch, extreme)
 
 
 @rule("cat", "concat", "concatenate", "stack", "hstack", "vstack")
@@ -366,17 +394,80 @@ def getitem(op, args, kwargs):
     if any(isinstance(k, BatchedTensor) and k.dtype is bool_ for k in key):
         raise RuntimeError("vmap: We do not support batching operators that can support dynamic shape. Attempting to "
                            "batch over indexing with a boolean mask.")
-    if any(isinstance(k, (Tensor, list)) for k in key):
+    advanced = [i for i, k in enumerate(key) if isinstance(k, (Tensor, list, range))]
+    if any(levels_of(k) for k in key) or (advanced and not _adjacent(key, advanced)):
         return fallback(op, args, kwargs)
     levels = union_of_levels((x,))
     return batched(op(x.physical, (slice(None),) * len(levels) + key), levels)
+
+
+@rule("einsum")
+def einsum(op, args, kwargs):
+    """Each operand's batch dimensions named by letters the equation does not use, and kept in the output."""
+    equation, operands = args[0], list(args[1]) if len(args) == 2 and isinstance(args[1], (list, tuple)) else list(args[1:])
+    equation = equation.replace(" ", "")
+    levels = union_of_levels(operands)
+    spare = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if c not in equation][:len(levels)]
+    letter = dict(zip(levels, spare))
+    inputs, _, output = equation.partition("->")
+    specs = inputs.split(",")
+    if "->" not in equation:  # the implicit output: the letters seen once, in order, after any ellipsis
+        letters = "".join(specs).replace(".", "")
+        output = ("..." if "..." in inputs else "") + "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    specs = ["".join(letter[n] for n in levels_of(t)) + spec for t, spec in zip(operands, specs)]
+    output = "".join(spare) + output
+    physical = [t.physical if levels_of(t) else t for t in operands]
+    return batched(op(",".join(specs) + "->" + output, *physical), levels)
+
+
+@rule("tensordot")
+def tensordot(op, args, kwargs):
+    """As the einsum that contracts the same dimensions."""
+    a, b = args[0], args[1]
+    dims = args[2] if len(args) > 2 else kwargs.get("dims", 2)
+    if isinstance(dims, int):
+        dims = (list(range(a.dim() - dims, a.dim())), list(range(dims)))
+    first = [d % max(a.dim(), 1) for d in dims[0]]
+    second = [d % max(b.dim(), 1) for d in dims[1]]
+    names = iter("abcdefghijklmnopqrstuvwxyz")
+    a_spec = [next(names) for _ in range(a.dim())]
+    b_spec = [a_spec[first[second.index(d)]] if d in second else next(names) for d in range(b.dim())]
+    output = [c for i, c in enumerate(a_spec) if i not in first] + [c for i, c in enumerate(b_spec) if i not in second]
+    return einsum(FUNCTIONS["einsum"], (f"{''.join(a_spec)},{''.join(b_spec)}->{''.join(output)}", a, b), {})
+
+
+@rule("diag")
+def diag(op, args, kwargs):
+    """A matrix's diagonal is ``diagonal`` of its last two dimensions; a vector's matrix is the vector on the
+    diagonal of an identity, moved to the offset's diagonal by products with shifted identities."""
+    x = args[0]
+    offset = args[1] if len(args) > 1 else kwargs.get("diagonal", 0)
+    if x.dim() != 1:
+        return with_dims(RAW["diagonal"], (x, offset, -2, -1), {}) if x.dim() == 2 else fallback(op, args, kwargs)
+    n = x.shape[0]
+    size = n + abs(offset)
+    eye = FUNCTIONS["eye"]
+    on_diagonal = RAW["mul"](RAW["unsqueeze"](x.physical, -1), eye(n, dtype=x.dtype, device=x.device))
+    identity = eye(size, dtype=x.dtype, device=x.device)
+    rows = RAW["__getitem__"](identity, (slice(None), slice(max(-offset, 0), max(-offset, 0) + n)))
+    columns = RAW["__getitem__"](identity, slice(max(offset, 0), max(offset, 0) + n))
+    return batched(RAW["matmul"](RAW["matmul"](rows, on_diagonal), columns), x.levels)
+
+
+def _adjacent(key: tuple, advanced: list) -> bool:
+    """Whether the index tensors (with any integers among them, which index alike) stand side by side, so that
+    their result's dimensions take their place, after the batch dimensions, as in the sample."""
+    first, last = advanced[0], advanced[-1]
+    return all(isinstance(k, (Tensor, list, range, int)) for k in key[first:last + 1])
 
 
 @rule("__setitem__")
 def setitem(op, args, kwargs):
     x, key, value = args
     key = key if isinstance(key, tuple) else (key,)
-    if not set(levels_of(value)) <= set(levels_of(x)) or any(isinstance(k, (Tensor, list)) for k in key):
+    advanced = [i for i, k in enumerate(key) if isinstance(k, (Tensor, list, range))]
+    if not set(levels_of(value)) <= set(levels_of(x)) or any(levels_of(k) for k in key) or \
+            (advanced and not _adjacent(key, advanced)):
         raise RuntimeError(INPLACE_ERROR)
     levels = levels_of(x)
     target = op if levels else None
@@ -410,9 +501,12 @@ RANDOM = {"rand", "randn", "randint", "randperm", "rand_like", "randn_like", "no
 
 def random_op(op, args, kwargs):
     """Random values: refused in ``randomness='error'``; with ``'same'`` one draw for every sample; with
-    ``'different'``, one per sample of every level (tensors created at the sample's size get the batch sizes)."""
+    ``'different'``, one per sample of every level (tensors created at the sample's size get the batch sizes).
+    A dropout that draws nothing (not training, or ``p`` 0 or 1) is no random op."""
     mode = LEVELS[-1].randomness
     name = op.__name__
+    if name == "dropout" and _draws_nothing(args, kwargs):
+        return batched(op(args[0].physical if levels_of(args[0]) else args[0], *args[1:], **kwargs), levels_of(args[0]))
     if mode == "error":
         raise RuntimeError(RANDOMNESS_ERROR)
     tensors = _tensors(args, kwargs)
@@ -434,6 +528,12 @@ def random_op(op, args, kwargs):
         result = op(aligned(x, levels, expand=True), *args[1:], **kwargs)
         return args[0] if name.endswith("_") else batched(result, levels)
     return fallback(op, args, kwargs, warn=False)
+
+
+def _draws_nothing(args, kwargs) -> bool:
+    p = args[1] if len(args) > 1 else kwargs.get("p", 0.5)
+    training = args[2] if len(args) > 2 else kwargs.get("training", kwargs.get("train", True))
+    return not training or p in (0, 1)
 
 
 for _name in RANDOM:
@@ -516,12 +616,18 @@ def _stacked(items: list, levels: list, sizes: list):
     return BatchedTensor(joined, tuple(target))
 
 
-def run(name: str, op, args, kwargs):
-    """``op`` applied to arguments of which at least one is batched, or a random op under vmap."""
-    found = RULES.get(name)
-    if found is None:
-        return fallback(op, args, kwargs)
-    return found(op, args, kwargs)
+def warning_once(call):
+    """``call()``, each distinct warning it gives (a sample's own, repeated by a loop) given once, as torch's
+    per-sample code gives it once for the batch."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call()
+    seen = []
+    for caught_warning in caught:
+        if (caught_warning.category, str(caught_warning.message)) not in seen:
+            seen.append((caught_warning.category, str(caught_warning.message)))
+            warnings.warn(caught_warning.message, caught_warning.category, stacklevel=5)
+    return result
 
 
-__all__ = ["RULES", "BatchedTensor", "run"]
+__all__ = ["RULES", "BatchedTensor", "fallback", "warning_once"]

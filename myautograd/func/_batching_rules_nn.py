@@ -5,9 +5,12 @@ as the others (``_batching_rules.RULES``), with the same families of treatment.
 
 from __future__ import annotations
 
+import functools
+import operator
 import warnings
 
 from .._batched import RAW, aligned, batched, level_size, levels_of, union_of_levels
+from .._ops.losses import KL_MEAN_WARNING
 from .._ops.registry import FUNCTIONS
 from .._tensor import Tensor
 from ._batching_rules import (
@@ -27,6 +30,13 @@ from ._batching_rules import (
 BATCH_NORM_PARAMETERS = ("input", "running_mean", "running_var", "weight", "bias", "training", "momentum", "eps")
 
 
+UNBATCHED_RUNNING_STATS = (
+    "Batch norm got a batched tensor as input while the running_mean or running_var, which will be updated in place, "
+    "were not batched.\nIf you are using a module and do not need eval mode, please set `track_running_stats` to be "
+    "False.If you are using a prebuilt module and do not need eval mode, please see the functorch website for "
+    "resources on how to patch your module to work with vmap")
+
+
 @rule("batch_norm")
 def batch_norm(op, args, kwargs):
     """Each sample normalized by its own statistics (or the running ones, in eval mode): the reductions
@@ -40,7 +50,9 @@ def batch_norm(op, args, kwargs):
     levels = union_of_levels([value for value in bound.values() if isinstance(value, Tensor)])
     rank, count = x.dim(), len(levels)
     if training and any(s is not None and levels_of(s) != levels for s in (running_mean, running_var)):
-        raise RuntimeError(INPLACE_ERROR)
+        if x.requires_grad:  # under a gradient transform, torch's update of the statistics meets this first
+            raise RuntimeError("mutating directly with `.data` inside functorch transform is not allowed.")
+        raise RuntimeError(UNBATCHED_RUNNING_STATS)
     physical = aligned(x, levels, rank)
     channels = x.shape[1]
 
@@ -74,13 +86,32 @@ def _update_running(running_mean, running_var, mean, var, values: int, momentum:
             RAW["add_"](RAW["mul_"](target, 1 - momentum), RAW["mul"](update, momentum))
 
 
+NORM_PARAMETERS = {"layer_norm": ("input", "normalized_shape", "weight", "bias", "eps"),
+                   "group_norm": ("input", "num_groups", "weight", "bias", "eps")}
+
+
 @rule("layer_norm", "group_norm")
-def last_dims_norm(op, args, kwargs):
-    """layer_norm normalizes a sample's last dimensions, which are the physical tensor's last ones too."""
-    x = args[0]
-    if any(levels_of(t) for t in _tensors(args[1:], kwargs)) or op.__name__ == "group_norm":
-        return fallback(op, args, kwargs)
-    return batched(op(x.physical, *args[1:], **kwargs), x.levels)
+def affine_norm(op, args, kwargs):
+    """Normalized without the affine part, then scaled and shifted by the (batched or not) weight and bias
+    through the elementwise rules. layer_norm normalizes a sample's last dimensions, which are the physical
+    tensor's last ones too; group_norm gets the samples flattened into its own batch dimension."""
+    bound = dict(zip(NORM_PARAMETERS[op.__name__], args))
+    bound.update(kwargs)
+    x, weight, bias, eps = bound["input"], bound.get("weight"), bound.get("bias"), bound.get("eps", 1e-5)
+    if not levels_of(x):
+        out = op(x, bound[NORM_PARAMETERS[op.__name__][1]], None, None, eps)
+    elif op.__name__ == "layer_norm":
+        out = batched(op(x.physical, bound["normalized_shape"], None, None, eps), x.levels)
+    else:
+        physical = x.physical
+        flat = RAW["reshape"](physical, [-1] + list(physical.shape[len(x.levels) + 1:]))
+        out = batched(RAW["reshape"](op(flat, bound["num_groups"], None, None, eps), list(physical.shape)), x.levels)
+    affine_shape = [-1] + [1] * (x.dim() - 2) if op.__name__ == "group_norm" else None
+    for value, combine in ((weight, "mul"), (bias, "add")):
+        if value is not None:
+            value = value.reshape(affine_shape) if affine_shape else value
+            out = elementwise(RAW[combine], (out, value), {})
+    return out
 
 
 # -- losses, convolutions and pooling --------------------------------------------------------------------------
@@ -95,6 +126,8 @@ def pointwise_loss(op, args, kwargs):
     target are broadcast to one shape first, after the warning torch gives a sample of two shapes."""
     reduction = kwargs.pop("reduction", "mean")
     x, target = args[0], args[1] if len(args) > 1 else kwargs.pop("target")
+    if op.__name__ == "kl_div" and reduction == "mean":  # the sample's own warning, once
+        warnings.warn(KL_MEAN_WARNING, UserWarning, stacklevel=4)
     if any(key in kwargs for key in ("size_average", "reduce")) or len(args) > 3 or \
             (x.shape != target.shape and op.__name__ not in SIZE_WARNING_LOSSES):
         return fallback(op, (x, target, *args[2:]), dict(kwargs, reduction=reduction))
@@ -126,9 +159,14 @@ def class_loss(op, args, kwargs):
     """Each sample's losses with the samples flattened into the loss's own batch dimension."""
     x, target = args[0], args[1]
     reduction = kwargs.pop("reduction", "mean")
-    if len(args) > 2 or kwargs.get("weight") is not None or levels_of(kwargs.get("weight")) or \
-            any(key in kwargs for key in ("size_average", "reduce", "ignore_index")):
+    if len(args) > 2 or any(key in kwargs for key in ("size_average", "reduce")) or \
+            (target.is_floating_point() and (kwargs.get("weight") is not None or "ignore_index" in kwargs)):
         return fallback(op, args, dict(kwargs, reduction=reduction))
+    if not target.is_floating_point() and not kwargs.get("label_smoothing") and \
+            (reduction != "none" or kwargs.get("weight") is not None or "ignore_index" in kwargs):
+        log_probabilities = x.log_softmax(1 if x.dim() > 1 else 0) if op.__name__ == "cross_entropy" else x
+        return weighted_class_loss(log_probabilities, target, kwargs.get("weight"), kwargs.get("ignore_index", -100),
+                                   reduction)
     levels = union_of_levels((x, target))
     inputs, targets = aligned(x, levels, expand=True), aligned(target, levels, expand=True)
     count, single = len(levels), x.dim() == 1
@@ -142,9 +180,30 @@ def class_loss(op, args, kwargs):
                                     list(losses.shape[1:])), levels)
     if reduction == "none":
         return losses
-    if reduction == "sum" or probabilities:
-        return losses.sum() if reduction == "sum" else losses.mean()
-    return losses.sum() / target.ne(-100).sum()  # the mean over the targets not ignored
+    return losses.sum() if reduction == "sum" else losses.mean()
+
+
+def weighted_class_loss(log_probabilities, target, weight, ignore_index: int, reduction: str):
+    """nll_loss written with the sample's own ops (each batched by its rule): the log-probability of each
+    target class, weighted by its class weight, zero where the target is ``ignore_index``; the mean divides
+    by the total weight of the targets kept. Ignored targets pass no gradient back, and a mean over no kept
+    target is NaN (its gradient zero), as torch's kernel has it."""
+    class_dim = 1 if log_probabilities.dim() > 1 else 0
+    kept = target.ne(ignore_index)
+    classes = target.masked_fill(kept.logical_not(), 0).unsqueeze(class_dim)
+    picked = log_probabilities.gather(class_dim, classes).squeeze(class_dim)
+    if weight is None:
+        weights = kept.to(picked.dtype)
+    else:
+        table = weight.reshape([-1] + [1] * (log_probabilities.dim() - class_dim - 1)).expand(log_probabilities.shape)
+        weights = table.gather(class_dim, classes).squeeze(class_dim) * kept
+    if reduction == "none":
+        return picked.neg() * weights
+    if reduction == "sum":
+        return (picked.neg() * weights).sum()
+    total = weights.sum()
+    scale = (weights / total).masked_fill(kept.logical_not(), 0.0)
+    return (picked.neg() * scale).sum() + (total - total) / total  # the last term: 0, or NaN for no kept target
 
 
 SPATIAL = {"conv1d": 1, "conv_transpose1d": 1, "conv2d": 2, "conv_transpose2d": 2, "max_pool2d": 2,
@@ -156,6 +215,8 @@ def spatial(op, args, kwargs):
     """Samples (and each sample's own batch, if it has one) flattened into the op's batch dimension;
     the weights must be the same for every sample."""
     x = args[0]
+    if op.__name__ in CONV_PARAMETERS and levels_of(args[1] if len(args) > 1 else kwargs.get("weight")):
+        return convolution(op, args, kwargs)
     if any(levels_of(t) for t in _tensors(args[1:], kwargs)) or not levels_of(x):
         return fallback(op, args, kwargs)
     keep = SPATIAL[op.__name__] + 1
@@ -168,6 +229,49 @@ def spatial(op, args, kwargs):
 
     result = tuple(restored(v) for v in result) if isinstance(result, tuple) else restored(result)
     return batched(result, x.levels)
+
+
+CONV_PARAMETERS = {
+    "conv1d": ("input", "weight", "bias", "stride", "padding", "dilation", "groups"),
+    "conv2d": ("input", "weight", "bias", "stride", "padding", "dilation", "groups"),
+    "conv_transpose1d": ("input", "weight", "bias", "stride", "padding", "output_padding", "groups", "dilation"),
+    "conv_transpose2d": ("input", "weight", "bias", "stride", "padding", "output_padding", "groups", "dilation"),
+}
+
+
+def convolution(op, args, kwargs):
+    """A batched weight: the samples become groups of one convolution. The input, every sample given its
+    own copy, has the samples' channels side by side ``(N, B*C, ...)``, the weights are stacked ``(B*O, ...)``
+    and ``groups`` is multiplied by ``B``, so that group ``b*g + j`` is group ``j`` of sample ``b``; the output
+    ``(N, B*O, ...)`` is split back. The bias is added afterwards, through the elementwise rules."""
+    bound = dict(zip(CONV_PARAMETERS[op.__name__], args))
+    bound.update(kwargs)
+    x, weight, bias = bound.pop("input"), bound.pop("weight"), bound.pop("bias", None)
+    levels = union_of_levels((x, weight))
+    spatial_rank = SPATIAL[op.__name__]
+    single = x.dim() == spatial_rank + 1  # a sample without its own batch dimension
+    count = len(levels)
+    inputs = aligned(x, levels, expand=True)
+    if single:
+        inputs = RAW["unsqueeze"](inputs, count)
+    sizes = list(inputs.shape[:count])
+    samples = functools.reduce(operator.mul, sizes, 1)
+    inputs = RAW["reshape"](inputs, [samples] + list(inputs.shape[count:]))  # (B, N, C, ...)
+    inputs = RAW["movedim"](inputs, 0, 1)
+    inputs = RAW["reshape"](inputs, [inputs.shape[0], -1] + list(inputs.shape[3:]))  # (N, B*C, ...)
+    weights = aligned(weight, levels, expand=True)
+    weights = RAW["reshape"](weights, [-1] + list(weights.shape[count + 1:]))  # (B*O or B*C, ...)
+    bound["groups"] = bound.get("groups", 1) * samples
+    out = op(inputs, weights, None, **bound)
+    out = RAW["reshape"](out, [out.shape[0], samples, -1] + list(out.shape[2:]))  # (N, B, O, ...)
+    out = RAW["movedim"](out, 1, 0)
+    out = RAW["reshape"](out, sizes + list(out.shape[1:]))
+    if single:
+        out = RAW["squeeze"](out, count)
+    out = batched(out, levels)
+    if bias is not None:
+        out = elementwise(RAW["add"], (out, bias.reshape([-1] + [1] * spatial_rank)), {})
+    return out
 
 
 @rule("addmm")
@@ -252,24 +356,63 @@ def unfolded(op, args, kwargs):
 @rule("one_hot", "view_as_real", "view_as_complex")
 def on_the_last_dimension(op, args, kwargs):
     x = args[0]
+    if op.__name__ == "one_hot" and (args[1] if len(args) > 1 else kwargs.get("num_classes", -1)) <= 0:
+        raise RuntimeError("When vmap-ing torch.nn.functional.one_hot, please provide an explicit positive "
+                           "num_classes argument.")
     return batched(op(x.physical, *args[1:], **kwargs), x.levels)
 
 
 @rule("pad")
 def padded(op, args, kwargs):
+    """The padded last dimensions, with every other one (the batch's included) flattened into one batch
+    dimension and a channel dimension of one: the form every mode accepts."""
     x = args[0]
+    pads = args[1] if len(args) > 1 else kwargs["pad"]
     mode = args[2] if len(args) > 2 else kwargs.get("mode", "constant")
-    if mode != "constant" or any(levels_of(t) for t in _tensors(args[1:], kwargs)):
+    if any(levels_of(t) for t in _tensors(args[1:], kwargs)):
         return fallback(op, args, kwargs)
-    return batched(op(x.physical, *args[1:], **kwargs), x.levels)
+    if mode == "constant":
+        return batched(op(x.physical, *args[1:], **kwargs), x.levels)
+    physical, kept = x.physical, len(pads) // 2
+    leading = list(physical.shape[:physical.dim() - kept])
+    flat = RAW["unsqueeze"](RAW["reshape"](physical, [-1] + list(physical.shape[physical.dim() - kept:])), 1)
+    out = op(flat, *args[1:], **kwargs)
+    return batched(RAW["reshape"](out, leading + list(out.shape[2:])), x.levels)
 
 
 @rule("embedding")
 def embedding(op, args, kwargs):
-    indices = args[0]
-    if any(levels_of(t) for t in _tensors(args[1:], kwargs)) or kwargs.get("max_norm") is not None:
+    """A batched weight: the samples' tables stacked into one, each sample's indices offset to its own rows;
+    the rows looked up at ``padding_idx`` pass no gradient back."""
+    indices, weight = args[0], args[1] if len(args) > 1 else kwargs["weight"]
+    rest = {key: value for key, value in kwargs.items() if key not in ("weight", "padding_idx")}
+    padding_idx = args[2] if len(args) > 2 else kwargs.get("padding_idx")
+    if levels_of(weight) and (len(args) > 3 or rest):
         return fallback(op, args, kwargs)
-    return batched(op(indices.physical, *args[1:], **kwargs), indices.levels)
+    if not levels_of(weight):
+        return batched(op(indices.physical, *args[1:], **kwargs), indices.levels)
+    levels = union_of_levels((indices, weight))
+    count = len(levels)
+    tables = aligned(weight, levels, expand=True)
+    sizes, rows = list(tables.shape[:count]), tables.shape[count]
+    samples = functools.reduce(operator.mul, sizes, 1)
+    positions = RAW["reshape"](aligned(indices, levels, expand=True), [samples, -1])
+    offsets = RAW["mul"](RAW["unsqueeze"](FUNCTIONS["arange"](samples, device=positions.device), 1), rows)
+    out = op(RAW["add"](positions, offsets), RAW["reshape"](tables, [samples * rows, -1]))
+    if padding_idx is not None:
+        padding = RAW["unsqueeze"](RAW["eq"](positions, padding_idx % rows), -1)
+        out = FUNCTIONS["where"](padding, out.detach(), out)
+    return batched(RAW["reshape"](out, sizes + list(indices.shape) + [tables.shape[-1]]), levels)
+
+
+def masked_select(x, mask):
+    """An unbatched mask selects as many elements from every sample: the physical tensor indexed by the mask
+    after the batch dimensions, both broadcast to the sample's shape first."""
+    shape = _broadcast(list(x.shape), list(mask.shape))
+    physical = aligned(x, x.levels, len(shape))
+    physical = RAW["expand"](physical, list(physical.shape[:len(x.levels)]) + shape)
+    return batched(RAW["__getitem__"](physical, (slice(None),) * len(x.levels) + (RAW["expand"](mask, shape),)),
+                   x.levels)
 
 
 DYNAMIC_SHAPE = ("vmap: We do not support batching operators that can output dynamic shape. Attempted to vmap over "
@@ -278,6 +421,8 @@ DYNAMIC_SHAPE = ("vmap: We do not support batching operators that can output dyn
 
 @rule("nonzero", "argwhere", "masked_select")
 def dynamic_shape(op, args, kwargs):
+    if op.__name__ == "masked_select" and not levels_of(args[1] if len(args) > 1 else kwargs["mask"]):
+        return masked_select(args[0], args[1] if len(args) > 1 else kwargs["mask"])
     if op.__name__ == "masked_select":
         raise RuntimeError("vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We cannot support "
                            "this because for each batch this would return a differently shaped Tensor. Please file an "

@@ -6,7 +6,7 @@ tensor), calls ``f`` once, and moves the level's dimension of each output to its
 
 How the ops inside ``f`` find their batching rules: while a vmap runs, the ``torch.<name>`` and
 ``torch.nn.functional.<name>`` functions and the Tensor methods are replaced by dispatchers that send a
-call with a batched argument (or a random op) to ``_batching_rules.run`` and any other call to the op
+call with a batched argument (or a random op) to ``_torch_loops.run`` and any other call to the op
 itself; they are put back when the outermost vmap ends. A BatchedTensor's own methods are dispatchers
 for good. So the ops cost nothing more when no vmap runs.
 """
@@ -21,8 +21,9 @@ from .. import _ops
 from .._batched import LEVELS, RAW, BatchedTensor, Level, aligned, levels_of
 from .._tensor import Tensor
 from . import _batching_rules, _batching_rules_nn  # noqa: F401 - the rules register themselves
-from ._batching_rules import RANDOM, SELF_ONLY, run
+from ._batching_rules import RANDOM, SELF_ONLY
 from ._pytree import flatten, spec_repr, unflatten
+from ._torch_loops import run
 
 RANDOMNESS_MODES = ("error", "different", "same")
 
