@@ -28,10 +28,10 @@ def cpu_items() -> int:
     return sum(len(case.dtypes) for case in REGISTRY if SELECTION in case.id and case.runs_on("cpu"))
 
 
-def run(run_cli, tmp_path, impl: str, selection: str = SELECTION):
+def run(run_cli, tmp_path, impl: str, selection: str = SELECTION, *options: str):
     out = tmp_path / "reports"
     done = run_cli("run", "--impl", impl, "--device", "cpu", "-k", selection, "--jobs", "1", "--no-progress",
-                   "--report-dir", str(out))
+                   "--report-dir", str(out), *options)
     return done, json.loads((out / "results.json").read_text(encoding="utf-8"))
 
 
@@ -64,13 +64,23 @@ def test_a_tangent_off_by_a_thousandth_is_caught(run_cli, tmp_path, topics):
         assert records[(case_id, "float32")]["outcome"] == "pass", records[(case_id, "float32")]["detail"]
 
 
-@pytest.mark.parametrize("engine", ["myautograd", "mygrad", "tinygrad", "micrograd"])
-def test_the_shipped_profiles_lack_forward_ad(engine):
+@pytest.mark.parametrize("engine", ["mygrad", "tinygrad", "micrograd"])
+def test_the_peers_profiles_lack_forward_ad(engine):
     assert "forward-ad" in load_file(builtin_path(engine)).profile.lacks
 
 
+def test_myautograd_passes_every_forward_ad_item(run_cli, tmp_path, topics):
+    assert "forward-ad" not in load_file(builtin_path("myautograd")).profile.lacks
+    done, result = run(run_cli, tmp_path, "myautograd")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert result["summary"]["pass"] == result["total"] == cpu_items()
+
+
 def test_an_engine_without_forward_ad_has_the_items_not_applicable_and_passes_the_rest(run_cli, tmp_path, topics):
-    done, result = run(run_cli, tmp_path, "myautograd", f"{SELECTION} or retain_graph.second_backward_raises")
+    lacking = tmp_path / "lacks-forward-ad.toml"  # myautograd, told it does not aim for forward mode
+    lacking.write_text('[profile]\nlacks = ["forward-ad"]\n', encoding="utf-8")
+    done, result = run(run_cli, tmp_path, "myautograd", f"{SELECTION} or retain_graph.second_backward_raises",
+                       "--expectations", str(lacking))
     assert done.returncode == 0, done.stdout + done.stderr
     assert result["summary"]["n/a"] == cpu_items()
     assert result["summary"]["pass"] == result["total"] - cpu_items() > 0

@@ -7,9 +7,8 @@
   argument, not those with one int; ``jacrev`` returning its Jacobians transposed
   (``tests.broken.func_jacrev_transposed``) fails the items that read a non-square or non-symmetric
   Jacobian from jacrev, on the values, while the Hessians (symmetric) still pass;
-* myautograd, whose ``torch.func`` has ``grad``, ``grad_and_value`` and ``vjp`` only, passes every item that
-  uses no more, and the others are ``n/a`` through the features its profile lacks (``vmap``, ``forward-ad``,
-  ``functional-call``, ``functionalize``); the peers lack every torch.func feature.
+* myautograd, whose profile lacks nothing, passes every item of both; told that it lacks ``forward-ad``,
+  the items that need forward mode are ``n/a`` and the rest pass; the peers lack every torch.func feature.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from conformance.features import detected
 SELECTION = "func_transforms"
 TOPICS = {"func_transforms", "func_transforms_vmap"}
 # what myautograd's torch.func lacks, as features of its profile
-BEYOND_MYAUTOGRAD = {"forward-ad"}
+BEYOND_MYAUTOGRAD = {"forward-ad"}  # what the second myautograd run is told it lacks
 FUNC_FEATURES = {"func-transforms", "vmap", "functional-call", "functionalize"}
 # the cases that give vmap in_dims per argument, as a tuple
 IN_DIMS_PER_ARGUMENT = {
@@ -47,10 +46,10 @@ def cpu_items(cases=None) -> int:
     return sum(len(case.dtypes) for case in (topic_cases() if cases is None else cases) if case.runs_on("cpu"))
 
 
-def run(run_cli, tmp_path, impl: str):
+def run(run_cli, tmp_path, impl: str, *options: str):
     out = tmp_path / "reports"
     done = run_cli("run", "--impl", impl, "--device", "cpu", "-k", SELECTION, "--jobs", "1", "--no-progress",
-                   "--report-dir", str(out))
+                   "--report-dir", str(out), *options)
     return done, json.loads((out / "results.json").read_text(encoding="utf-8"))
 
 
@@ -114,8 +113,16 @@ def test_a_transposed_jacobian_is_caught(run_cli, tmp_path, topics):
     assert {d["aspect"] for d in jacobian["diff"]} >= {"value", "shape"}
 
 
-def test_myautograd_passes_what_its_torch_func_has_and_the_rest_is_not_applicable(run_cli, tmp_path, topics):
+def test_myautograd_passes_every_item(run_cli, tmp_path, topics):
     done, result = run(run_cli, tmp_path, "myautograd")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert result["summary"]["pass"] == result["total"] == cpu_items()
+
+
+def test_without_forward_ad_the_items_that_need_it_are_not_applicable(run_cli, tmp_path, topics):
+    lacking = tmp_path / "lacks-forward-ad.toml"  # myautograd, told it does not aim for forward mode
+    lacking.write_text('[profile]\nlacks = ["forward-ad"]\n', encoding="utf-8")
+    done, result = run(run_cli, tmp_path, "myautograd", "--expectations", str(lacking))
     assert done.returncode == 0, done.stdout + done.stderr
     within = [case for case in topic_cases() if not set(case.features) & BEYOND_MYAUTOGRAD]
     assert result["summary"]["pass"] == cpu_items(within) >= 12
@@ -133,10 +140,9 @@ def test_myautograd_passes_what_its_torch_func_has_and_the_rest_is_not_applicabl
             "func_transforms_vmap.functional_call_tied_weights"} <= passed
 
 
-def test_myautograds_profile_lacks_what_its_torch_func_does_not_have():
+def test_myautograds_profile_keeps_every_torch_func_feature():
     lacks = set(load_file(builtin_path("myautograd")).profile.lacks)
-    assert lacks >= BEYOND_MYAUTOGRAD
-    assert "func-transforms" not in lacks  # grad, grad_and_value and vjp: its items run
+    assert not lacks & (FUNC_FEATURES | BEYOND_MYAUTOGRAD)
 
 
 @pytest.mark.parametrize("engine", ["mygrad", "tinygrad", "micrograd"])

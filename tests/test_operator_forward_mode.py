@@ -25,11 +25,11 @@ REFUSED = "\u00ac"
 NOT_CHECKED = "\u00b7"
 
 
-def run(run_cli, tmp_path, impl: str, selection: str) -> tuple[int, str, dict, str]:
+def run(run_cli, tmp_path, impl: str, selection: str, *options: str) -> tuple[int, str, dict, str]:
     """Run the CPU items of ``selection`` on ``impl``: (exit status, output, results.json, coverage.md)."""
     out = tmp_path / "reports"
     done = run_cli("run", "--impl", impl, "--device", "cpu", "-k", selection, "--jobs", "2", "--no-progress",
-                   "--full-observations", "--report-dir", str(out))
+                   "--full-observations", "--report-dir", str(out), *options)
     result = json.loads((out / "results.json").read_text(encoding="utf-8"))
     return done.returncode, done.stdout + done.stderr, result, (out / "coverage.md").read_text(encoding="utf-8")
 
@@ -85,7 +85,10 @@ def test_torch_against_itself_passes_forward_mode_also_where_torch_refuses(run_c
 
 
 def test_an_engine_without_forward_ad_runs_the_operator_items_without_the_forward_mode_steps(run_cli, tmp_path):
-    status, output, result, coverage = run(run_cli, tmp_path, "myautograd", "op.sin.default or op.huber_loss.default")
+    lacking = tmp_path / "lacks.toml"  # myautograd, told it does not aim for forward mode or vmap
+    lacking.write_text('[profile]\nlacks = ["forward-ad", "vmap"]\n', encoding="utf-8")
+    status, output, result, coverage = run(run_cli, tmp_path, "myautograd", "op.sin.default or op.huber_loss.default",
+                                           "--expectations", str(lacking))
     assert status == 0, output
     assert {(r["outcome"], tuple(r["without"])) for r in result["cases"]} == {("pass", ("forward-ad", "vmap"))}
     for record in result["cases"]:

@@ -266,7 +266,10 @@ def test_what_a_scenario_needs_is_found_from_the_names_it_reads(catalog_registry
         "once_differentiable_square, from conformance/catalog/function.py"]
     _, needs = script.plan(catalog_registry.get("op.sin.default"))
     assert sorted(needs.imports) == ["import math", "import numpy as np"]
-    assert [origin.split(",")[0] for origin, _ in needs.blocks] == ["tidy", "random_floats"]   # dependencies first
+    written = [origin.split(",")[0] for origin, _ in needs.blocks]
+    # dependencies first: the values' helpers, then the vmap steps' check and what it calls
+    assert written == ["a constant", "tidy", "random_floats", "leaves", "values_of", "within_tolerance",
+                       "reproduces", "differing"]
 
 
 UNWRITABLE = object()

@@ -39,10 +39,10 @@ def reproduces(whole: np.ndarray | None, member: int, own: np.ndarray | None, rt
         return whole is None and own is None
     if whole.ndim == 0 or whole.shape[0] <= member:
         return False
-    return close(whole[member], own, rtol, atol)
+    return within_tolerance(whole[member], own, rtol, atol)
 
 
-def close(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> bool:
+def within_tolerance(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> bool:
     """Whether two arrays agree: same shape, NaN where the other has NaN, the same infinities, and
     ``|actual - expected| <= atol + rtol * |expected|`` elsewhere (exactly, for integers and bools)."""
     if actual.shape != expected.shape:

@@ -408,7 +408,8 @@ class Writer:
             stacked = "torch.stack(cotangents)"
         alone = f"[pullback_{number}(cotangent, {each}) for cotangent, m in zip(cotangents, members)]"
         self.vmap_attempt(number, sample, "vmap-of-vjp", f"pullback_{number}", f"(0, {in_dims})",
-                          f"{stacked}, {arguments}", alone, f"the vector-Jacobian products for {', '.join(wanted)}")
+                          f"{stacked}, {arguments}", alone,
+                          f"the gradients (vector-Jacobian products) for {', '.join(wanted)}")  # judged as gradients
 
     def vmap_attempt(self, number: int, sample: Sample, step: str, function: str, in_dims: str, arguments: str,
                      alone: str, what: str) -> None:
