@@ -70,10 +70,12 @@ def test_the_same_seed_draws_the_same_programs(tmp_path):
 
 @pytest.mark.parametrize("impl", ["torch", "myautograd"])
 def test_fuzzing_finds_no_difference(impl, tmp_path):
-    """Each at its profile, as ``python -m conformance fuzz`` fuzzes it (myautograd lacks forward-ad and vmap)."""
+    """Each at its profile and with its file's known differences, as ``python -m conformance fuzz`` fuzzes it."""
     path = builtin_path(impl)
-    lacks = load_file(path).profile.lacks if path is not None else ()
-    campaign = Campaign(FuzzConfig(impl=impl, budget=BUDGET, seed=2026, report_dir=tmp_path, lacks=lacks))
+    impl_file = load_file(path) if path is not None else None
+    lacks = impl_file.profile.lacks if impl_file is not None else ()
+    known = impl_file.known_in_fuzzing if impl_file is not None else ()
+    campaign = Campaign(FuzzConfig(impl=impl, budget=BUDGET, seed=2026, report_dir=tmp_path, lacks=lacks, known=known))
     finding = campaign.run()
     assert finding is None, "\n".join(path.read_text() for path in finding.paths[:2])
     assert campaign.programs >= 50

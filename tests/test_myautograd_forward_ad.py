@@ -208,6 +208,10 @@ PROGRAMS = {
     "unpacked_fields": _error(lambda t, fwAD: (type(fwAD.unpack_dual(t.ones(2))).__name__,
                                                fwAD.UnpackedDualTensor._fields, fwAD.unpack_dual(t.ones(2)).tangent)),
     "huber_loss_forward_over_reverse": _huber_forward_over_reverse,
+    # the tangent is copied into memory laid out as the primal's: an expanded primal refuses one of another layout
+    "expanded_primal": _error(lambda t, fwAD: fwAD.make_dual(t.ones(3, 1).expand(3, 4), t.ones(3, 4))),
+    "expanded_primal_expanded_tangent": _error(lambda t, fwAD: fwAD.unpack_dual(
+        fwAD.make_dual(t.ones(3, 1).expand(3, 4), t.ones(3, 1).expand(3, 4))).tangent.stride()),
 }
 
 

@@ -43,8 +43,12 @@ USES: dict[str, tuple[str, ...]] = {
     "optimize": ("optim",),
     "function": ("custom-function",),
     "batched_grad": ("autograd.grad", "non-scalar"),     # rows of grad_outputs stacked into one tensor
-    "dual": ("forward-ad",),                             # a dual level around a part of the program
-    "transform": ("func-transforms",),                   # a torch.func transform of a pure function
+    # a dual level around a part of the program: the dual tensors are views of their primals, tangents are
+    # recorded as detached copies, a tangent of the wrong shape is drawn now and then, table operators inside
+    "dual": ("forward-ad", "views", "detach", "non-scalar", "integer-dtypes"),
+    # a torch.func transform of a pure function: results recorded detached, with table operators' arguments;
+    # torch.func makes views of the inputs it wraps (seen by the feature detectors as the program's views)
+    "transform": ("func-transforms", "views", "detach", "integer-dtypes"),
     # tensors
     "float64 programs": ("float64",),
     "shapes of other than one element": ("non-scalar",),

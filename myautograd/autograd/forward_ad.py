@@ -13,6 +13,7 @@ import numpy as np
 
 from .._autograd import forward
 from .._autograd.views import make_view
+from .._batched import BatchedTensor
 from .._dtype import from_numpy
 from .._grad_mode import STATE
 from .._tensor import Tensor
@@ -61,9 +62,24 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
     if STATE.inference:
         return dual
     if _element_strides(tangent) != _element_strides(tensor):
+        if _overlaps_itself(tensor):  # the tangent is copied into memory laid out as the primal's, as torch does
+            raise RuntimeError(OVERLAP_MESSAGE)
         tangent = _in_layout_of(tangent, tensor)
     forward.set_tangent(dual, tangent)
     return dual
+
+
+OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                   "location. Please clone() the tensor before performing the operation.")
+
+
+def _overlaps_itself(tensor: Tensor) -> bool:
+    """Whether elements of ``tensor`` share memory as torch surely detects it: a dimension of stride 0 and
+    more than one element (an ``expand``)."""
+    if isinstance(tensor, BatchedTensor):  # under vmap the batch may be an expansion: torch checks each sample
+        return False
+    data = tensor._data
+    return any(stride == 0 and size > 1 for stride, size in zip(data.strides, data.shape))
 
 
 def _element_strides(tensor: Tensor) -> tuple:

@@ -47,7 +47,9 @@ def dual(primal, tangent):
         return make_dual(primal, tangent)
     if list(primal.shape) != list(tangent.shape):
         make_dual(primal.physical if levels_of(primal) else primal, tangent.physical if levels_of(tangent) else tangent)
-    return batched(make_dual(aligned(primal, levels, expand=True), aligned(tangent, levels, expand=True)), levels)
+    # a primal expanded over the batch shares memory between samples: each sample's own is laid out alone
+    physical = aligned(primal, levels, expand=True).contiguous()
+    return batched(make_dual(physical, aligned(tangent, levels, expand=True)), levels)
 
 
 def unpacked_batched(output):

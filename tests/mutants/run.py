@@ -39,8 +39,10 @@ def _observe_reference(chunk: list[tuple[str, str]]) -> dict:
     import torch
 
     from conformance import catalog
+    from conformance.worker import warm_up
     from tests.support.sides import observed
 
+    warm_up()  # as a run's reference worker: torch's lazy imports (and their warnings) belong to no item
     registry = catalog.load()
     return {f"{case_id}|{dtype}": observed(registry.get(case_id), torch, "cpu", dtype)
             for case_id, dtype in chunk}
