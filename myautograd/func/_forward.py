@@ -146,7 +146,7 @@ def _size_repr(tensor) -> str:
 def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error"):
     """``f(*args) -> the Jacobian of f's outputs w.r.t. args[argnums]``, by forward mode: for each output,
     tensors of shape ``output.shape + input.shape`` in the structure of the inputs (and of ``argnums``)."""
-    from ._jacobians import _numbers  # noqa: PLC0415 - the package imports both modules
+    from ._jacobians import _numbers, basis_rows  # noqa: PLC0415 - the package imports both modules
     from ._vmap import RANDOMNESS_MODES, vmap  # noqa: PLC0415
 
     if randomness not in RANDOMNESS_MODES:
@@ -156,13 +156,7 @@ def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error")
         numbers = _numbers(argnums, len(args))
         primals = tuple(args[n] for n in numbers)
         leaves, spec = flatten(primals)
-        sizes = [leaf.numel() for leaf in leaves]
-        total = sum(sizes)
-        rows, start = [], 0
-        for leaf, size in zip(leaves, sizes, strict=True):
-            eye = FUNCTIONS["eye"](total, dtype=leaf.dtype, device=leaf.device)
-            rows.append(eye[:, start:start + size].reshape(total, *leaf.shape))
-            start += size
+        rows, sizes, total = basis_rows(leaves)
 
         def at_argnums(*values):
             full = list(args)

@@ -11,6 +11,20 @@ from __future__ import annotations
 from .._ops.registry import FUNCTIONS
 
 
+def basis_rows(leaves: list) -> tuple[list, list[int], int]:
+    """The rows of an identity matrix over all elements of ``leaves``, split per leaf and shaped like it
+    (a leading dimension of the total count): the basis vectors a Jacobian pushes forward or pulls
+    back. Also each leaf's element count and the total."""
+    sizes = [leaf.numel() for leaf in leaves]
+    total = sum(sizes)
+    rows, start = [], 0
+    for leaf, size in zip(leaves, sizes, strict=True):
+        eye = FUNCTIONS["eye"](total, dtype=leaf.dtype, device=leaf.device)
+        rows.append(eye[:, start:start + size].reshape(total, *leaf.shape))
+        start += size
+    return rows, sizes, total
+
+
 def _numbers(argnums, count: int) -> tuple:
     numbers = (argnums,) if isinstance(argnums, int) else tuple(argnums)
     if not numbers:
@@ -42,13 +56,7 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None, _prealloc
         first = vjp(at_argnums, *primals, has_aux=has_aux)
         value, aux = first[0], (first[2] if has_aux else None)
         outputs, output_spec = _flatten(value)
-        sizes = [output.numel() for output in outputs]
-        total = sum(sizes)
-        rows, start = [], 0
-        for output, size in zip(outputs, sizes, strict=True):
-            eye = FUNCTIONS["eye"](total, dtype=output.dtype, device=output.device)
-            rows.append(eye[:, start:start + size].reshape(total, *output.shape))
-            start += size
+        rows, sizes, total = basis_rows(outputs)
 
         def pull(*cotangents):
             result = vjp(at_argnums, *primals, has_aux=has_aux)
