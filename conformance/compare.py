@@ -52,7 +52,8 @@ TENSOR_FIELDS = ("dtype", "shape", "device", "requires_grad", "is_leaf", "grad_f
 FIELD_ASPECTS = {"dtype": "dtype", "shape": "shape", "device": "device", "requires_grad": "flag", "is_leaf": "flag",
                  "retains_grad": "flag", "version": "flag"}
 PREVIEW = 300
-_GRADIENT_LABEL = re.compile(r"\.grad\b(?!_)|\bgrads?\b|gradient|autograd\.grad|\bd[a-z]\b")
+# A step whose label names a gradient: ``x.grad``, ``grads``, ``dx``, the fuzzer's ``dt7/dt2`` (of t7 with respect to t2).
+_GRADIENT_LABEL = re.compile(r"\.grad\b(?!_)|\bgrads?\b|gradient|autograd\.grad|\bd[a-z]\b|\bd\w+/d\w+\b")
 
 
 @dataclass

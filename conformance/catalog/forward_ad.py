@@ -403,6 +403,26 @@ def inference_mode_drops_tangents(torch, rec):
         rec("unpack_dual(dual) after inference_mode", fwAD.unpack_dual(dual))
 
 
+@case("A dual tensor made of an inference tensor keeps its tangent, but an operation whose tensor operands are all "
+      "inference tensors gives its result none (a view of it neither); an operand that is not one, a tensor or a "
+      "Python number, brings the tangent back", doc=docs.INFERENCE_MODE,
+      features=("non-scalar", "forward-ad", "inference-mode", "views"))
+def dual_of_an_inference_tensor(torch, rec):
+    fwAD = torch.autograd.forward_ad
+    with torch.inference_mode():
+        x = torch.tensor([1.0, 2.0], device=rec.device)
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(x, torch.tensor([0.5, -1.0], device=rec.device))
+        rec("dual.is_inference()", dual.is_inference())
+        rec("unpack_dual(dual)", fwAD.unpack_dual(dual))
+        rec("unpack_dual(dual.exp())", fwAD.unpack_dual(dual.exp()))
+        rec("unpack_dual(dual + dual)", fwAD.unpack_dual(dual + dual))
+        rec("unpack_dual(dual.unsqueeze(0))", fwAD.unpack_dual(dual.unsqueeze(0)))
+        rec("unpack_dual(dual * 2)", fwAD.unpack_dual(dual * 2))
+        rec("unpack_dual(dual - 1)", fwAD.unpack_dual(dual - 1))
+        rec("unpack_dual(dual * torch.ones(2))", fwAD.unpack_dual(dual * torch.ones(2, device=rec.device)))
+
+
 @case("make_dual of a leaf that requires grad is a non-leaf view whose backward reaches the leaf; the tangent "
       "given does not require grad, the tangent of a result that depends on the primal does", doc=MAKE_DUAL,
       features=("non-scalar", "forward-ad"))

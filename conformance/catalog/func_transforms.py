@@ -323,3 +323,49 @@ def vmap_of_jvp(torch, rec):
 
     rec("vmap(push)(tangents)", func.vmap(push)(tangents))
     rec("jacfwd(f)(x) @ tangents.T, the same by columns", func.jacfwd(lambda t: t.exp() * t.sum())(x) @ tangents.T)
+
+
+# -- what the transforms take ------------------------------------------------------------------
+
+@case("A transform takes an operator itself as its function: jacrev(torch.sin), jacfwd(torch.sin), "
+      "hessian(torch.sin) and vmap of jvp(torch.sin) give what the same through a lambda gives",
+      doc=docs.FUNC_JACREV, tolerances=CHAINED.per_dtype(), features=("non-scalar", "func-transforms", "vmap", "forward-ad"))
+def transform_of_an_operator_itself(torch, rec):
+    func = torch.func
+    x = torch.tensor([0.5, -1.0, 2.0], device=rec.device)
+    rec("jacrev(torch.sin)(x)", func.jacrev(torch.sin)(x))
+    rec("jacfwd(torch.sin)(x)", func.jacfwd(torch.sin)(x))
+    rec("hessian(torch.sin)(x)", func.hessian(torch.sin)(x))
+    tangents = torch.eye(3, device=rec.device)
+    rec("vmap of jvp(torch.sin, (x,), (v,))", func.vmap(lambda v: func.jvp(torch.sin, (x,), (v,))[1])(tangents))
+    rec("vjp(torch.exp, x)'s product", func.vjp(torch.exp, x)[1](torch.ones(3, device=rec.device)))
+
+
+@case("grad and vjp take an inference tensor as input: its gradient is a normal tensor that does not require grad",
+      doc=docs.FUNC_GRAD, features=("non-scalar", "func-transforms", "vmap", "inference-mode"))
+def transforms_of_an_inference_tensor(torch, rec):
+    func = torch.func
+    with torch.inference_mode():
+        x = torch.tensor([[0.4, 1.0, -0.7]], device=rec.device)
+    w = torch.tensor([0.5, -1.0, 0.0], device=rec.device)
+
+    def f(a, b):
+        return ((a.abs() + a) * b).sum()
+
+    gradient = func.grad(f)(x[0], w)
+    rec("grad(f)(x[0], w)", gradient)
+    rec("its is_inference()", gradient.is_inference())
+    rec("vmap(grad(f), in_dims=(0, None))(x, w)", func.vmap(func.grad(f), in_dims=(0, None))(x, w))
+    rec("vjp(f, x[0], w)'s products", func.vjp(f, x[0], w)[1](torch.tensor(1.0, device=rec.device)))
+
+
+@case("jacrev of a function whose outputs are empty gives an empty Jacobian, which requires grad where the "
+      "backward formulas read an input that does (leaky_relu's), and not where they do not (frac's)",
+      doc=docs.FUNC_JACREV, features=("non-scalar", "func-transforms", "vmap"))
+def jacrev_with_empty_outputs(torch, rec):
+    func, F = torch.func, torch.nn.functional
+    x = torch.tensor([1.0, -2.0, 3.0], device=rec.device, requires_grad=True)
+    empty = torch.tensor([], device=rec.device, requires_grad=True)
+    rec("jacrev(leaky_relu)(empty)", func.jacrev(lambda a: F.leaky_relu(a, 0.25))(empty))
+    rec("jacrev(frac)(empty)", func.jacrev(torch.frac)(empty))
+    rec("jacrev(leaky_relu of x[:0])(x)", func.jacrev(lambda a: F.leaky_relu(a[:0], 0.25))(x))

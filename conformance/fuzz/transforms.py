@@ -11,6 +11,10 @@ A mixin of ``generator.Generator`` (it uses the generator's ``draw``, ``gate``, 
   then, forward-over-reverse (the tangent of a gradient ``autograd.grad`` took with
   ``create_graph=True`` inside the level); a tangent of the wrong shape (``make_dual``'s error);
   and, after the level, the tangent of its last result, which the level's end must have deleted.
+  A tensor made in inference mode (or computed from one) is never made dual: torch gives a dual of
+  it tangents through some operations and not others, by which internal overload each dispatches
+  to (``dual * 2`` keeps its tangent, ``dual.exp()`` loses it, ``dual.abs()`` raises about
+  ``abs_out``), which is no documented behaviour; the ``forward_ad`` topic records the rule itself.
   The dual tensors and the results stay in the program: later steps compute with them, as with views
   of their primals. Every operation in a level is also an operation of the program (its value
   recorded, its graph there for the gradients the program ends with), so the kind is drawn four
@@ -54,9 +58,9 @@ class TransformSteps:
     def dual(self, program: Program) -> None:
         """A dual level around a few operations on dual tensors, their tangents recorded."""
         program.uses_forward_ad = True
-        primals = [self.pick(program) or self.leaf(program)]
+        primals = [self.pick(program, lambda v: known(v) and not v.from_inference) or self.leaf(program)]
         if self.draw(self.st.booleans()):
-            second = self.pick(program, lambda v: known(v) and v is not primals[0])
+            second = self.pick(program, lambda v: known(v) and v is not primals[0] and not v.from_inference)
             primals += [second] if second is not None else []
         body, duals = [], []
         for primal in primals:

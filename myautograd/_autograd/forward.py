@@ -194,7 +194,7 @@ def is_differentiable(tensor: Tensor) -> bool:
 def propagate(cls, inputs, results: tuple, attrs: dict | None) -> None:
     """Give the floating ``results`` of the op recorded as ``cls`` on ``inputs`` their tangents."""
     tangents = [tangent_of(x) for x in inputs]
-    if all(t is None for t in tangents) or STATE.inference:
+    if all(t is None for t in tangents) or STATE.inference or _only_inference(cls, inputs):
         return
     wanted = [r for r in results if is_differentiable(r)]
     if not wanted:
@@ -206,6 +206,23 @@ def propagate(cls, inputs, results: tuple, attrs: dict | None) -> None:
             set_tangent(result, tangent)
             if result._grad_fn is not None:
                 _remember_output(result, tangent)
+
+
+#: Ops on an inference tensor and a Python number that torch runs on the number as a tensor (a
+#: "wrapped number", which is not an inference tensor) where myautograd records the number as an
+#: attribute, not an input; and clone, which torch writes by copying into a fresh tensor.
+NORMAL_OPERAND = frozenset({"RsubBackward1", "RemainderBackward0", "CloneBackward0"})
+
+
+def _only_inference(cls, inputs) -> bool:
+    """Whether every operand of the op is an inference tensor, so that torch gives its results no
+    tangent: an inference tensor (and a dual made of one) has no autograd dispatch key, so none of
+    torch's derivative code runs for an op on inference tensors alone, outside inference mode too.
+    A Python number among the inputs is such an operand that is not inference (torch wraps it in a
+    tensor: ``dual * 2`` has a tangent, ``dual.exp()`` has none)."""
+    if cls.__name__ in NORMAL_OPERAND:
+        return False
+    return all(isinstance(x, Tensor) and x.is_inference() for x in inputs if x is not None)
 
 
 def untracked(cls, data, inputs, attrs: dict | None, outputs: int):
@@ -332,7 +349,7 @@ def view_tangents(cls, base: Tensor, views: tuple, attrs: dict | None, recorded:
     for a backward through it), each is computed by ``cls``'s forward rule (``recorded``: ``record``
     already did)."""
     tangent = tangent_of(base)
-    if tangent is None or STATE.inference:
+    if tangent is None or STATE.inference or base.is_inference():
         return
     viewed = [_same_view(tangent, base._data, view._data) for view in views]
     if any(v is None for v in viewed):

@@ -28,6 +28,7 @@ import numpy as np
 from .._autograd import forward
 from .._autograd.formulas import NODES
 from .._grad_mode import STATE
+from .._tensor import Tensor
 
 ELEMENTWISE = (
     "NegBackward0", "ExpBackward0", "Exp2Backward0", "Expm1Backward0", "LogBackward0", "Log2Backward0",
@@ -43,7 +44,6 @@ ELEMENTWISE = (
     "AddBackward0", "SubBackward0", "RsubBackward0", "RsubBackward1", "MulBackward1", "DivBackward1",
     "DivBackward2", "RemainderBackward0", "RemainderBackward1", "FmodBackward0", "FmodBackward1",
     "WhereBackward0", "MaskedFillBackward0", "LerpBackward0", "LerpBackward1",
-    "AddcmulBackward0", "AddcdivBackward0",
 )
 
 
@@ -60,14 +60,44 @@ def _times(tangent, factor):
     return None if tangent is None else tangent * factor
 
 
+def _zero_product(tangent, partner, F):
+    """``tangent * partner`` where a missing tangent is torch's: an efficient zero tensor, whose
+    product is zeros (never NaN) that still depends on ``partner`` where ``partner`` is recorded
+    (requires grad, grad mode on). So torch's tangent of ``x * 2`` requires grad when ``x`` does:
+    the formula ``other_t * self + self_t * other`` multiplies ``x`` by the zero tangent of 2.
+    None where no such term is recorded (a plain zero term changes nothing)."""
+    if tangent is not None:
+        return tangent * partner
+    if isinstance(partner, Tensor) and partner._requires_grad and STATE.grad_enabled:
+        return F.where(F.zeros_like(partner).bool(), partner, 0)
+    return None
+
+
 def _mul(tangents, values, F):
-    return _terms(_times(tangents[0], values["other"]), _times(tangents[1], values["self"]))
+    """torch's ``other_t * self + self_t * other``."""
+    return _terms(_zero_product(tangents[1], values["self"], F), _times(tangents[0], values["other"]))
 
 
 def _div(tangents, values, F):
     """torch's ``(self_t - other_t * result) / other``: infinite, not NaN, where other is 0."""
-    numerator = _terms(tangents[0], None if tangents[1] is None else -(tangents[1] * values["result"]))
+    product = _zero_product(tangents[1], values["result"], F)
+    numerator = _terms(tangents[0], None if product is None else -product)
     return numerator / values["other"]
+
+
+def _addcmul(tangents, values, F):
+    """torch's ``self_t + value * (tensor1_t * tensor2 + tensor2_t * tensor1)``."""
+    products = _terms(_zero_product(tangents[1], values["tensor2"], F), _zero_product(tangents[2], values["tensor1"], F))
+    return _terms(tangents[0], _times(products, values["value"]))
+
+
+def _addcdiv(tangents, values, F):
+    """torch's ``self_t + value * (tensor1_t / tensor2 - tensor2_t * (tensor1 / tensor2) / tensor2)``."""
+    tensor1, tensor2 = values["tensor1"], values["tensor2"]
+    second = _zero_product(tangents[2], tensor1 / tensor2, F)
+    quotients = _terms(None if tangents[1] is None else tangents[1] / tensor2,
+                       None if second is None else -(second / tensor2))
+    return _terms(tangents[0], _times(quotients, values["value"]))
 
 
 def _select_between(greater_first: bool):
@@ -123,9 +153,11 @@ def _addmm(tangents, values, F):
 
 
 def _matrix_product(tangents, values, F):
-    first, second = tangents
+    """torch's ``self_t @ other + self @ other_t``, a missing tangent zeros where its partner is recorded."""
     names = [name for name in values if name in ("self", "mat2", "vec", "tensor")]
     a, b = values[names[0]], values[names[1]]
+    first = _materialized(tangents[0], a, b, F)
+    second = _materialized(tangents[1], b, a, F)
     return _terms(None if first is None else _matmul(first, b), None if second is None else _matmul(a, second))
 
 
@@ -265,6 +297,8 @@ LINEAR = {
 RULES = {
     "MulBackward0": _mul,
     "DivBackward0": _div,
+    "AddcmulBackward0": _addcmul,
+    "AddcdivBackward0": _addcdiv,
     "MaximumBackward0": _select_between(greater_first=True),
     "MinimumBackward0": _select_between(greater_first=False),
     "MaxBackward1": _evenly,

@@ -29,7 +29,7 @@ from ._pytree import flatten as _flatten
 from ._pytree import spec_text as _spec_text
 from ._pytree import unflatten as _unflatten
 from ._rearrange import rearrange
-from ._vmap import vmap
+from ._vmap import as_dispatcher, vmap
 
 NOT_A_TENSOR = "Thing passed to transform API must be Tensor, got {}"
 
@@ -56,7 +56,8 @@ def _fresh(tensor):
     if tensor.requires_grad:
         return tensor.view_as(tensor)
     tangent = _tangent_of(tensor)
-    leaf = tensor.detach().requires_grad_()
+    # an inference tensor cannot require grad: its copy stands for it (torch's transforms wrap it so)
+    leaf = (tensor.clone() if tensor.is_inference() else tensor.detach()).requires_grad_()
     return leaf if tangent is None else _forward.make_dual_of(leaf, tangent)
 
 
@@ -147,6 +148,7 @@ def _batched_gradients(outputs: list, inputs: list, cotangents: list, keep: bool
 # -- the transforms --------------------------------------------------------------------------------------------------
 def grad_and_value(func, argnums=0, has_aux: bool = False):
     """``f(*args) -> (gradient of f's scalar value w.r.t. args[argnums], value)``."""
+    func = as_dispatcher(func)
 
     def wrapper(*args, **kwargs):
         numbers = (argnums,) if isinstance(argnums, int) else tuple(argnums)
@@ -206,6 +208,7 @@ def grad(func, argnums=0, has_aux: bool = False):
 def vjp(func, *primals, has_aux: bool = False):
     """``(f(*primals), vjp_fn[, aux])``; ``vjp_fn(cotangents)`` gives the vector-Jacobian products,
     one per primal, and may be called any number of times."""
+    func = as_dispatcher(func)
     with enable_grad():
         tracked, specs, inputs = [], [], []
         for primal in primals:

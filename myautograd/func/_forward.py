@@ -75,8 +75,16 @@ def _zeros_like(value):
     return FUNCTIONS["zeros_like"](value)
 
 
+def _dispatching(func):
+    """``_vmap.as_dispatcher``: an op given itself finds its batching rules when vmap runs it."""
+    from ._vmap import as_dispatcher  # noqa: PLC0415 - _vmap imports the package, which imports this module
+
+    return as_dispatcher(func)
+
+
 def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False):
     """``(f(*primals), the Jacobian-vector product for tangents)`` (and ``aux`` with ``has_aux``)."""
+    func = _dispatching(func)
     if strict:
         raise RuntimeError("jvp(f, primals, tangents): strict=True is not supported.")
     if not isinstance(primals, tuple):
@@ -125,6 +133,7 @@ def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False)
 
 def linearize(func, *primals):
     """``(f(*primals), jvp_fn)``: ``jvp_fn(*tangents)`` is the Jacobian-vector product at ``primals``."""
+    func = _dispatching(func)
     output = func(*primals)
     leaves, _ = flatten(primals)
 
@@ -148,6 +157,8 @@ def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error")
     tensors of shape ``output.shape + input.shape`` in the structure of the inputs (and of ``argnums``)."""
     from ._jacobians import _numbers, basis_rows  # noqa: PLC0415 - the package imports both modules
     from ._vmap import RANDOMNESS_MODES, vmap  # noqa: PLC0415
+
+    func = _dispatching(func)
 
     if randomness not in RANDOMNESS_MODES:
         raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or 'same'. Got {randomness}")

@@ -41,7 +41,9 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None, _prealloc
     """``f(*args) -> the Jacobian of f's outputs w.r.t. args[argnums]``: for each output, tensors of shape
     ``output.shape + input.shape`` in the structure of the inputs (and of ``argnums``)."""
     from . import _flatten, _unflatten, vjp  # noqa: PLC0415 - the package imports this module
-    from ._vmap import vmap  # noqa: PLC0415
+    from ._vmap import as_dispatcher, vmap  # noqa: PLC0415
+
+    func = as_dispatcher(func)
 
     def wrapper(*args):
         numbers = _numbers(argnums, len(args))
@@ -62,7 +64,12 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None, _prealloc
             result = vjp(at_argnums, *primals, has_aux=has_aux)
             return result[1](_unflatten(list(cotangents), output_spec))
 
-        pulled = vmap(pull, chunk_size=chunk_size)(*rows) if total else None
+        if total:
+            pulled = vmap(pull, chunk_size=chunk_size)(*rows)
+        else:  # every output is empty: the products of an empty batch, as torch's vmap over no rows gives them
+            products = first[1](_unflatten([FUNCTIONS["zeros_like"](o) for o in outputs], output_spec))
+            pulled = [_unflatten([None if g is None else g.unsqueeze(0)[:0] for g in _flatten(tree)[0]],
+                                 _flatten(tree)[1]) for tree in products]
         per_input = []
         for index, primal in enumerate(primals):
             leaves, spec = _flatten(primal)

@@ -105,7 +105,8 @@ _REPLACED: list = []
 _SWAPS: list = []  # (namespace, originals, dispatchers): a module's all at once, with one dict update
 
 
-def _install() -> None:
+def _replacements() -> list:
+    """``_REPLACED`` (and ``_SWAPS``), made the first time they are needed."""
     if not _REPLACED:
         _REPLACED.extend(_replaced())
         for owner in {id(owner): owner for owner, *_ in _REPLACED}.values():
@@ -113,6 +114,11 @@ def _install() -> None:
                 entries = [entry for entry in _REPLACED if entry[0] is owner]
                 _SWAPS.append((vars(owner), {name: original for _, name, original, _ in entries},
                                {name: dispatcher for _, name, _, dispatcher in entries}))
+    return _REPLACED
+
+
+def _install() -> None:
+    _replacements()
     for namespace, _, dispatchers in _SWAPS:
         namespace.update(dispatchers)
     for owner, name, _, dispatcher in _REPLACED:
@@ -257,9 +263,11 @@ def _leave(value, out_dim, number: int, name: str):
     return BatchedTensor(physical, rest) if rest else physical
 
 
-def _as_dispatcher(func):
-    """An op passed to vmap itself (``vmap(torch.dot)``) was looked up before the dispatchers were in place."""
-    for _, _, original, dispatcher in _REPLACED:
+def as_dispatcher(func):
+    """An op passed to a transform itself (``vmap(torch.dot)``, ``jacrev(torch.sin)``) was looked up
+    before the dispatchers were in place: its dispatcher, which finds the batching rule whenever a
+    BatchedTensor reaches it; any other function as it is."""
+    for _, _, original, dispatcher in _replacements():
         if original is func and not isinstance(original, property):
             return dispatcher
     return func
@@ -269,7 +277,7 @@ def _call(func, name, leaves, dims, spec, kwargs, size, out_dims, randomness):
     number = len(LEVELS) + 1
     if not LEVELS:
         _install()
-    func = _as_dispatcher(func)
+    func = as_dispatcher(func)
     LEVELS.append(Level(number, size, randomness))
     try:
         args = unflatten([_enter(leaf, dim, number) for leaf, dim in zip(leaves, dims, strict=True)], spec)
