@@ -16,6 +16,10 @@ Every entry of ``derivatives.py`` has a rule (``FormulaNode.forward_rule``, see
   gradient of the backward formulas' inner product with the tangents, in a dummy gradient).
 * ``None``: torch has no forward formula (set in ``derivatives.py``).
 
+The non-linear entries that are not element-wise in one input (reductions, losses, the backward
+kernels recorded under ``create_graph``) have their rules in ``forward_rules_nonlinear.py``,
+registered by ``install`` with one call.
+
 Views need no rule of their own: a view's tangent is the same view of its base's tangent
 (``forward.view_tangents``). Rules get the tangents by input position (None: no tangent) and the
 values by the names the backward formulas use (inputs, ``result``, saved arguments).
@@ -29,6 +33,7 @@ from .._autograd import forward
 from .._autograd.formulas import NODES
 from .._grad_mode import STATE
 from .._tensor import Tensor
+from . import forward_rules_nonlinear
 
 ELEMENTWISE = (
     "NegBackward0", "ExpBackward0", "Exp2Backward0", "Expm1Backward0", "LogBackward0", "Log2Backward0",
@@ -337,3 +342,4 @@ def install() -> None:
         NODES[name].forward_rule = rule
     for name, apply in LINEAR.items():
         NODES[name].forward_rule = _linear(apply)
+    forward_rules_nonlinear.install()
