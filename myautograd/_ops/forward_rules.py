@@ -7,18 +7,20 @@ Every entry of ``derivatives.py`` has a rule (``FormulaNode.forward_rule``, see
   summed over the inputs. Exact for real element-wise ops, whose Jacobian is diagonal (PyTorch's
   generator derives their forward formulas so: ``auto_element_wise``); complex values take the
   fallback. Listed in ``ELEMENTWISE``.
-* a function ``(tangents, values, F)``: written out here. The linear ops are the op applied to the
-  tangents (``LINEAR``, and ``mean``, ``sum``, ``cat``, ``stack``, ``embedding``, ``sort`` in
-  ``RULES``); the others are their derivative written out (``mul``, ``div``, the matrix products,
+* a function ``(tangents, values, F)``: written out here, and for the linear and structural entries
+  (views, copies, pads, pools, writes, convolution...) in ``forward_rules_linear.py``. The linear
+  ops are the op applied to the tangents (``LINEAR``, and ``mean``, ``sum``, ``cat``, ``stack``,
+  ``embedding``, ``sort`` in ``RULES``); the others are their derivative written out (``mul``, ``div``, the matrix products,
   ``softmax``, ``std``...), as torch's derivatives.yaml writes them, which also gives torch's values
   where a transposed rule would give ``inf * 0``.
 * ``"transpose"``: the fallback for every other entry (the Jacobian-vector product as the
   gradient of the backward formulas' inner product with the tangents, in a dummy gradient).
 * ``None``: torch has no forward formula (set in ``derivatives.py``).
 
-Views need no rule of their own: a view's tangent is the same view of its base's tangent
-(``forward.view_tangents``). Rules get the tangents by input position (None: no tangent) and the
-values by the names the backward formulas use (inputs, ``result``, saved arguments).
+A view's tangent is the same view of its base's tangent (``forward.view_tangents``); its rule
+(``forward_rules_linear.VIEWS``) gives it where that view cannot be taken. Rules get the tangents
+by input position (None: no tangent) and the values by the names the backward formulas use
+(inputs, ``result``, saved arguments).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import numpy as np
 from .._autograd import forward
 from .._autograd.formulas import NODES
 from .._grad_mode import STATE
+from . import forward_rules_linear
 
 ELEMENTWISE = (
     "NegBackward0", "ExpBackward0", "Exp2Backward0", "Expm1Backward0", "LogBackward0", "Log2Backward0",
@@ -297,6 +300,7 @@ RULES = {
 
 def install() -> None:
     """Give the table's entries their forward rules (the rest keep ``"transpose"``)."""
+    forward_rules_linear.install()
     for name in ELEMENTWISE:
         NODES[name].forward_rule = "elementwise"
     for name, rule in RULES.items():
