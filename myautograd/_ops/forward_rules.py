@@ -7,22 +7,26 @@ Every entry of ``derivatives.py`` has a rule (``FormulaNode.forward_rule``, see
   summed over the inputs. Exact for real element-wise ops, whose Jacobian is diagonal (PyTorch's
   generator derives their forward formulas so: ``auto_element_wise``); complex values take the
   fallback. Listed in ``ELEMENTWISE``.
-* a function ``(tangents, values, F)``: written out here. The linear ops are the op applied to the
-  tangents (``LINEAR``, and ``mean``, ``sum``, ``cat``, ``stack``, ``embedding``, ``sort`` in
-  ``RULES``); the others are their derivative written out (``mul``, ``div``, the matrix products,
+* a function ``(tangents, values, F)``: written out here, and for the linear and structural entries
+  (views, copies, pads, pools, writes, convolution...) in ``forward_rules_linear.py``. The linear
+  ops are the op applied to the tangents (``LINEAR``, and ``mean``, ``sum``, ``cat``, ``stack``,
+  ``embedding``, ``sort`` in ``RULES``); the others are their derivative written out (``mul``, ``div``, the matrix products,
   ``softmax``, ``std``...), as torch's derivatives.yaml writes them, which also gives torch's values
   where a transposed rule would give ``inf * 0``.
-* ``"transpose"``: the fallback for every other entry (the Jacobian-vector product as the
-  gradient of the backward formulas' inner product with the tangents, in a dummy gradient).
+* ``"transpose"``: the fallback, now no entry's rule (a test keeps it so): the Jacobian-vector
+  product as the gradient of the backward formulas' inner product with the tangents, in a dummy
+  gradient. Complex values still take it where a rule is written for real ones.
 * ``None``: torch has no forward formula (set in ``derivatives.py``).
 
 The non-linear entries that are not element-wise in one input (reductions, losses, the backward
-kernels recorded under ``create_graph``) have their rules in ``forward_rules_nonlinear.py``,
-registered by ``install`` with one call.
+kernels recorded under ``create_graph``) have their rules in ``forward_rules_nonlinear.py``; the
+views, linear, multilinear ops and writes theirs in ``forward_rules_linear.py``; ``install``
+registers both with one call each.
 
-Views need no rule of their own: a view's tangent is the same view of its base's tangent
-(``forward.view_tangents``). Rules get the tangents by input position (None: no tangent) and the
-values by the names the backward formulas use (inputs, ``result``, saved arguments).
+A view's tangent is the same view of its base's tangent (``forward.view_tangents``); its rule
+(``forward_rules_linear.VIEWS``) gives it where that view cannot be taken. Rules get the tangents
+by input position (None: no tangent) and the values by the names the backward formulas use
+(inputs, ``result``, saved arguments).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from .._autograd import forward
 from .._autograd.formulas import NODES
 from .._grad_mode import STATE
 from .._tensor import Tensor
-from . import forward_rules_nonlinear
+from . import forward_rules_linear, forward_rules_nonlinear
 
 ELEMENTWISE = (
     "NegBackward0", "ExpBackward0", "Exp2Backward0", "Expm1Backward0", "LogBackward0", "Log2Backward0",
@@ -335,7 +339,8 @@ RULES = {
 
 
 def install() -> None:
-    """Give the table's entries their forward rules (the rest keep ``"transpose"``)."""
+    """Give the table's entries their forward rules (an entry left out keeps ``"transpose"``)."""
+    forward_rules_linear.install()
     for name in ELEMENTWISE:
         NODES[name].forward_rule = "elementwise"
     for name, rule in RULES.items():
