@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import _dtype
 from .._autograd.record import recorded
+from .._reduced import in_float32
 from .._tensor import Tensor
 from .common import broadcast_shapes, check_tensor
 from .derivatives import NODES
@@ -39,6 +40,9 @@ def clamp_values(data, low, high):
     return data
 
 
+_clamp_in_float32 = in_float32(clamp_values)  # float16 and bfloat16: the bounds unrounded, the result rounded
+
+
 def _clamp_tensors(input: Tensor, min, max) -> Tensor:
     bounds = [b for b in (min, max) if b is not None]
     if any(not isinstance(b, Tensor) for b in bounds):
@@ -59,7 +63,7 @@ def clamp(input, min=None, max=None):
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _clamp_tensors(input, min, max)
     data = input._data
-    out = clamp_values(data, min, max)
+    out = _clamp_in_float32(data, min, max)
     if out.dtype != data.dtype:
         out = out.astype(np.result_type(data, *(v for v in (min, max) if v is not None)))
     return recorded(NODES["ClampBackward1"], out, (input,), {"min": min, "max": max})
@@ -143,7 +147,7 @@ def lerp(input, end, weight):
 
 def _scaled(value, data):
     """``value`` as torch passes a Scalar to a kernel of ``data``'s type."""
-    return data.dtype.type(value) if data.dtype.kind in "fc" else value
+    return data.dtype.type(value) if _dtype.kind(data.dtype) in "fc" else value
 
 
 def addcmul_values(s, t1, t2, value):
