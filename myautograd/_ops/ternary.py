@@ -138,10 +138,10 @@ def lerp(input, end, weight):
         a, b = operands(input, end)
         w = weight._data.astype(a.dtype, copy=False)
         broadcast_shapes(a.shape, b.shape, w.shape)
-        return recorded(NODES["LerpBackward1"], lerp_values(a, b, w), (input, end, weight))
+        return recorded(NODES["LerpBackward1"], in_float32(lerp_values)(a, b, w), (input, end, weight))
     a, b = operands(input, end)
     broadcast_shapes(a.shape, b.shape)
-    out = lerp_values(a, b, a.dtype.type(weight)).astype(a.dtype, copy=False)
+    out = in_float32(lambda a, b: lerp_values(a, b, a.dtype.type(weight)))(a, b).astype(a.dtype, copy=False)
     return recorded(NODES["LerpBackward0"], out, (input, end), {"weight": weight})
 
 
@@ -168,12 +168,12 @@ def _three(input, tensor1, tensor2):
 @export
 def addcmul(input, tensor1, tensor2, *, value=1):
     s, t1, t2 = _three(input, tensor1, tensor2)
-    return recorded(NODES["AddcmulBackward0"], addcmul_values(s, t1, t2, value), (input, tensor1, tensor2),
+    return recorded(NODES["AddcmulBackward0"], in_float32(addcmul_values)(s, t1, t2, value), (input, tensor1, tensor2),
                     {"value": value})
 
 
 @export
 def addcdiv(input, tensor1, tensor2, *, value=1):
     s, t1, t2 = _three(input, tensor1, tensor2)
-    return recorded(NODES["AddcdivBackward0"], addcdiv_values(s, t1, t2, value), (input, tensor1, tensor2),
+    return recorded(NODES["AddcdivBackward0"], in_float32(addcdiv_values)(s, t1, t2, value), (input, tensor1, tensor2),
                     {"value": value})
