@@ -214,7 +214,7 @@ class finfo:
         self.bits = real.itemsize * 8
         self.eps, self.max, self.min = float(info.eps), float(info.max), float(info.min)
         self.tiny = self.smallest_normal = float(info.smallest_normal)
-        self.resolution = float(info.resolution)
+        self.resolution = 10.0 ** -int(info.precision)
         self.dtype = real.name
 
     def __repr__(self) -> str:
