@@ -61,6 +61,8 @@ __conformance_module__ = "myautograd"
 float32 = float = _dtype.float32  # noqa: A001 - torch's names
 float64 = double = _dtype.float64
 float16 = half = _dtype.float16
+bfloat16 = _dtype.bfloat16
+finfo = _dtype.finfo
 complex64 = cfloat = _dtype.complex64
 complex128 = cdouble = _dtype.complex128
 int64 = long = _dtype.int64
@@ -91,6 +93,7 @@ class _LegacyType:
 FloatTensor = _LegacyType(float32)
 DoubleTensor = _LegacyType(float64)
 HalfTensor = _LegacyType(float16)
+BFloat16Tensor = _LegacyType(bfloat16)
 LongTensor = _LegacyType(int64)
 IntTensor = _LegacyType(int32)
 BoolTensor = _LegacyType(bool)

@@ -6,10 +6,20 @@ expect torch's text. Each wraps the NumPy dtype used for storage.
 Promotion follows torch: operands are ranked by category (bool < integer < floating < complex).
 Tensors with dimensions decide the result unless a zero-dimensional tensor or a Python number
 is of a higher category; Python floats count as the default dtype, Python ints as int64.
+
+bfloat16 is stored as ``ml_dtypes.bfloat16``: NumPy has no bfloat16, and ml_dtypes (the package
+JAX and TensorFlow use) registers one as a NumPy dtype, so that arrays of it are created, cast,
+indexed, viewed and computed on by NumPy itself (its ufuncs compute in float32 and round to
+bfloat16, as torch's CPU kernels do). The alternatives were worse: bfloat16 kept in float32
+arrays would need every op and every cast to round by hand and would hold 4 bytes per element
+(``element_size``, views of the raw bits and ``view(dtype)`` would all be wrong); bits kept in
+uint16 arrays would need an implementation of every op. ml_dtypes' dtype has the NumPy kind
+``'V'``, not ``'f'``: code that asks whether an array holds floats asks :func:`kind`.
 """
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 BOOL, INTEGER, FLOATING, COMPLEX = range(4)
@@ -35,11 +45,16 @@ class dtype:
     def is_complex(self) -> bool:
         return self.category == COMPLEX
 
+    @property
+    def is_reduced_float(self) -> bool:
+        """float16 or bfloat16: the floating types torch's CPU kernels compute in float32 and round."""
+        return self.category == FLOATING and self.itemsize == 2
+
     def to_real(self) -> dtype:
         return {complex64: float32, complex128: float64}.get(self, self)
 
     def to_complex(self) -> dtype:
-        return {float32: complex64, float64: complex128, float16: complex64}.get(self, self)
+        return {float32: complex64, float64: complex128, float16: complex64, bfloat16: complex64}.get(self, self)
 
     @property
     def scalar_type_name(self) -> str:
@@ -65,20 +80,30 @@ int16 = dtype("int16", np.int16, INTEGER, "Short", "short int")
 int32 = dtype("int32", np.int32, INTEGER, "Int", "int")
 int64 = dtype("int64", np.int64, INTEGER, "Long", "long int")
 float16 = dtype("float16", np.float16, FLOATING, "Half", "c10::Half")
+bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, FLOATING, "BFloat16", "c10::BFloat16")
 float32 = dtype("float32", np.float32, FLOATING, "Float", "float")
 float64 = dtype("float64", np.float64, FLOATING, "Double", "double")
 complex64 = dtype("complex64", np.complex64, COMPLEX, "ComplexFloat", "c10::complex<float>")
 complex128 = dtype("complex128", np.complex128, COMPLEX, "ComplexDouble", "c10::complex<double>")
 
-ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64, complex128)
 BY_NUMPY = {d.np: d for d in ALL}
 BY_NAME = {d.name: d for d in ALL}
+#: The NumPy dtypes of float16 and bfloat16 (``is_reduced_float``).
+REDUCED_FLOATS = (float16.np, bfloat16.np)
+_BFLOAT16 = bfloat16.np
 ALIASES = {
     "bool": bool_, "half": float16, "float": float32, "double": float64, "short": int16,
     "int": int32, "long": int64, "cfloat": complex64, "cdouble": complex128,
 }
 
 _default = [float32]
+
+
+def kind(np_dtype) -> str:
+    """NumPy's kind letter of ``np_dtype`` (``'f'``, ``'c'``, ``'i'``, ``'u'``, ``'b'``), with bfloat16 a float
+    (``'f'``: ml_dtypes registers it as ``'V'``)."""
+    return "f" if np_dtype == _BFLOAT16 else np_dtype.kind
 
 
 def get_default_dtype() -> dtype:
@@ -117,6 +142,10 @@ def promote_types(a: dtype, b: dtype) -> dtype:
         if high.category == COMPLEX and low is float64:
             return complex128
         return high
+    if a.category == FLOATING:  # float16 and bfloat16 meet in float32; otherwise the wider wins
+        if a.itemsize == b.itemsize:
+            return float32
+        return a if a.itemsize > b.itemsize else b
     return BY_NUMPY[np.promote_types(a.np, b.np)]
 
 
@@ -168,3 +197,26 @@ def result_type(*operands) -> dtype:
 def can_cast(source: dtype, target: dtype) -> bool:
     """torch.can_cast: no casting to a lower category."""
     return source.category <= target.category
+
+
+class finfo:
+    """torch.finfo: the numerical limits of a floating dtype (of a complex dtype's parts); the
+    default dtype's without an argument."""
+
+    __slots__ = ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype")
+
+    def __init__(self, type: dtype | None = None) -> None:
+        type = get_default_dtype() if type is None else type
+        if not isinstance(type, dtype) or type.category < FLOATING:
+            raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle 'torch.finfo'")
+        real = type.to_real()
+        info = ml_dtypes.finfo(real.np) if real is bfloat16 else np.finfo(real.np)
+        self.bits = real.itemsize * 8
+        self.eps, self.max, self.min = float(info.eps), float(info.max), float(info.min)
+        self.tiny = self.smallest_normal = float(info.smallest_normal)
+        self.resolution = 10.0 ** -int(info.precision)
+        self.dtype = real.name
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")

@@ -24,6 +24,7 @@ import math
 
 import numpy as np
 
+from . import _dtype
 from ._backend import to_numpy
 
 __all__ = ["format_tensor", "get_printoptions", "set_printoptions"]
@@ -167,7 +168,7 @@ def _body(arr, indent, opts):
     if np.iscomplexobj(arr):
         fmt = _ComplexFormatter(formatter(arr.real, True), formatter(arr.imag, True))
     else:
-        fmt = formatter(arr, arr.dtype.kind == "f")
+        fmt = formatter(arr, _dtype.kind(arr.dtype) == "f")
     return _layout(arr, indent, summarize, fmt, opts)
 
 
@@ -197,6 +198,8 @@ def format_tensor(values, *, dtype_name: str, device: str = "cpu", suffixes=(), 
     default_float = _ALIASES.get(default_float, default_float)
     if hasattr(np, dtype_name) and arr.dtype != np.dtype(dtype_name):
         arr = arr.astype(dtype_name)
+    if arr.dtype in _dtype.REDUCED_FLOATS:  # as torch, float16 and bfloat16 are written from their float32 values
+        arr = arr.astype(np.float32)
     opts = get_printoptions()
     prefix = "tensor("
     extra = []

@@ -25,6 +25,8 @@ import math
 
 import numpy as np
 
+from . import _dtype
+
 DEFAULT_SEED = 67280421310721  # torch's default_rng_seed_val
 _U64 = np.uint64
 _UINT64_MASK = (1 << 64) - 1
@@ -156,7 +158,7 @@ def random_full(gen: Generator, shape: tuple, np_dtype) -> np.ndarray:
         raw = gen.random64(count)
     else:
         raw = gen.random32(count)
-    if np_dtype.kind == "f":
+    if _dtype.kind(np_dtype) == "f":
         modulus = (1 << _DIGITS[np_dtype]) + 1
     elif np_dtype.kind == "b":
         modulus = 2

@@ -43,6 +43,7 @@ import os
 
 import numpy as np
 
+from .._dtype import REDUCED_FLOATS as REDUCED
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, meta_of
 from . import engine, formulas, record
@@ -207,7 +208,7 @@ def _record(cls, data, inputs, attrs: dict | None, outputs: int):
                 children[0], nrs[0] = gradient_edge(a)
             needs = 1
             ad = a._data
-            if ad.shape != data.shape or ad.dtype is not data.dtype or type(ad) is not type(data):
+            if ad.shape != data.shape or ad.dtype is not data.dtype or type(ad) is not type(data) or ad.dtype in REDUCED:
                 meta = input_meta(ad, data)
                 metas = [meta, None]
                 other_device = len(meta) > 2
@@ -219,7 +220,7 @@ def _record(cls, data, inputs, attrs: dict | None, outputs: int):
                 children[1], nrs[1] = gradient_edge(b)
             needs |= 2
             bd = b._data
-            if bd.shape != data.shape or bd.dtype is not data.dtype or type(bd) is not type(data):
+            if bd.shape != data.shape or bd.dtype is not data.dtype or type(bd) is not type(data) or bd.dtype in REDUCED:
                 meta = input_meta(bd, data)
                 if metas is None:
                     metas = [None, meta]
@@ -240,7 +241,8 @@ def _record(cls, data, inputs, attrs: dict | None, outputs: int):
                     nrs.append(nr)
                 needs |= bit
                 xd = x._data
-                if not single or xd.shape != data.shape or xd.dtype is not data.dtype or type(xd) is not type(data):
+                if not single or xd.shape != data.shape or xd.dtype is not data.dtype or type(xd) is not type(data) \
+                        or xd.dtype in REDUCED:
                     if metas is None:
                         metas = [None] * len(inputs)
                     meta = metas[position] = input_meta(xd, data if single else as_array(data[0]), single)
@@ -321,7 +323,8 @@ def _record_one(cls, data, x: Tensor, attrs: dict | None, numbers: tuple, elemen
                 value = attrs[name]
                 stash[name] = save_for_backward(value) if isinstance(value, Tensor) else value
     xd = x._data
-    if elementwise or (xd.shape == data.shape and xd.dtype is data.dtype and type(xd) is type(data)):
+    if (elementwise or (xd.shape == data.shape and xd.dtype is data.dtype and type(xd) is type(data))) \
+            and xd.dtype not in REDUCED:
         metas = None
     else:
         metas = (input_meta(xd, data),) + (None,) * len(numbers)

@@ -32,7 +32,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .. import _backend
+from .. import _backend, _dtype
+from .._reduced import in_float32
 from .._tensor import Tensor, make_tensor
 
 # Backward ops with a kernel of their own (``elu_backward``, ``hardswish_backward``, ...): name of the
@@ -46,7 +47,7 @@ def power(x, exponent):
     """``x ** exponent`` for a Python-number exponent, as torch's kernel computes it: products for
     the small integer exponents (x * x, x * x * x, 1 / x, 1 / (x * x)), sqrt and 1 / sqrt for the
     halves, the library's pow otherwise."""
-    if x.dtype.kind in "fc" and not isinstance(exponent, complex):
+    if _dtype.kind(x.dtype) in "fc" and not isinstance(exponent, complex):
         if exponent == 2:
             return x * x
         if exponent == 3:
@@ -200,7 +201,7 @@ def conj(x):
 def sign(x):
     """torch's sign: -1, 0 or 1, and 0 for NaN, where NumPy's gives NaN."""
     out = np.sign(x)
-    return np.nan_to_num(out, nan=0.0) if out.dtype.kind == "f" else out
+    return np.nan_to_num(out, nan=0.0) if _dtype.kind(out.dtype) == "f" else out
 
 
 def sgn(x):
@@ -433,8 +434,17 @@ def _bound(composite: Callable, namespace: type) -> Callable:
     return helper
 
 
+# The primitives that compute (one torch kernel each): in float16 and bfloat16, in float32 and rounded once.
+# (rsqrt: torch rounds the square root, then its reciprocal.)
+COMPUTING = frozenset((
+    "einsum", "trilinear", "col2im", "tanh_backward", "sigmoid_backward", "masked_backward", "backward_op",
+    "reciprocal", "sum", "prod", "cumprod", "cumsum", "matmul", "bmm", "sign", "sgn", "pow", "div_number",
+    "mul_number", "clamp_min", "sigmoid", "log_sigmoid", "xlogy", "erf",
+    "exp", "log", "log1p", "sin", "cos", "sinh", "cosh", "tanh", "sqrt", "abs",
+))
 ArrayMath = _namespace("ArrayMath", "Formula primitives on arrays: NumPy (CuPy) kernels, nothing recorded.",
-                       {name: on_arrays for name, (on_arrays, _) in PRIMITIVES.items()}, recording=False)
+                       {name: in_float32(on_arrays) if name in COMPUTING else on_arrays
+                        for name, (on_arrays, _) in PRIMITIVES.items()}, recording=False)
 TensorMath: type | None = None  # built by install(), once myautograd's operations exist
 
 

@@ -42,7 +42,7 @@ import weakref
 
 import numpy as np
 
-from .. import _backend
+from .. import _backend, _dtype
 from .._grad_mode import STATE, enable_grad
 from .._tensor import Tensor, make_tensor
 from .formulas import is_result_name
@@ -187,7 +187,7 @@ def size_message(primal: Tensor, tangent: Tensor) -> str:
 
 
 def is_differentiable(tensor: Tensor) -> bool:
-    return tensor._data.dtype.kind in "fc"
+    return _dtype.kind(tensor._data.dtype) in "fc"
 
 
 # -- carrying tangents through an op -----------------------------------------------------------------
@@ -314,7 +314,8 @@ def _transposed(cls, tangents: list, values: dict, arrays: list, F) -> list:
     from .engine import run_backward
 
     recording = STATE.grad_enabled  # the tangent is recorded only as the op itself would be
-    dummies = [make_tensor(np.zeros_like(a), True) if a.dtype.kind in "fc" else None for a in arrays]  # on a's device
+    # each on a's device
+    dummies = [make_tensor(np.zeros_like(a), True) if _dtype.kind(a.dtype) in "fc" else None for a in arrays]
     with enable_grad():
         grads = [d for d in dummies]
         total = None

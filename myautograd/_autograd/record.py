@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
+from .._dtype import REDUCED_FLOATS
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
 from . import forward
@@ -105,10 +106,11 @@ def input_meta(xd, out, single: bool = True) -> tuple | None:
     """What the engine fits an input's gradient to: shape and dtype, plus the device when it is
     not the output's (a 0-dim CPU tensor in a CUDA op). None when the gradient already fits:
     the formulas give a gradient of the output's shape and dtype, so an input like the (single)
-    output needs nothing."""
+    output needs nothing. A float16 or bfloat16 input always has its metadata: a formula's Python
+    number makes NumPy widen a bfloat16 array to float32, and the engine rounds the gradient back."""
     if type(xd) is not type(out):
         return (xd.shape, xd.dtype, _backend.device_of(xd))
-    if single and xd.shape == out.shape and xd.dtype is out.dtype:
+    if single and xd.shape == out.shape and xd.dtype is out.dtype and xd.dtype not in REDUCED_FLOATS:
         return None
     return (xd.shape, xd.dtype)
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import recorded
+from .._reduced import in_float32
 from .._tensor import Tensor
 from . import formula_helpers as H
 from .derivatives import NODES
@@ -59,8 +60,11 @@ def elu_backward_values(grad, x, alpha, scale, input_scale, is_result):
 BACKWARD_KERNELS["EluBackwardBackward0"] = elu_backward_values
 
 
+_elu_values = in_float32(elu_values)
+
+
 def elu(input, alpha=1.0, scale=1.0, input_scale=1.0, inplace=False):
-    out = elu_values(input._data, alpha, scale, input_scale)
+    out = _elu_values(input._data, alpha, scale, input_scale)
     attrs = {"alpha": alpha, "scale": scale, "input_scale": input_scale}
     return _activation("EluBackward1" if inplace else "EluBackward0", out, input, attrs, inplace)
 
@@ -72,7 +76,7 @@ def selu(input, inplace=False):
 def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
-    out = elu_values(input._data, alpha, 1.0, 1.0 / alpha)
+    out = _elu_values(input._data, alpha, 1.0, 1.0 / alpha)
     if inplace:
         return apply_inplace(input, out, "EluBackward1", (input,), {"alpha": alpha, "scale": 1.0,
                                                                    "input_scale": 1.0 / alpha})
@@ -80,9 +84,13 @@ def celu(input, alpha=1.0, inplace=False):
 
 
 # -- leaky_relu, hardtanh, relu6 ---------------------------------------------------------------------------
+@in_float32
+def _leaky_relu_values(x, negative_slope):
+    return np.where(x > 0, x, x * _number(negative_slope, x))
+
+
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    x = input._data
-    out = np.where(x > 0, x, x * _number(negative_slope, x))
+    out = _leaky_relu_values(input._data, negative_slope)
     return _activation("LeakyReluBackward1" if inplace else "LeakyReluBackward0", out, input,
                        {"negative_slope": negative_slope}, inplace)
 
@@ -140,35 +148,41 @@ def hardswish(input, inplace=False):
 
 # -- smooth ones: silu, mish, softplus, gelu, logsigmoid ------------------------------------------------
 def silu(input, inplace=False):
-    x = input._data
-    return _activation("SiluBackward0", x / (1 + np.exp(-x)), input, None, inplace)
+    out = in_float32(lambda x: x / (1 + np.exp(-x)))(input._data)
+    return _activation("SiluBackward0", out, input, None, inplace)
 
 
 def mish(input, inplace=False):
-    x = input._data
-    return _activation("MishBackward0", x * np.tanh(np.log1p(np.exp(x))), input, None, inplace)
+    out = in_float32(lambda x: x * np.tanh(np.log1p(np.exp(x))))(input._data)
+    return _activation("MishBackward0", out, input, None, inplace)
+
+
+@in_float32
+def _softplus_values(x, beta, threshold):
+    scaled = x * _number(beta, x)
+    return np.where(scaled > threshold, x, np.log1p(np.exp(scaled)) / _number(beta, x))
 
 
 def softplus(input, beta=1.0, threshold=20.0):
-    x = input._data
-    scaled = x * _number(beta, x)
-    out = np.where(scaled > threshold, x, np.log1p(np.exp(scaled)) / _number(beta, x))
+    out = _softplus_values(input._data, beta, threshold)
     return _activation("SoftplusBackward0", out, input, {"beta": beta, "threshold": threshold})
+
+
+@in_float32
+def _gelu_values(x, approximate):
+    if approximate == "tanh":
+        inner = _number(math.sqrt(2 / math.pi), x) * (x + _number(0.044715, x) * x * x * x)
+        return _number(0.5, x) * x * (1 + np.tanh(inner))
+    return x * _number(0.5, x) * (1 + _erf(x * _number(math.sqrt(0.5), x)))
 
 
 def gelu(input, approximate="none"):
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
-    x = input._data
-    if approximate == "tanh":
-        inner = _number(math.sqrt(2 / math.pi), x) * (x + _number(0.044715, x) * x * x * x)
-        out = _number(0.5, x) * x * (1 + np.tanh(inner))
-    else:
-        out = x * _number(0.5, x) * (1 + _erf(x * _number(math.sqrt(0.5), x)))
+    out = _gelu_values(input._data, approximate)
     return _activation("GeluBackward0", out, input, {"approximate": approximate})
 
 
 def logsigmoid(input):
-    x = input._data
-    out = np.minimum(x, _number(0, x)) - np.log1p(np.exp(-np.abs(x)))
+    out = in_float32(lambda x: np.minimum(x, _number(0, x)) - np.log1p(np.exp(-np.abs(x))))(input._data)
     return _activation("LogSigmoidBackward0", out, input)

@@ -93,7 +93,7 @@ def to_dtype(value) -> _dtype.dtype | None:
 
 def default_float_for(array) -> np.dtype:
     """Integer and bool inputs of floating ops compute in the default dtype."""
-    return array.dtype if array.dtype.kind in "fc" else _dtype.get_default_dtype().np
+    return array.dtype if _dtype.kind(array.dtype) in "fc" else _dtype.get_default_dtype().np
 
 
 def refuse_requires_grad(function: str, **arguments) -> None:

@@ -51,6 +51,7 @@ def to(self, *args, **kwargs):
 
 _LEGACY_TYPES = {
     "torch.FloatTensor": _dtype.float32, "torch.DoubleTensor": _dtype.float64, "torch.HalfTensor": _dtype.float16,
+    "torch.BFloat16Tensor": _dtype.bfloat16,
     "torch.LongTensor": _dtype.int64, "torch.IntTensor": _dtype.int32, "torch.ShortTensor": _dtype.int16,
     "torch.CharTensor": _dtype.int8, "torch.ByteTensor": _dtype.uint8, "torch.BoolTensor": _dtype.bool_,
 }
@@ -81,8 +82,8 @@ def _cast_method(name: str, target: _dtype.dtype) -> None:
 
 
 for _name, _target in {"float": _dtype.float32, "double": _dtype.float64, "half": _dtype.float16,
-                       "long": _dtype.int64, "int": _dtype.int32, "short": _dtype.int16, "char": _dtype.int8,
-                       "byte": _dtype.uint8, "bool": _dtype.bool_, "cfloat": _dtype.complex64,
+                       "bfloat16": _dtype.bfloat16, "long": _dtype.int64, "int": _dtype.int32, "short": _dtype.int16,
+                       "char": _dtype.int8, "byte": _dtype.uint8, "bool": _dtype.bool_, "cfloat": _dtype.complex64,
                        "cdouble": _dtype.complex128}.items():
     _cast_method(_name, _target)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _backend
+from .. import _backend, _dtype
 from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, window_view
 from .._autograd.record import recorded
 from .._tensor import Tensor, make_tensor
@@ -174,7 +174,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                                                                                      dilation))
     pad = W.pool_padding(sizes, kernel, stride, padding, dilation, counts)
     widths = [(0, 0), (0, 0), (pad[2], pad[3]), (pad[0], pad[1])]
-    lowest = -np.inf if data.dtype.kind == "f" else np.iinfo(data.dtype).min
+    lowest = -np.inf if _dtype.kind(data.dtype) == "f" else np.iinfo(data.dtype).min
     padded = np.pad(data, widths, constant_values=lowest)
     windows = window_view(padded, kernel, stride, dilation)[..., :counts[0], :counts[1]]
     flat = windows.reshape(windows.shape[:2] + (-1,) + counts)

@@ -40,7 +40,7 @@ def finish(data, dtype, device, requires_grad: bool, cls=None) -> Tensor:
     dev = as_device(device) if device is not None else default_device()
     if dev.type != "cpu":
         data = _backend.to_device(data, dev)
-    if requires_grad and data.dtype.kind not in "fc":
+    if requires_grad and _dtype.kind(data.dtype) not in "fc":
         raise RuntimeError(REQUIRES_GRAD_DTYPE)
     return make_tensor(data, requires_grad=requires_grad, cls=cls)
 

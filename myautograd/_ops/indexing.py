@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _backend
+from .. import _backend, _dtype
 from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import record, recorded, records
 from .._autograd.views import make_view
@@ -31,7 +31,7 @@ def _as_index(item, size: int | None = None):
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return data
     array = np.asarray(item)
-    if array.dtype.kind == "f":
+    if _dtype.kind(array.dtype) == "f":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     return array
 

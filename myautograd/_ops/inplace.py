@@ -56,11 +56,11 @@ def check_inplace(self: Tensor, recorded: bool) -> None:
 
 def _check_cast(self: Tensor, result_dtype) -> None:
     target = self._data.dtype
-    if result_dtype != target and np.dtype(result_dtype).kind in "fc" and target.kind not in "fc":
+    if result_dtype != target and _dtype.kind(np.dtype(result_dtype)) in "fc" and _dtype.kind(target) not in "fc":
         result = _dtype.from_numpy(np.dtype(result_dtype)).scalar_type_name
         raise RuntimeError(f"result type {result} can't be cast to the desired output type "
                            f"{_dtype.from_numpy(target).scalar_type_name}")
-    if np.dtype(result_dtype).kind == "c" and target.kind == "f":
+    if np.dtype(result_dtype).kind == "c" and _dtype.kind(target) == "f":
         raise RuntimeError(f"result type {_dtype.from_numpy(np.dtype(result_dtype)).scalar_type_name} can't be cast "
                            f"to the desired output type {_dtype.from_numpy(target).scalar_type_name}")
 
@@ -145,7 +145,7 @@ def _unary_inplace(name: str):
 
     def op(self):
         data = self._data
-        out = compute(data if keep_int or data.dtype.kind in "fc" else data.astype(_dtype.get_default_dtype().np))
+        out = compute(data if keep_int or _dtype.kind(data.dtype) in "fc" else data.astype(_dtype.get_default_dtype().np))
         return apply_inplace(self, out, node._node_name, (self,))
 
     op.__name__ = f"{name}_"

@@ -3,8 +3,9 @@
 ``matmul`` follows torch's decomposition so graphs carry torch's nodes: 1-D @ 2-D is
 ``unsqueeze -> mm -> squeeze``, batched @ matrix folds the batch into rows (``view -> mm ->
 _unsafe_view``), batched @ batched broadcasts and uses ``bmm``. ``linear`` is ``addmm`` on the
-transposed weight, as in torch.
+transposed weight, as in torch. float16 and bfloat16 products accumulate in float32 and round once.
 """
+
 
 from __future__ import annotations
 
@@ -13,11 +14,16 @@ import numpy as np
 from .. import _backend
 from .._autograd.record import recorded
 from .._autograd.views import make_view
+from .._reduced import in_float32
 from .._tensor import Tensor
 from . import formula_helpers as H
 from .common import check_tensor, device_error
 from .derivatives import NODES
 from .registry import export, method
+
+_product = in_float32(np.matmul)
+_dot = in_float32(np.dot)
+_times = in_float32(np.multiply)
 
 
 def _same_dtype(a: Tensor, b: Tensor, op: str) -> None:
@@ -39,7 +45,7 @@ def dot(input, tensor):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number of "
                            f"elements, but got {n} and {m} elements respectively")
     _same_dtype(input, tensor, "dot")
-    return recorded(NODES["DotBackward0"], _backend.as_array(np.dot(input._data, tensor._data)), (input, tensor))
+    return recorded(NODES["DotBackward0"], _backend.as_array(_dot(input._data, tensor._data)), (input, tensor))
 
 
 @export
@@ -49,7 +55,7 @@ def mv(input, vec):
         raise RuntimeError(f"size mismatch, got input ({a.shape[0] if a.ndim else 1}), mat "
                            f"({'x'.join(str(n) for n in a.shape)}), vec ({v.shape[0] if v.ndim else 1})")
     _same_dtype(input, vec, "mv")
-    return recorded(NODES["MvBackward0"], np.matmul(a, v), (input, vec))
+    return recorded(NODES["MvBackward0"], _product(a, v), (input, vec))
 
 
 @export
@@ -66,7 +72,7 @@ def mm(input, mat2):
     # torch's CPU kernel forms an outer product (k = 1, several rows and columns) from the products
     # themselves, which keeps the sign of a zero (0 * -1.7 is -0.0); a BLAS call sums from +0.0
     outer = isinstance(a, np.ndarray) and a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1
-    return recorded(NODES["MmBackward0"], a * b if outer else np.matmul(a, b), (input, mat2),
+    return recorded(NODES["MmBackward0"], _times(a, b) if outer else _product(a, b), (input, mat2),
                     {"self_column_major": H.column_major(a), "mat2_column_major": H.column_major(b)})
 
 
@@ -79,7 +85,7 @@ def bmm(input, mat2):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
                            f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
     _same_dtype(input, mat2, "bmm")
-    return recorded(NODES["BmmBackward0"], np.matmul(a, b), (input, mat2))
+    return recorded(NODES["BmmBackward0"], _product(a, b), (input, mat2))
 
 
 def _unsafe_view(input: Tensor, shape: tuple) -> Tensor:
@@ -179,7 +185,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({'x'.join(map(str, a.shape))} and "
                            f"{'x'.join(map(str, b.shape))})")
-    out = np.matmul(a, b)
+    out = _product(a, b)
     if alpha != 1:
         out *= alpha
     bias = input._data if beta == 1 else input._data * beta

@@ -3,7 +3,8 @@
 Each op computes its result array and, when grad mode is on and an input requires grad,
 records the node named in the derivative table. Binary ops take a tensor and a tensor or a
 Python number; their operands are cast by torch's promotion rules (``_dtype.result_type``),
-which differ from NumPy's for integer/float mixes and for zero-dimensional tensors.
+which differ from NumPy's for integer/float mixes and for zero-dimensional tensors. float16 and
+bfloat16 compute in float32 and round once, a Python number unrounded (``_reduced``).
 
 ``UNARY`` and ``BINARY`` map each op name to (node, compute function), so that the in-place
 variants (``exp_``, ``add_``) reuse the same computation.
@@ -17,6 +18,8 @@ from .. import _backend, _dtype
 from .._autograd import formula_math
 from .._autograd.formula_math import power
 from .._autograd.record import record, record_one, recorded, records, records_any
+from .._dtype import REDUCED_FLOATS
+from .._reduced import in_float32
 from .._tensor import Tensor, make_tensor
 from .common import PY_NUMBERS, broadcast_error, check_tensor, default_float_for, device_error
 from .derivatives import NODES
@@ -55,21 +58,22 @@ def operands(a: Tensor, b):
         b = b.item()
     if not isinstance(b, PY_NUMBERS):
         raise TypeError(f"unsupported operand type(s): 'Tensor' and '{type(b).__name__}'")
-    if ad.dtype.kind in "fc" or not isinstance(b, (float, complex)):
+    if _dtype.kind(ad.dtype) in "fc" or not isinstance(b, (float, complex)):
         return ad, b
     return ad.astype(_dtype.result_type(a, b).np), b
 
 
-def _compute(compute, ad, bd):
+def _compute(compute, ad, bd, stepwise: bool = False):
     try:
-        return compute(ad, bd)
+        return compute(ad, bd) if stepwise else in_float32(compute)(ad, bd)
     except ValueError as exc:
         raise _compute_error(exc, ad, bd) from None
 
 
 # Per floating dtype, Python numbers as 0-d arrays of that dtype: NumPy combines an array with a
 # 0-d array of its own type twice as fast as with a Python number, with the same result.
-_CONSTANTS: dict = {np.dtype(t): {} for t in (np.float16, np.float32, np.float64, np.complex64, np.complex128)}
+# (Not float16: torch computes it in float32 with the number unrounded.)
+_CONSTANTS: dict = {np.dtype(t): {} for t in (np.float32, np.float64, np.complex64, np.complex128)}
 
 
 def _constant(cache: dict, value, dtype):
@@ -79,9 +83,13 @@ def _constant(cache: dict, value, dtype):
     return array
 
 
-def binary_op(node, compute, attrs: dict | None = None):
+def binary_op(node, compute, attrs: dict | None = None, number_rounded: bool = False, stepwise: bool = False):
     """The op ``compute(a, b)`` on a tensor ``a`` and a tensor or Python number ``b``, recorded as
-    ``node``: operands cast as torch casts them, a number kept in the tensor's float type."""
+    ``node``: operands cast as torch casts them, a number kept in the tensor's float type.
+    float16 and bfloat16 compute in float32; a number enters unrounded (torch's mul and div), or
+    rounded to the tensor's dtype first where ``number_rounded`` (torch's add and sub); ``stepwise``:
+    each NumPy step of ``compute`` rounds, in the dtype (torch's add and sub with an ``alpha``)."""
+    widened = compute if stepwise else in_float32(compute)
 
     def op(a: Tensor, b) -> Tensor:
         ad = a._data
@@ -95,8 +103,10 @@ def binary_op(node, compute, attrs: dict | None = None):
             bd = b  # on CUDA: CuPy takes the number
         else:
             ad, bd = operands(a, b)
+        if ad.dtype in REDUCED_FLOATS and number_rounded and not isinstance(bd, np.ndarray):
+            bd = np.asarray(bd, dtype=ad.dtype)
         try:
-            out = compute(ad, bd)
+            out = compute(ad, bd) if ad.dtype not in REDUCED_FLOATS else widened(ad, bd)
         except ValueError as exc:
             raise _compute_error(exc, ad, bd) from None
         if number:
@@ -118,9 +128,17 @@ def _compute_error(exc: ValueError, ad, bd) -> RuntimeError:
 # -- arithmetic ---------------------------------------------------------------------------------------
 _ADD, _SUB, _MUL, _DIV = (NODES[n] for n in ("AddBackward0", "SubBackward0", "MulBackward0", "DivBackward0"))
 _ONE = {"alpha": 1}
-_add = binary_op(_ADD, np.add, _ONE)
-_sub = binary_op(_SUB, np.subtract, _ONE)
+_add = binary_op(_ADD, np.add, _ONE, number_rounded=True)
+_sub = binary_op(_SUB, np.subtract, _ONE, number_rounded=True)
 _mul = binary_op(_MUL, np.multiply)
+
+
+def _alpha(alpha, x):
+    """``alpha`` as torch's add and sub use it: in float16 and bfloat16, rounded to the dtype, and
+    ``y * alpha`` rounded before it is added (as NumPy computes in that dtype)."""
+    if x.dtype in REDUCED_FLOATS and not isinstance(x, np.generic):
+        return x.dtype.type(alpha)
+    return alpha
 
 
 def _check_alpha(a: Tensor, alpha) -> None:
@@ -137,7 +155,7 @@ def add(input, other, *, alpha=1, out=None):
     if alpha == 1:
         return _add(input, other)
     _check_alpha(input, alpha)
-    return binary_op(_ADD, lambda x, y: x + y * alpha, {"alpha": alpha})(input, other)
+    return binary_op(_ADD, lambda x, y: x + y * _alpha(alpha, x), {"alpha": alpha}, True, True)(input, other)
 
 
 def _check_bool_sub(a: Tensor, b) -> None:
@@ -153,7 +171,7 @@ def sub(input, other, *, alpha=1):
     if alpha == 1:
         return _sub(input, other)
     _check_alpha(input, alpha)
-    return binary_op(_SUB, lambda x, y: x - y * alpha, {"alpha": alpha})(input, other)
+    return binary_op(_SUB, lambda x, y: x - y * _alpha(alpha, x), {"alpha": alpha}, True, True)(input, other)
 
 
 subtract = export(sub, name="subtract")
@@ -164,9 +182,12 @@ def rsub(input, other, *, alpha=1):
     """``other - alpha * input``: what ``2 - x`` computes (RsubBackward1 for a number)."""
     _check_bool_sub(input, other)
     if isinstance(other, Tensor):
-        return binary_op(NODES["RsubBackward0"], lambda x, y: y - x * alpha, {"alpha": alpha})(input, other)
+        return binary_op(NODES["RsubBackward0"], lambda x, y: y - x * _alpha(alpha, x), {"alpha": alpha},
+                         stepwise=True)(input, other)
     ad, bd = operands(input, other)
-    out = bd - ad * alpha if alpha != 1 else bd - ad
+    if ad.dtype in REDUCED_FLOATS:  # as torch's sub: the number rounded to the dtype first
+        bd = np.asarray(bd, dtype=ad.dtype)
+    out = _compute(lambda x, y: y - x * _alpha(alpha, x) if alpha != 1 else y - x, ad, bd, stepwise=alpha != 1)
     return recorded(NODES["RsubBackward1"], out, (input,), {"alpha": alpha})
 
 
@@ -254,7 +275,7 @@ def pow(input, exponent):
 def _scalar_pow(base, exponent: Tensor) -> Tensor:
     """``2 ** x``: PowBackward2."""
     target = _dtype.result_type(exponent, base)
-    out = np.power(target.np.type(base), exponent._data.astype(target.np, copy=False))
+    out = in_float32(lambda e: np.power(e.dtype.type(base), e))(exponent._data.astype(target.np, copy=False))
     if records(exponent):
         return record(NODES["PowBackward2"], out, (exponent,), {"self": base})
     return make_tensor(out)
@@ -283,9 +304,11 @@ def _with_out(name, out, result, *inputs):
 _INTEGRAL = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16, np.int32, np.int64))
 
 
-def elementwise(name: str, node, compute, keep_int: bool = False):
+def elementwise(name: str, node, compute, keep_int: bool = False, stepwise: bool = False):
     """The op ``compute`` (array -> array) on one tensor, recorded as ``node``; integer inputs
-    compute in the default float dtype unless ``keep_int``."""
+    compute in the default float dtype unless ``keep_int``; float16 and bfloat16 in float32, rounded
+    once, unless ``stepwise`` (each NumPy step of ``compute`` rounds, as torch's kernel does)."""
+    widened = compute if stepwise else in_float32(compute)
 
     def op(input):
         if input.__class__ is not Tensor and not isinstance(input, Tensor):
@@ -293,7 +316,7 @@ def elementwise(name: str, node, compute, keep_int: bool = False):
         data = input._data
         if not keep_int and data.dtype in _INTEGRAL:
             data = data.astype(default_float_for(data))
-        out = compute(data)
+        out = compute(data) if data.dtype not in REDUCED_FLOATS else widened(data)
         if records(input):
             return record_one(node, out, input, elementwise=True)
         return make_tensor(out)
@@ -307,12 +330,12 @@ _conjugate = elementwise("conj", NODES["ConjBackward0"], np.conj)
 _conjugate_physical = elementwise("conj_physical", NODES["ConjPhysicalBackward0"], np.conj)
 
 
-def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=()):
+def unary(name: str, node_name: str, compute, keep_int: bool = False, aliases=(), stepwise: bool = False):
     """An exported elementwise op (``torch.exp`` and ``Tensor.exp``), its aliases, and its entry in
     ``UNARY`` for the in-place variant."""
     node = NODES[node_name]
-    op = elementwise(name, node, compute, keep_int)
-    UNARY[name] = (node, compute, keep_int)
+    op = elementwise(name, node, compute, keep_int, stepwise)
+    UNARY[name] = (node, compute if stepwise else in_float32(compute), keep_int)
     export(op)
     for alias in aliases:
         export(op, name=alias)
@@ -351,7 +374,8 @@ sigmoid = unary("sigmoid", "SigmoidBackward0", formula_math.sigmoid)
 relu = unary("relu", "ReluBackward0", _relu, keep_int=True)
 abs = unary("abs", "AbsBackward0", np.abs, keep_int=True, aliases=("absolute",))
 sqrt = unary("sqrt", "SqrtBackward0", np.sqrt)
-rsqrt = unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x))
+# torch's float16 and bfloat16 rsqrt rounds the square root, then its reciprocal (measured)
+rsqrt = unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x), stepwise=True)
 reciprocal = unary("reciprocal", "ReciprocalBackward0", lambda x: 1 / x)
 sign = unary("sign", "SignBackward0", formula_math.sign, keep_int=True)
 sgn = unary("sgn", "SgnBackward0", formula_math.sgn, keep_int=True)

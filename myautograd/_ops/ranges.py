@@ -93,7 +93,7 @@ def linspace_values(start, end, steps: int, np_dtype) -> np.ndarray:
         return np.zeros((0,), dtype=np_dtype)
     if steps == 1:
         return np.full((1,), start, dtype=np_dtype)
-    floating = np.dtype(np_dtype).kind == "f"
+    floating = _dtype.kind(np.dtype(np_dtype)) == "f"
     work = np.dtype(np_dtype).type if floating else np.float64
     if not floating:  # the ends are converted to the integer type first; the step is a double
         start, end = int(start), int(end)

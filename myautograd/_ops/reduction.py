@@ -2,6 +2,9 @@
 
 Overloads keep torch's node names: a full ``sum()`` is ``SumBackward0`` and ``sum(dim)``
 ``SumBackward1``; a full ``max()`` is ``MaxBackward1`` and ``max(dim)`` ``MaxBackward0``.
+
+float16 and bfloat16 reduce as torch's CPU kernels do: accumulated in float32, the result rounded
+once (``_accumulator``, ``_reduced.in_float32``).
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import numpy as np
 
 from .. import _backend, _dtype, return_types
 from .._autograd.record import record, records
+from .._dtype import REDUCED_FLOATS
+from .._reduced import in_float32
 from .._tensor import Tensor, make_tensor
 from .common import check_tensor, normalize_dim, normalize_dims, to_dtype
 from .derivatives import NODES
@@ -41,13 +46,19 @@ def _sum_dtype(data, dtype):
     return np.int64 if data.dtype.kind in "biu" else data.dtype
 
 
+def _accumulator(result_dtype):
+    """The dtype a sum, product or scan of ``result_dtype`` accumulates in: float32 for float16 and bfloat16."""
+    return np.float32 if result_dtype in REDUCED_FLOATS else result_dtype
+
+
 @export
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     check_tensor(input, "sum")
     data = input._data
     axes = _dims_arg(dim, data.ndim)
+    result = _sum_dtype(data, dtype)
     out = _backend.as_array(data.sum(axis=axes, keepdims=keepdim if axes is not None else False,
-                              dtype=_sum_dtype(data, dtype)))
+                                     dtype=_accumulator(result)), dtype=result)
     if not records(input):
         return make_tensor(out)
     if dim is None:
@@ -98,8 +109,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     data = input._data
     axes = _dims_arg(dim, data.ndim)
     count = data.size if axes is None else _reduced_size(data.shape, axes)
-    total = data.sum(axis=axes, keepdims=keepdim if axes is not None else False)
-    out = _backend.as_array(total / data.dtype.type(count) if count else total * data.dtype.type("nan"),
+    total = data.sum(axis=axes, keepdims=keepdim if axes is not None else False, dtype=_accumulator(data.dtype))
+    out = _backend.as_array(total / total.dtype.type(count) if count else total * total.dtype.type("nan"),
                             dtype=data.dtype)
     if not records(input):
         return make_tensor(out)
@@ -199,13 +210,15 @@ argmin = _arg("argmin", np.argmin)
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     data = input._data
     if dim is None:
-        out = _backend.as_array(data.prod(dtype=_sum_dtype(data, dtype)))
+        result = _sum_dtype(data, dtype)
+        out = _backend.as_array(data.prod(dtype=_accumulator(result)), dtype=result)
         if records(input):
             return record(NODES["ProdBackward0"], out, (input,))
         return make_tensor(out)
     axis = normalize_dim(dim, data.ndim)
+    result = _sum_dtype(data, dtype)
     out = _backend.as_array(data.prod(axis=axis if data.ndim else None, keepdims=keepdim and data.ndim > 0,
-                                      dtype=_sum_dtype(data, dtype)))
+                                      dtype=_accumulator(result)), dtype=result)
     if records(input):
         return record(NODES["ProdBackward1"], out, (input,), {"dim": dim, "keepdim": keepdim})
     return make_tensor(out)
@@ -232,15 +245,15 @@ def _var_like(name: str, node: str, finish, with_mean: bool = False):
         keep = keepdim if axes is not None else False
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            variance = data.var(axis=axes, ddof=ddof, keepdims=keep)
-        out = _backend.as_array(finish(variance), dtype=data.dtype)
+            variance = _variance(data, axes, ddof, keep)
+        out = _backend.as_array(_finish(finish, variance), dtype=data.dtype)
         attrs = {"dim": None if axes is None else _saved_dims(dim), "correction": ddof, "keepdim": keepdim}
         if not with_mean:
             if records(input):
                 return record(NODES[node], out, (input,), attrs)
             return make_tensor(out)
-        total = data.sum(axis=axes, keepdims=keep)
-        mean_out = _backend.as_array(total / data.dtype.type(count) if count else total * data.dtype.type("nan"),
+        total = data.sum(axis=axes, keepdims=keep, dtype=_accumulator(data.dtype))
+        mean_out = _backend.as_array(total / total.dtype.type(count) if count else total * total.dtype.type("nan"),
                                      dtype=data.dtype)
         if records(input):
             return record(NODES[node], (out, mean_out), (input,), attrs, outputs=2)
@@ -248,6 +261,10 @@ def _var_like(name: str, node: str, finish, with_mean: bool = False):
 
     op.__name__ = name
     return export(op, method=not with_mean)
+
+
+_variance = in_float32(lambda data, axes, ddof, keep: data.var(axis=axes, ddof=ddof, keepdims=keep))
+_finish = in_float32(lambda finish, variance: finish(variance))  # std: the float32 variance's square root, rounded once
 
 
 var = _var_like("var", "VarBackward0", lambda v: v)
@@ -259,6 +276,15 @@ std_mean = _var_like("std_mean", "StdMeanBackward0", np.sqrt, with_mean=True)
 def _vector_norm(input: Tensor, ord, dim, keepdim: bool) -> Tensor:
     data = input._data
     axes = _dims_arg(dim, data.ndim)
+    out = _norm_of(data, ord, axes, keepdim)
+    if records(input):
+        return record(NODES["LinalgVectorNormBackward0"], out, (input,),
+                      {"ord": ord, "dim": None if axes is None else _saved_dims(dim), "keepdim": keepdim})
+    return make_tensor(out)
+
+
+@in_float32
+def _norm_of(data, ord, axes, keepdim):
     magnitude = np.abs(data)
     if ord == 2:
         out = np.sqrt((magnitude * magnitude).sum(axis=axes, keepdims=keepdim))
@@ -270,11 +296,7 @@ def _vector_norm(input: Tensor, ord, dim, keepdim: bool) -> Tensor:
         out = (magnitude != 0).sum(axis=axes, keepdims=keepdim).astype(magnitude.dtype)
     else:
         out = (magnitude ** ord).sum(axis=axes, keepdims=keepdim) ** (1.0 / ord)
-    out = _backend.as_array(out, dtype=magnitude.dtype)
-    if records(input):
-        return record(NODES["LinalgVectorNormBackward0"], out, (input,),
-                      {"ord": ord, "dim": None if axes is None else _saved_dims(dim), "keepdim": keepdim})
-    return make_tensor(out)
+    return _backend.as_array(out, dtype=magnitude.dtype)
 
 
 @export
@@ -294,15 +316,18 @@ def logsumexp(input, dim, keepdim=False):
     axes = _dims_arg(dim, data.ndim) or tuple(range(data.ndim))
     if not data.ndim:
         axes = ()  # a 0-dim tensor's dim 0 (or -1) is the tensor itself
-    peak = np.max(data, axis=axes, keepdims=True) if data.size else np.zeros((1,) * data.ndim, data.dtype)
-    peak = np.where(np.isfinite(peak), peak, 0)
-    out = np.log(np.exp(data - peak).sum(axis=axes, keepdims=True)) + peak
-    if not keepdim:
-        out = out.squeeze(axes)
-    out = _backend.as_array(out, dtype=data.dtype)
+    out = _backend.as_array(_logsumexp_of(data, axes, keepdim), dtype=data.dtype)
     if records(input):
         return record(NODES["LogsumexpBackward0"], out, (input,), {"dim": _saved_dims(dim), "keepdim": keepdim})
     return make_tensor(out)
+
+
+def _logsumexp_of(data, axes, keepdim):
+    """torch's logsumexp is composite (max, exp, sum, log, add): in float16 and bfloat16 each step rounds."""
+    peak = np.max(data, axis=axes, keepdims=True) if data.size else np.zeros((1,) * data.ndim, data.dtype)
+    peak = np.where(np.isfinite(peak), peak, 0)
+    out = np.log(np.exp(data - peak).sum(axis=axes, keepdims=True)) + peak
+    return out.squeeze(axes) if not keepdim else out
 
 
 def _softmax_data(data, axis):
@@ -315,10 +340,9 @@ def _softmax_data(data, axis):
 def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
     if dtype is not None:
         input = input.to(to_dtype(dtype))
-    data = input._data if input._data.dtype.kind in "fc" else input._data.astype(_dtype.get_default_dtype().np)
+    data = input._data if _dtype.kind(input._data.dtype) in "fc" else input._data.astype(_dtype.get_default_dtype().np)
     axis = normalize_dim(dim, data.ndim)
-    _, exps, total = _softmax_data(data, axis)
-    out = exps / total
+    out = _softmax_of(data, axis)
     if records(input):
         return record(NODES["SoftmaxBackward0"], out, (input,), {"dim": dim})
     return make_tensor(out)
@@ -330,16 +354,31 @@ def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
         input = input.to(to_dtype(dtype))
     data = input._data
     axis = normalize_dim(dim, data.ndim)
-    shifted, _, total = _softmax_data(data, axis)
-    out = shifted - np.log(total)
+    out = _log_softmax_of(data, axis)
     if records(input):
         return record(NODES["LogSoftmaxBackward0"], out, (input,), {"dim": dim})
     return make_tensor(out)
 
 
+@in_float32
+def _softmax_of(data, axis):
+    _, exps, total = _softmax_data(data, axis)
+    return exps / total
+
+
+@in_float32
+def _log_softmax_of(data, axis):
+    """``x - (max + log(sum(exp(x - max))))``, the order of torch's kernel (in float32 for float16 and bfloat16)."""
+    peak = data.max(axis=axis, keepdims=True)
+    return data - (peak + np.log(np.exp(data - peak).sum(axis=axis, keepdims=True)))
+
+
 def scan(accumulate, data, dim, dtype=None):
-    """``np.cumsum``/``np.cumprod`` along ``dim``; a 0-dim tensor stays 0-dim."""
-    out = accumulate(data, axis=normalize_dim(dim, data.ndim), dtype=dtype)
+    """``np.cumsum``/``np.cumprod`` along ``dim`` (float16 and bfloat16 accumulated in float32); a 0-dim
+    tensor stays 0-dim."""
+    result = data.dtype if dtype is None else np.dtype(dtype)
+    out = accumulate(data, axis=normalize_dim(dim, data.ndim), dtype=_accumulator(result))
+    out = out.astype(result, copy=False)
     return out.reshape(data.shape) if data.ndim == 0 else out
 
 

@@ -182,7 +182,7 @@ def trace(input):
     if data.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {data.ndim}")
     # torch's CPU kernel adds the diagonal up in float64 for a float32 matrix, then rounds once
-    wide = np.float64 if data.dtype.kind == "f" and isinstance(data, np.ndarray) else None
+    wide = np.float64 if _dtype.kind(data.dtype) == "f" and isinstance(data, np.ndarray) else None
     out = _backend.as_array(np.trace(data, dtype=wide), dtype=np.int64 if data.dtype.kind in "biu" else data.dtype)
     if records(input):
         return record(NODES["TraceBackward0"], out, (input,), {"self_sym_sizes": data.shape})

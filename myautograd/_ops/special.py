@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _dtype
 from .._autograd.record import recorded
 from .._tensor import Tensor
 from .derivatives import NODES
@@ -38,12 +39,12 @@ def xlogy_values(x, y):
 def mul_by_number(input: Tensor, number) -> Tensor:
     """``input * number`` as torch's C++ ``mul(Tensor, Scalar)``: MulBackward1."""
     data = input._data
-    out = data * (data.dtype.type(number) if data.dtype.kind in "fc" else number)
+    out = data * (data.dtype.type(number) if _dtype.kind(data.dtype) in "fc" else number)
     return recorded(NODES["MulBackward1"], out, (input,), {"other": number})
 
 
 def div_by_number(input: Tensor, number) -> Tensor:
     """``input / number`` as torch's C++ ``div(Tensor, Scalar)``: DivBackward1."""
     data = input._data
-    out = data / (data.dtype.type(number) if data.dtype.kind in "fc" else number)
+    out = data / (data.dtype.type(number) if _dtype.kind(data.dtype) in "fc" else number)
     return recorded(NODES["DivBackward1"], out, (input,), {"other": number})

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import _dtype
 from .._autograd.record import recorded
+from .._reduced import in_float32
 from .._tensor import Tensor
 from .common import broadcast_shapes, check_tensor
 from .derivatives import NODES
@@ -39,6 +40,9 @@ def clamp_values(data, low, high):
     return data
 
 
+_clamp_in_float32 = in_float32(clamp_values)  # float16 and bfloat16: the bounds unrounded, the result rounded
+
+
 def _clamp_tensors(input: Tensor, min, max) -> Tensor:
     bounds = [b for b in (min, max) if b is not None]
     if any(not isinstance(b, Tensor) for b in bounds):
@@ -59,7 +63,7 @@ def clamp(input, min=None, max=None):
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _clamp_tensors(input, min, max)
     data = input._data
-    out = clamp_values(data, min, max)
+    out = _clamp_in_float32(data, min, max)
     if out.dtype != data.dtype:
         out = out.astype(np.result_type(data, *(v for v in (min, max) if v is not None)))
     return recorded(NODES["ClampBackward1"], out, (input,), {"min": min, "max": max})
@@ -134,16 +138,16 @@ def lerp(input, end, weight):
         a, b = operands(input, end)
         w = weight._data.astype(a.dtype, copy=False)
         broadcast_shapes(a.shape, b.shape, w.shape)
-        return recorded(NODES["LerpBackward1"], lerp_values(a, b, w), (input, end, weight))
+        return recorded(NODES["LerpBackward1"], in_float32(lerp_values)(a, b, w), (input, end, weight))
     a, b = operands(input, end)
     broadcast_shapes(a.shape, b.shape)
-    out = lerp_values(a, b, a.dtype.type(weight)).astype(a.dtype, copy=False)
+    out = in_float32(lambda a, b: lerp_values(a, b, a.dtype.type(weight)))(a, b).astype(a.dtype, copy=False)
     return recorded(NODES["LerpBackward0"], out, (input, end), {"weight": weight})
 
 
 def _scaled(value, data):
     """``value`` as torch passes a Scalar to a kernel of ``data``'s type."""
-    return data.dtype.type(value) if data.dtype.kind in "fc" else value
+    return data.dtype.type(value) if _dtype.kind(data.dtype) in "fc" else value
 
 
 def addcmul_values(s, t1, t2, value):
@@ -164,12 +168,12 @@ def _three(input, tensor1, tensor2):
 @export
 def addcmul(input, tensor1, tensor2, *, value=1):
     s, t1, t2 = _three(input, tensor1, tensor2)
-    return recorded(NODES["AddcmulBackward0"], addcmul_values(s, t1, t2, value), (input, tensor1, tensor2),
+    return recorded(NODES["AddcmulBackward0"], in_float32(addcmul_values)(s, t1, t2, value), (input, tensor1, tensor2),
                     {"value": value})
 
 
 @export
 def addcdiv(input, tensor1, tensor2, *, value=1):
     s, t1, t2 = _three(input, tensor1, tensor2)
-    return recorded(NODES["AddcdivBackward0"], addcdiv_values(s, t1, t2, value), (input, tensor1, tensor2),
+    return recorded(NODES["AddcdivBackward0"], in_float32(addcdiv_values)(s, t1, t2, value), (input, tensor1, tensor2),
                     {"value": value})

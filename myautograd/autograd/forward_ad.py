@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .. import _dtype
 from .._autograd import forward
 from .._autograd.views import make_view
 from .._batched import BatchedTensor
@@ -39,7 +40,7 @@ class UnpackedDualTensor(NamedTuple):
 
 
 def _check_floating(tensor: Tensor, what: str) -> None:
-    if tensor._data.dtype.kind not in "fc":
+    if _dtype.kind(tensor._data.dtype) not in "fc":
         raise ValueError(f"Expected {what} to be floating point or complex, but got: {from_numpy(tensor._data.dtype)}")
 
 

@@ -14,7 +14,7 @@ import functools
 import warnings
 from typing import Any
 
-from .. import _backend
+from .. import _backend, _dtype
 from .._autograd import forward
 from .._autograd.engine import current_task, shown_to_user
 from .._autograd.node import (
@@ -292,7 +292,7 @@ def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs, executable: bool
             result = out
         if id(out) in non_diff:
             result._requires_grad = False
-        elif result._data.dtype.kind in "fc":
+        elif _dtype.kind(result._data.dtype) in "fc":
             result._grad_fn = ctx
             result._output_nr = index
             result._requires_grad = True
