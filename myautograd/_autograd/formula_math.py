@@ -226,11 +226,12 @@ def sigmoid(x):
 
 
 def tanh_backward(grad, output):
-    return grad * (1 - output * output)
+    """torch's kernel: the gradient times the conjugate of the derivative, read from the output."""
+    return grad * conj(1 - output * output)
 
 
 def sigmoid_backward(grad, output):
-    return grad * (1 - output) * output
+    return grad * conj((1 - output) * output)
 
 
 # torch's fft normalization (0 none, 1 by the root of the size, 2 by the size) -> NumPy's norm, for a

@@ -54,11 +54,12 @@ derivative("CosBackward0", "self", self=lambda grad, self, F: grad * -F.sin(self
 derivative("TanBackward0", "self", self=lambda grad, result: grad * (1 + result * result))
 derivative("SinhBackward0", "self", self=lambda grad, self, F: grad * F.cosh(self))
 derivative("CoshBackward0", "self", self=lambda grad, self, F: grad * F.sinh(self))
-derivative("TanhBackward0", "self", self=lambda grad, result, F: F.tanh_backward(grad, result))
+# tanh_backward and sigmoid_backward conjugate inside their kernels (as torch's): these entries read the output as it is
+derivative("TanhBackward0", "self", holomorphic=False, self=lambda grad, result, F: F.tanh_backward(grad, result))
 derivative("AsinBackward0", "self", self=lambda grad, self, F: grad * F.rsqrt(1 - self * self))
 derivative("AcosBackward0", "self", self=lambda grad, self, F: grad * -F.rsqrt(1 - self * self))
 derivative("AtanBackward0", "self", self=lambda grad, self: grad / (self * self + 1))
-derivative("SigmoidBackward0", "self", self=lambda grad, result, F: F.sigmoid_backward(grad, result))
+derivative("SigmoidBackward0", "self", holomorphic=False, self=lambda grad, result, F: F.sigmoid_backward(grad, result))
 derivative("ReluBackward0", "self",
            self=lambda grad, result, F: F.masked_backward("ThresholdBackwardBackward0", grad, result, ~(result <= 0), 0))
 # Not holomorphic (complex input, real output): torch's backward as it is, grad * sgn(z); so angle and sgn
@@ -170,7 +171,7 @@ for _name in ("ThresholdBackwardBackward0", "LeakyReluBackwardBackward0", "Hardt
 # torch's tanh_backward and sigmoid_backward: one recorded op each under create_graph
 derivative("TanhBackwardBackward0", "grad_output output", holomorphic=False,
            grad_output=lambda grad, output, F: F.tanh_backward(grad, F.conj(output)),
-           output=lambda grad, output, grad_output, F: F.conj(grad) * F.conj(-2 * F.conj(output) * grad_output))
+           output=lambda grad, output, grad_output, F: F.conj(grad) * (-2 * grad_output * F.conj(output)))
 derivative("SigmoidBackwardBackward0", "grad_output output", holomorphic=False,
            grad_output=lambda grad, output, F: F.sigmoid_backward(grad, F.conj(output)),
            output=lambda grad, output, grad_output, F: F.conj(grad) * grad_output * (-2 * F.conj(output) + 1))

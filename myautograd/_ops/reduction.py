@@ -233,7 +233,7 @@ def _var_like(name: str, node: str, finish, with_mean: bool = False):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             variance = data.var(axis=axes, ddof=ddof, keepdims=keep)
-        out = _backend.as_array(finish(variance), dtype=data.dtype)
+        out = _backend.as_array(finish(variance), dtype=variance.dtype)  # a complex input's variance is real
         attrs = {"dim": None if axes is None else _saved_dims(dim), "correction": ddof, "keepdim": keepdim}
         if not with_mean:
             if records(input):
