@@ -261,3 +261,21 @@ ERROR_AND_BIT_CASES = {
 def test_complex_errors_bits_and_printing_as_torch(name: str):
     fn = ERROR_AND_BIT_CASES[name]
     assert _outcome(fn, myautograd) == _outcome(fn, torch)
+
+
+@pytest.mark.parametrize("dtype_name", ["complex64", "complex128"])
+def test_a_complex_leaf_grad_accumulates_as_torch(dtype_name: str):
+    """``.grad`` of a complex leaf after two backward passes: stored, then added to, as torch."""
+    rng = np.random.default_rng(7)
+    z = rng.uniform(-1, 1, 4) + 1j * rng.uniform(-1, 1, 4)
+    v = rng.uniform(-1, 1, 4) + 1j * rng.uniform(-1, 1, 4)
+    grads = []
+    for t in (myautograd, torch):
+        leaf = t.tensor(z, dtype=getattr(t, dtype_name), requires_grad=True)
+        (leaf.sin() * leaf).backward(t.tensor(v, dtype=leaf.dtype))
+        first = leaf.grad.clone()
+        (leaf * (2 - 1j)).sum().abs().backward()
+        grads.append((first, leaf.grad))
+    (mine_first, mine_total), (ref_first, ref_total) = grads
+    _close(mine_first, ref_first, dtype_name, ".grad after one backward")
+    _close(mine_total, ref_total, dtype_name, ".grad after two")
