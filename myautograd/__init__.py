@@ -43,6 +43,7 @@ from . import (  # noqa: E402 - they use the ops above
     autograd,
     backends,
     cuda,
+    fft,
     func,
     nn,
     optim,

@@ -91,6 +91,9 @@ def views_follow_requires_grad(base: Tensor) -> None:
                 view._requires_grad = base._requires_grad
 
 
+LAZY_BITS = ("_conj_bit", "_neg_bit")  # torch's lazy conjugate and negative bits (_ops/complex_numbers.py)
+
+
 def make_tensor(data, requires_grad: bool = False, grad_fn=None, output_nr: int = 0, cls=None) -> Tensor:
     if type(data) is not np.ndarray and isinstance(data, np.generic):
         data = np.asarray(data)  # NumPy gives scalars for 0-d results; a tensor always holds an array
@@ -388,6 +391,8 @@ class Tensor:
     def detach(self) -> Tensor:
         out = _same_inference(make_tensor(self._data), self)
         out._vc = version_counter(self)
+        if self.__dict__:  # the lazy conjugate and negative bits stay (_ops/complex_numbers.py)
+            out.__dict__.update((k, v) for k, v in self.__dict__.items() if k in LAZY_BITS)
         return out
 
     def detach_(self) -> Tensor:
@@ -432,6 +437,11 @@ class Tensor:
     def numpy(self, *, force: bool = False) -> np.ndarray:
         if self._requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if self.__dict__ and not force:
+            for bit, what, resolve in (("_conj_bit", "conjugate", "resolve_conj"), ("_neg_bit", "negative", "resolve_neg")):
+                if self.__dict__.get(bit):
+                    raise RuntimeError(f"Can't call numpy() on Tensor that has {what} bit set. "
+                                       f"Use tensor.{resolve}().numpy() instead.")
         if not _backend.is_cpu_array(self._data):
             if not force:
                 raise TypeError(

@@ -64,6 +64,8 @@ SAMPLES = {
     "col2im": lambda T: (T(columns), (3, 3), (2, 2), (1, 1), (1, 1)),
     "einsum": lambda T: ("ij,jk->ik", T(a), T(b)),
     "trilinear": lambda T: (T(a), T(weights), T(second), (1, 3), (0,), (1, 2), (2, 3)),
+    "fft_c2c": lambda T: (T(complex_values), (1,), 1, False),
+    "fft_r2c": lambda T: (T(a), (0, 1), 2, True),
     "constant_pad": lambda T: (T(a), (1, -1, 2, 0)),
     "cat": lambda T: ([T(a), T(positive)], 1),
     "stack": lambda T: ([T(a), T(positive)], 0),

@@ -18,6 +18,7 @@ import torch
 import myautograd
 from tests.support.operators import (
     ACTIVATION_OPS,
+    COMPLEX_OPS,
     INDEXING_OPS,
     LOSS_OPS,
     NN_OPS,
@@ -178,6 +179,7 @@ OPS = [
     Op("zero", lambda t, x: (x * 1).zero_(), ((3,),)),
     Op("index_put", lambda t, x, y: _index_put(t, x, y), ((4,), (2,))),
     *POINTWISE_OPS,
+    *COMPLEX_OPS,
     *ACTIVATION_OPS,
     *REDUCTION_OPS,
     *SHAPE_OPS,

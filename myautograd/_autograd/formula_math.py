@@ -227,11 +227,44 @@ def sigmoid(x):
 
 
 def tanh_backward(grad, output):
-    return grad * (1 - output * output)
+    """torch's kernel: the gradient times the conjugate of the derivative, read from the output."""
+    return grad * conj(1 - output * output)
 
 
 def sigmoid_backward(grad, output):
-    return grad * (1 - output) * output
+    return grad * conj((1 - output) * output)
+
+
+# torch's fft normalization (0 none, 1 by the root of the size, 2 by the size) -> NumPy's norm, for a
+# forward transform and for an inverse one (the kernels of ``_ops/fourier.py``'s primitives)
+_NUMPY_FORWARD = ("backward", "ortho", "forward")
+_NUMPY_INVERSE = ("forward", "ortho", "backward")
+
+
+def c2c_kernel(x, dims, normalization: int, forward: bool):
+    if forward:
+        return np.fft.fftn(x, axes=dims, norm=_NUMPY_FORWARD[normalization])
+    return np.fft.ifftn(x, axes=dims, norm=_NUMPY_INVERSE[normalization])
+
+
+def r2c_kernel(x, dims, normalization: int, onesided: bool):
+    transform = np.fft.rfftn if onesided else np.fft.fftn
+    return transform(x, axes=dims, norm=_NUMPY_FORWARD[normalization])
+
+
+def c2r_kernel(x, dims, normalization: int, last_dim_size: int):
+    sizes = [x.shape[d] for d in dims[:-1]] + [last_dim_size]
+    return np.fft.irfftn(x, s=sizes, axes=dims, norm=_NUMPY_INVERSE[normalization])
+
+
+def doubled_middle(x, dims, full_size: int):
+    """The weights of c2r's gradient: 2 for the frequencies 1 .. full - half along the last dim, 1 elsewhere."""
+    half = x.shape[dims[-1]]
+    weights = np.ones(half, dtype=np.float64)
+    weights[1:1 + max(full_size - half, 0)] = 2.0
+    shape = [1] * x.ndim
+    shape[dims[-1]] = half
+    return weights.reshape(shape)
 
 
 # -- the tensor side: how a kernel's operation is found on tensors ---------------------------------------
@@ -248,7 +281,8 @@ class Operations:
     given them by ``myautograd._ops``."""
 
     NAMES = ("recorded", "nodes", "copy_into_new", "index_put_into_zeros", "im2col", "col2im", "einsum",
-             "trilinear", "constant_pad", "cat", "stack", "where", "div_by_number", "mul_by_number", "logsigmoid")
+             "trilinear", "constant_pad", "cat", "stack", "where", "div_by_number", "mul_by_number", "logsigmoid",
+             "fft_c2c", "fft_r2c")
 
 
 OPS = Operations()
@@ -332,6 +366,8 @@ PRIMITIVES: dict[str, tuple] = {
     "col2im": (windows_summed, "col2im"),
     "einsum": (lambda equation, *operands: np.einsum(equation, *operands, optimize=True), "einsum"),
     "trilinear": (trilinear, "trilinear"),
+    "fft_c2c": (c2c_kernel, "fft_c2c"),
+    "fft_r2c": (r2c_kernel, "fft_r2c"),
     "constant_pad": (constant_pad, lambda x, pad: OPS.constant_pad(x, pad, 0.0)),
     "cat": (lambda xs, dim: np.concatenate(xs, axis=dim), lambda xs, dim: OPS.cat(list(xs), dim)),
     "stack": (lambda xs, dim: np.stack(xs, axis=dim), lambda xs, dim: OPS.stack(list(xs), dim)),

@@ -16,6 +16,19 @@ any node (``FormulaNode.always_saved``: the outputs a formula reads, what severa
 values are readable as ``_saved_<name>`` (a freed saved tensor raises). A formula computes new
 arrays: it never returns a saved value unchanged (the engine may adopt what it returns as a
 leaf's ``.grad``).
+
+Complex numbers follow torch's convention (the conjugate Wirtinger derivative): the gradient of a
+holomorphic ``f`` is ``grad * f'(z).conj()``. The table writes most formulas as the derivative
+itself, ``f'(z)`` (``grad * F.cos(self)``), the form that is right for real numbers; a node of
+such an entry (``holomorphic=True``, the default) evaluates them in a backward on the
+conjugates of the values they read (``conjugating``), so that ``grad * F.cos(self.conj())`` is
+``grad * cos(self).conj()`` for every function with real Taylor coefficients, and products,
+quotients and matrix products get the conjugated factors torch's derivatives.yaml writes.
+Forward mode evaluates the same formulas on the values as they are (``Formula.raw``), which is
+the tangent ``f'(z) * t``. Entries that are not holomorphic (``abs``, ``angle``, ``sgn``, the
+norms, ``real``, ``view_as_real``...) say ``holomorphic=False`` and write torch's backward out.
+Where a gradient reaches a real input of a complex op, the engine keeps its real part when it
+casts it to the input's dtype (torch's ``handle_r_to_c``).
 """
 
 from __future__ import annotations
@@ -27,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from .._dtype import _python_scalar_dtype
-from .._tensor import make_tensor
+from .._tensor import Tensor, make_tensor
 from .node import Node, SavedTensor, unpack_saved_tensor
 
 NODES: dict[str, type] = {}
@@ -50,14 +63,59 @@ def is_result_name(name: str) -> bool:
     return name == "result" or (name.startswith("result") and name[6:].isdigit())
 
 
+def _is_complex(value) -> bool:
+    """A complex array, tensor or Python number (or a list or tuple holding one)."""
+    cls = value.__class__
+    if cls is complex:
+        return True
+    if cls is list or cls is tuple:
+        return any(_is_complex(v) for v in value)
+    dtype = getattr(value._data if isinstance(value, Tensor) else value, "dtype", None)
+    return dtype is not None and getattr(dtype, "kind", None) == "c"
+
+
+def _conj(value):
+    cls = value.__class__
+    if cls is complex:
+        return value.conjugate()
+    if cls is list or cls is tuple:
+        return cls(_conj(v) for v in value)
+    if isinstance(value, Tensor):
+        return value.conj() if value._data.dtype.kind == "c" else value
+    return value.conj() if getattr(getattr(value, "dtype", None), "kind", None) == "c" else value
+
+
+def conjugating(fn: Callable, params: tuple[str, ...]) -> Callable:
+    """``fn`` (a formula written as the derivative ``f'(z)``) as a backward evaluates it: on the
+    conjugates of the complex values it reads (inputs, outputs, saved arguments; not the
+    gradients). A formula that reads no value, or none complex, runs as it is."""
+    positions = tuple(i for i, param in enumerate(params) if param not in SPECIAL)
+    if not positions:
+        return fn
+
+    def backward(*arguments):
+        for i in positions:
+            if _is_complex(arguments[i]):
+                arguments = tuple(_conj(a) if j in positions else a for j, a in enumerate(arguments))
+                break
+        return fn(*arguments)
+
+    backward.__name__ = getattr(fn, "__name__", "formula")
+    backward.__wrapped__ = fn
+    return backward
+
+
 class Formula:
-    """One derivative formula and the names of what it reads; ``evaluate`` calls it."""
+    """One derivative formula and the names of what it reads; ``evaluate`` calls it. ``raw``: the
+    formula as written (forward mode's); ``fn``: what a backward calls, the formula evaluated on
+    conjugated values where the entry is holomorphic (see the module docstring)."""
 
-    __slots__ = ("fn", "params")
+    __slots__ = ("fn", "raw", "params")
 
-    def __init__(self, fn: Callable) -> None:
-        self.fn = fn
+    def __init__(self, fn: Callable, holomorphic: bool = True) -> None:
+        self.raw = fn
         self.params = tuple(inspect.signature(fn).parameters)
+        self.fn = conjugating(fn, self.params) if holomorphic else fn
 
     def evaluate(self, grad, grads, stash: dict, mode, node: Node, index: int):
         """Call the formula with each parameter fetched by its name."""
@@ -92,6 +150,7 @@ class FormulaNode(Node):
     _guarded = False                      # torch guards every saved input on the gradients that read it
     forward_rule: Any = "transpose"       # how forward mode gets the output tangents (see forward.py)
     _forward_op: str | None = None        # torch's op name in its error, for an op without a forward rule
+    _holomorphic = True                   # formulas written as f'(z), conjugated in a backward (module docstring)
 
     @classmethod
     def forward_op_name(cls) -> str:
@@ -268,7 +327,7 @@ def _check_reads(name: str, inputs: tuple, saves: tuple, formulas: dict[str, For
 def derivative(name: str, inputs: tuple[str, ...] | str, *, saves: tuple[str, ...] | str = (),
                multi_output: bool = False, each: Callable | None = None, cpp_name: bool = False,
                frees: tuple[str, ...] | str = (), guarded: bool = False, forward: Any = "transpose",
-               forward_op: str | None = None, **formulas: Callable | None) -> type:
+               forward_op: str | None = None, holomorphic: bool = True, **formulas: Callable | None) -> type:
     """Define the backward node class ``name`` from one formula per input (see module docstring).
 
     ``saves``: the non-tensor arguments the forward passes to ``record`` for the formulas.
@@ -279,7 +338,8 @@ def derivative(name: str, inputs: tuple[str, ...] | str, *, saves: tuple[str, ..
     index key): freed with the graph, as saved tensors are. ``guarded``: see ``always_saved``.
     ``forward``: the forward-mode rule, ``"elementwise"``, ``"transpose"`` (the default), a function
     ``(tangents, values, F)``, or None where torch has no forward formula (``forward_op``: the op
-    its error names); see ``forward.py``.
+    its error names); see ``forward.py``. ``holomorphic``: the formulas are the derivative ``f'(z)``,
+    conjugated in a backward; False: they are torch's complex backward as it is (module docstring).
     """
     if name in NODES:
         raise ValueError(f"derivative {name} defined twice")
@@ -291,8 +351,8 @@ def derivative(name: str, inputs: tuple[str, ...] | str, *, saves: tuple[str, ..
     unknown = set(formulas) - set(inputs)
     if unknown:
         raise ValueError(f"{name}: formulas for unknown inputs {sorted(unknown)}")
-    given = {target: Formula(fn) for target, fn in formulas.items() if fn is not None}
-    each_formula = None if each is None else Formula(each)
+    given = {target: Formula(fn, holomorphic) for target, fn in formulas.items() if fn is not None}
+    each_formula = None if each is None else Formula(each, holomorphic)
     _check_reads(name, inputs, saves, {**given, **({"each input": each_formula} if each_formula else {})})
     namespace: dict[str, Any] = {
         "__slots__": (),
@@ -306,6 +366,7 @@ def derivative(name: str, inputs: tuple[str, ...] | str, *, saves: tuple[str, ..
         "_guarded": guarded,
         "forward_rule": forward,
         "_forward_op": forward_op,
+        "_holomorphic": holomorphic,
     }
     cls = type(name, (FormulaNode,), namespace)
     every = [f for f in (*cls._formulas, cls._each) if f is not None]

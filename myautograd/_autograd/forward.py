@@ -243,8 +243,8 @@ def output_tangents(cls, tangents: list, values: dict, arrays: list) -> list:
 
     F = TensorMode.F
     with suspended():
-        if rule == "elementwise" and _complex(values):
-            rule = "transpose"  # the backward formulas conjugate: only real Jacobians are their own transposes
+        if rule == "elementwise" and not cls._holomorphic and _complex(values):
+            rule = "transpose"  # written as torch's complex backward: not the derivative itself
         if rule == "elementwise":
             outs = [_elementwise(cls, tangents, values, F)]
         elif rule == "transpose":
@@ -282,7 +282,9 @@ def _values(cls, inputs, results: tuple, attrs: dict | None) -> dict:
     return values
 
 
-def _call(formula, grad, grads, values: dict, F, index: int):
+def _call(formula, grad, grads, values: dict, F, index: int, backward: bool = False):
+    """The formula on ``values``: as written (the derivative, for a tangent), or as a backward
+    evaluates it (``backward``: on conjugated values where its entry is holomorphic)."""
     arguments = []
     for param in formula.params:
         if param == "grad":
@@ -295,7 +297,7 @@ def _call(formula, grad, grads, values: dict, F, index: int):
             arguments.append(index)
         else:
             arguments.append(values[param])
-    return formula.fn(*arguments)
+    return (formula.fn if backward else formula.raw)(*arguments)
 
 
 def _elementwise(cls, tangents: list, values: dict, F) -> Tensor | None:
@@ -309,8 +311,13 @@ def _elementwise(cls, tangents: list, values: dict, F) -> Tensor | None:
     return total
 
 
+def _conjugate(tangent: Tensor) -> Tensor:
+    return tangent.conj() if tangent._data.dtype.kind == "c" else tangent
+
+
 def _transposed(cls, tangents: list, values: dict, arrays: list, F) -> list:
-    """J t as the gradient in ``u`` of sum_i <backward_i(u), t_i>: exact, as backward_i is linear in u."""
+    """J t as the gradient in ``u`` of sum_i <backward_i(u), conj(t_i)>: exact, as backward_i is
+    (real-)linear in u."""
     from .engine import run_backward
 
     recording = STATE.grad_enabled  # the tangent is recorded only as the op itself would be
@@ -323,10 +330,11 @@ def _transposed(cls, tangents: list, values: dict, arrays: list, F) -> list:
             formula = cls.formula_for(index) if tangent is not None else None
             if formula is None:
                 continue
-            term = _call(formula, grads[0], grads, values, F, index)
+            term = _call(formula, grads[0], grads, values, F, index, backward=True)
             if term is None:
                 continue
-            product = (term * tangent.to(term.dtype)).sum()
+            # <backward(u), conj(t)>: its gradient in u (torch's convention) is J t for complex values too
+            product = (term * _conjugate(tangent.to(term.dtype))).sum()
             total = product if total is None else total + product
     if total is None or total._grad_fn is None:
         return [None] * len(dummies)

@@ -13,10 +13,12 @@ from .._tensor import Tensor
 from . import (  # noqa: F401 - imported for their registrations
     activations,
     comparison,
+    complex_numbers,
     contraction,
     conversion,
     convolution,
     creation,
+    fourier,
     indexing,
     inplace,
     linalg,
@@ -50,7 +52,7 @@ formula_math.install(
     index_put_into_zeros=indexing.index_put_into_zeros, im2col=convolution.im2col, col2im=convolution.col2im,
     einsum=contraction.einsum, trilinear=contraction.trilinear, constant_pad=padding.constant_pad, cat=shape.cat,
     stack=shape.stack, where=ternary.where, div_by_number=special.div_by_number, mul_by_number=special.mul_by_number,
-    logsigmoid=activations.logsigmoid)
+    logsigmoid=activations.logsigmoid, fft_c2c=fourier.fft_c2c, fft_r2c=fourier.fft_r2c)
 TensorMode.F = formula_math.TensorMath
 
 __all__ = ["FUNCTIONS", "METHODS"]

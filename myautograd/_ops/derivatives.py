@@ -42,10 +42,10 @@ from . import window_math as W
 
 # -- pointwise, one input ----------------------------------------------------------------------
 derivative("NegBackward0", "self", self=lambda grad: -grad)
-derivative("ExpBackward0", "self", self=lambda grad, result, F: grad * F.conj(result))
+derivative("ExpBackward0", "self", self=lambda grad, result: grad * result)
 derivative("Exp2Backward0", "self", self=lambda grad, result, F: F.mul_number(grad * result, math.log(2.0)))
 derivative("Expm1Backward0", "self", self=lambda grad, result: grad * (result + 1))
-derivative("LogBackward0", "self", self=lambda grad, self, F: grad / F.conj(self))
+derivative("LogBackward0", "self", self=lambda grad, self: grad / self)
 derivative("Log2Backward0", "self", self=lambda grad, self: grad / (self * math.log(2.0)))
 derivative("Log10Backward0", "self", self=lambda grad, self: grad / (self * math.log(10.0)))
 derivative("Log1PBackward0", "self", self=lambda grad, self: grad / (self + 1))
@@ -54,19 +54,23 @@ derivative("CosBackward0", "self", self=lambda grad, self, F: grad * -F.sin(self
 derivative("TanBackward0", "self", self=lambda grad, result: grad * (1 + result * result))
 derivative("SinhBackward0", "self", self=lambda grad, self, F: grad * F.cosh(self))
 derivative("CoshBackward0", "self", self=lambda grad, self, F: grad * F.sinh(self))
-derivative("TanhBackward0", "self", self=lambda grad, result, F: F.tanh_backward(grad, result))
+# tanh_backward and sigmoid_backward conjugate inside their kernels (as torch's): these entries read the output as it is
+derivative("TanhBackward0", "self", holomorphic=False, self=lambda grad, result, F: F.tanh_backward(grad, result))
 derivative("AsinBackward0", "self", self=lambda grad, self, F: grad * F.rsqrt(1 - self * self))
 derivative("AcosBackward0", "self", self=lambda grad, self, F: grad * -F.rsqrt(1 - self * self))
 derivative("AtanBackward0", "self", self=lambda grad, self: grad / (self * self + 1))
-derivative("SigmoidBackward0", "self", self=lambda grad, result, F: F.sigmoid_backward(grad, result))
+derivative("SigmoidBackward0", "self", holomorphic=False, self=lambda grad, result, F: F.sigmoid_backward(grad, result))
 derivative("ReluBackward0", "self",
            self=lambda grad, result, F: F.masked_backward("ThresholdBackwardBackward0", grad, result, ~(result <= 0), 0))
-derivative("AbsBackward0", "self", self=lambda grad, self, F: grad * F.sgn(self))
+# Not holomorphic (complex input, real output): torch's backward as it is, grad * sgn(z); so angle and sgn
+derivative("AbsBackward0", "self", holomorphic=False, self=lambda grad, self, F: grad * F.sgn(self))
+derivative("AngleBackward0", "self", holomorphic=False, self=lambda grad, self, F: H.angle_backward(F, grad, self))
 derivative("SqrtBackward0", "self", self=lambda grad, result: grad / (2 * result))
 derivative("RsqrtBackward0", "self", self=lambda grad, result: -0.5 * grad * result * result * result)
 derivative("ReciprocalBackward0", "self", self=lambda grad, result: -grad * (result * result))
 derivative("SignBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
-derivative("SgnBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
+derivative("SgnBackward0", "self", holomorphic=False,
+           self=lambda grad, self, result, F: H.sgn_backward(F, grad, self, result))
 derivative("RoundBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("FloorBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("CeilBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
@@ -77,7 +81,10 @@ derivative("ErfBackward0", "self",
 derivative("ErfcBackward0", "self",
            self=lambda grad, self, F: -2.0 / math.sqrt(math.pi) * F.exp(-(self * self)) * grad)
 derivative("AsinhBackward0", "self", self=lambda grad, self, F: grad * F.rsqrt(self * self + 1))
-derivative("AcoshBackward0", "self", self=lambda grad, self, F: grad * F.rsqrt(self * self - 1))
+# sqrt(z * z - 1) = sqrt(z - 1) sqrt(z + 1) for real z > 1 only: complex numbers take the product (as torch)
+derivative("AcoshBackward0", "self",
+           self=lambda grad, self, F: grad * (F.rsqrt(self + 1) * F.rsqrt(self - 1) if H.is_complex(self)
+                                              else F.rsqrt(self * self - 1)))
 derivative("AtanhBackward0", "self", self=lambda grad, self: grad / (1 - self * self))
 derivative("RoundBackward1", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("PowBackward0", "self", saves="exponent",
@@ -162,10 +169,10 @@ for _name in ("ThresholdBackwardBackward0", "LeakyReluBackwardBackward0", "Hardt
                self=lambda grad, F: F.zeros_like(grad))
 
 # torch's tanh_backward and sigmoid_backward: one recorded op each under create_graph
-derivative("TanhBackwardBackward0", "grad_output output",
+derivative("TanhBackwardBackward0", "grad_output output", holomorphic=False,
            grad_output=lambda grad, output, F: F.tanh_backward(grad, F.conj(output)),
-           output=lambda grad, output, grad_output, F: F.conj(grad) * F.conj(-2 * F.conj(output) * grad_output))
-derivative("SigmoidBackwardBackward0", "grad_output output",
+           output=lambda grad, output, grad_output, F: F.conj(grad) * (-2 * grad_output * F.conj(output)))
+derivative("SigmoidBackwardBackward0", "grad_output output", holomorphic=False,
            grad_output=lambda grad, output, F: F.sigmoid_backward(grad, F.conj(output)),
            output=lambda grad, output, grad_output, F: F.conj(grad) * grad_output * (-2 * F.conj(output) + 1))
 
@@ -181,11 +188,11 @@ derivative("RsubBackward0", "self other", saves="alpha",
            other=lambda grad: grad)
 derivative("RsubBackward1", "self", saves="alpha", self=lambda grad, alpha: -grad if alpha == 1 else -grad * alpha)
 derivative("MulBackward0", "self other",
-           self=lambda grad, other, F: grad * F.conj(other),
-           other=lambda grad, self, F: grad * F.conj(self))
+           self=lambda grad, other: grad * other,
+           other=lambda grad, self: grad * self)
 derivative("DivBackward0", "self other",
-           self=lambda grad, other, F: grad / F.conj(other),
-           other=lambda grad, self, other, F: -grad * F.conj((self / other) / other))
+           self=lambda grad, other: grad / other,
+           other=lambda grad, self, other: -grad * ((self / other) / other))
 derivative("DivBackward1", "self", saves="other", self=lambda grad, other: grad / other)
 derivative("MulBackward1", "self", saves="other", self=lambda grad, other, F: F.mul_number(grad, other))
 # A rounded quotient has zero gradients: fresh zeros, as torch's new_zeros (not grad * 0, NaN where grad is inf)
@@ -243,19 +250,19 @@ derivative("MmBackward0", "self mat2", saves="self_column_major mat2_column_majo
            self=lambda grad, mat2, self_column_major, F: H.mm_mat1_backward(F, grad, mat2, self_column_major, 1),
            mat2=lambda grad, self, mat2_column_major, F: H.mm_mat2_backward(F, grad, self, mat2_column_major, 1))
 derivative("BmmBackward0", "self mat2",
-           self=lambda grad, mat2, F: F.bmm(grad, F.transpose(F.conj(mat2), 1, 2)),
-           mat2=lambda grad, self, F: F.bmm(F.transpose(F.conj(self), 1, 2), grad))
+           self=lambda grad, mat2, F: F.bmm(grad, F.transpose(mat2, 1, 2)),
+           mat2=lambda grad, self, F: F.bmm(F.transpose(self, 1, 2), grad))
 derivative("MvBackward0", "self vec",
-           self=lambda grad, vec, F: F.outer(grad, F.conj(vec)),
-           vec=lambda grad, self, F: F.matmul(F.mT(F.conj(self)), grad))
+           self=lambda grad, vec, F: F.outer(grad, vec),
+           vec=lambda grad, self, F: F.matmul(F.mT(self), grad))
 # cdist: each distance's gradient along the rows' difference (zero where the distance is 0); torch has
 # no forward-mode formula for it (its kernel is _cdist_forward)
 derivative("CdistBackward0", "x1 x2", saves="p", forward=None, forward_op="_cdist_forward",
            x1=lambda grad, x1, x2, result, p, F: F.sum(N.cdist_terms(F, grad, x1, x2, result, p), (-2,)),
            x2=lambda grad, x1, x2, result, p, F: -F.sum(N.cdist_terms(F, grad, x1, x2, result, p), (-3,)))
 derivative("DotBackward0", "self tensor",
-           self=lambda grad, tensor, F: grad * F.conj(tensor),
-           tensor=lambda grad, self, F: grad * F.conj(self))
+           self=lambda grad, tensor: grad * tensor,
+           tensor=lambda grad, self: grad * self)
 derivative("AddmmBackward0", "self mat1 mat2", saves="beta alpha mat1_column_major mat2_column_major",
            self=lambda grad, beta: grad if beta == 1 else grad * beta,
            mat1=lambda grad, mat2, mat1_column_major, alpha, F: H.mm_mat1_backward(F, grad, mat2, mat1_column_major,
@@ -292,15 +299,15 @@ derivative("AminBackward0", "self", saves="dim keepdim",
 derivative("ProdBackward0", "self", self=lambda grad, self, result, F: H.prod_backward(F, grad, self, result))
 derivative("ProdBackward1", "self", saves="dim keepdim",
            self=lambda grad, self, result, dim, keepdim, F: H.prod_dim_backward(F, grad, self, result, dim, keepdim))
-derivative("VarBackward0", "self", saves="dim correction keepdim",
+derivative("VarBackward0", "self", saves="dim correction keepdim", holomorphic=False,
            self=lambda grad, self, dim, correction, keepdim, F: H.var_backward(F, grad, self, dim, correction, keepdim))
-derivative("StdBackward0", "self", saves="dim correction keepdim",
+derivative("StdBackward0", "self", saves="dim correction keepdim", holomorphic=False,
            self=lambda grad, self, result, dim, correction, keepdim, F:
            H.var_backward(F, F.where(result == 0, 0, grad / (2 * result)), self, dim, correction, keepdim))
-derivative("VarMeanBackward0", "self", saves="dim correction keepdim", multi_output=True,
+derivative("VarMeanBackward0", "self", saves="dim correction keepdim", multi_output=True, holomorphic=False,
            self=lambda grads, self, dim, correction, keepdim, F:
            H.var_mean_backward(F, grads[0], H.output_grad(grads, 1), self, dim, correction, keepdim))
-derivative("StdMeanBackward0", "self", saves="dim correction keepdim", multi_output=True,
+derivative("StdMeanBackward0", "self", saves="dim correction keepdim", multi_output=True, holomorphic=False,
            self=lambda grads, self, result0, dim, correction, keepdim, F: H.var_mean_backward(
                F, None if grads[0] is None else F.where(result0 == 0, 0, grads[0] / (2 * result0)),
                H.output_grad(grads, 1), self, dim, correction, keepdim))
@@ -308,7 +315,7 @@ derivative("LogsumexpBackward0", "self", saves="dim keepdim",
            self=lambda grad, self, result, dim, keepdim, F:
            (grad if keepdim else F.unsqueeze_dims(grad, dim, self.ndim))
            * F.exp(self - (result if keepdim else F.unsqueeze_dims(result, dim, self.ndim))))
-derivative("LinalgVectorNormBackward0", "self", saves="ord dim keepdim",
+derivative("LinalgVectorNormBackward0", "self", saves="ord dim keepdim", holomorphic=False,
            self=lambda grad, self, result, ord, dim, keepdim, F: H.norm_backward(F, grad, self, result, ord, dim, keepdim))
 derivative("SoftmaxBackward0", "self", saves="dim",
            self=lambda grad, result, dim, F: F.backward_op("SoftmaxBackwardDataBackward0", grad, result, dim=dim))
@@ -434,6 +441,22 @@ derivative("ViewAsComplexBackward0", "self", self=lambda grad, F: F.view_as_real
 derivative("ComplexBackward0", "real imag",
            real=lambda grad, F: F.real(grad),
            imag=lambda grad, F: F.imag(grad))
+
+# torch.fft's three primitives (fourier.py): c2c's gradient is c2c the other way; r2c's, the real part of an
+# inverse c2c of the gradient, zero-padded to the whole spectrum when one-sided; c2r's, a one-sided r2c of the
+# gradient with the frequencies that stand for two of the whole spectrum doubled.
+derivative("FftC2CBackward0", "self", saves="dim normalization forward",
+           self=lambda grad, dim, normalization, forward, F: F.fft_c2c(grad, dim, normalization, not forward))
+derivative("FftR2CBackward0", "self", saves="dim normalization onesided last_size",
+           self=lambda grad, dim, normalization, onesided, last_size, F:
+           F.real(F.fft_c2c(H.whole_spectrum(F, grad, dim, last_size) if onesided else grad, dim, normalization, False)))
+derivative("FftC2RBackward0", "self", saves="dim normalization",
+           self=lambda grad, dim, normalization, F: H.c2r_backward(F, grad, dim, normalization))
+polar_formula = lambda grad, result, input_index, F: H.polar_backward(F, grad, result, input_index)  # noqa: E731
+derivative("PolarBackward0", "abs angle", holomorphic=False, each=polar_formula)
+derivative("VdotBackward0", "self other", holomorphic=False,
+           self=lambda grad, other, F: F.conj(grad) * other,
+           other=lambda grad, self: grad * self)
 
 # -- losses and nn ------------------------------------------------------------------------------------
 # mse, smooth_l1 and huber: backward kernels of their own (in the input, and with the operands

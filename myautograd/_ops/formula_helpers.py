@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .._autograd.formula_math import kind_of
+from .._autograd.formula_math import doubled_middle, kind_of
 
 # -- helpers shared by several formulas --------------------------------------------------------
 
@@ -287,6 +287,53 @@ def norm_backward(F, grad, self, result, ord, dim, keepdim):
     return self * F.pow(F.abs(self), ord - 2) * scale
 
 
+def is_complex(x) -> bool:
+    """A complex array or tensor."""
+    return getattr(x, "_data", x).dtype.kind == "c"
+
+
+def angle_backward(F, grad, self):
+    """torch's: i z / |z|^2 times the (real) gradient, 0 at 0; zeros for a real input, whose angle is constant."""
+    if not is_complex(self):
+        return F.zeros_like(self)
+    return F.where(self == 0, 0, grad * self / F.pow(F.abs(self), 2) * 1j)
+
+
+def sgn_backward(F, grad, self, result):
+    """torch's: (g - s Re(conj(s) g)) / |z| for s = sgn(z), written as torch writes it; 0 at 0 and for real input."""
+    if not is_complex(self):
+        return F.zeros_like(grad)
+    magnitude = F.abs(self)
+    along = (result * F.conj(result) * grad + result * result * F.conj(grad)) / 2
+    return F.where(magnitude == 0, 0, (grad - along) / magnitude)
+
+
+def polar_backward(F, grad, result, input_index):
+    """torch's: abs gets Re(conj(g) sgn(result)), angle Re(conj(g) i result)."""
+    if input_index == 0:
+        return F.real(F.conj(grad) * F.sgn(result))
+    return F.real(F.conj(grad) * (result * 1j))
+
+
+def whole_spectrum(F, grad, dims, size):
+    """A one-sided spectrum's gradient zero-padded along the last transformed dim to the signal's ``size``."""
+    dim = dims[-1]
+    missing = size - grad.shape[dim]
+    if missing <= 0:
+        return grad
+    shape = list(grad.shape)
+    shape[dim] = missing
+    return F.cat((grad, F.zeros(shape, grad)), dim)
+
+
+def c2r_backward(F, grad, dims, normalization):
+    """A one-sided r2c of the gradient, the frequencies 1 .. n - half along the last dim doubled."""
+    half = F.fft_r2c(grad, dims, normalization, True)
+    if grad.shape[dims[-1]] - half.shape[dims[-1]] <= 0:
+        return half
+    return half * F.constant(doubled_middle(half, dims, grad.shape[dims[-1]]), half)
+
+
 def repeat_backward(F, grad, repeats, sizes):
     lead = len(repeats) - len(sizes)
     grad = F.sum(grad, tuple(range(lead))) if lead else grad
@@ -552,15 +599,15 @@ def mm_mat1_backward(F, grad, mat2, mat1_column_major: bool, alpha):
     """The first factor's gradient of ``mat1 @ mat2``, laid out as torch lays it: column-major
     (``(mat2 grad^T)^T``) for a column-major input."""
     if mat1_column_major:
-        return _times(F, F.t(F.matmul(F.conj(mat2), F.t(grad))), alpha)
-    return _times(F, F.matmul(grad, F.conj(F.t(mat2))), alpha)
+        return _times(F, F.t(F.matmul(mat2, F.t(grad))), alpha)
+    return _times(F, F.matmul(grad, F.t(mat2)), alpha)
 
 
 def mm_mat2_backward(F, grad, mat1, mat2_column_major: bool, alpha):
     """The second factor's gradient of ``mat1 @ mat2`` (``(grad^T mat1)^T`` for a column-major one)."""
     if mat2_column_major:
-        return _times(F, F.t(F.matmul(F.t(grad), F.conj(mat1))), alpha)
-    return _times(F, F.matmul(F.conj(F.t(mat1)), grad), alpha)
+        return _times(F, F.t(F.matmul(F.t(grad), mat1)), alpha)
+    return _times(F, F.matmul(F.t(mat1), grad), alpha)
 
 
 def softmax_backward_data(F, grad, output, dim):

@@ -117,7 +117,7 @@ def _gather_pad_backward(name: str):
 LINEAR = {
     "ToCopyBackward0": lambda t, v, F: _cast_copy(t, v["result"]),
     "ConjBackward0": lambda t, v, F: F.conj(t),  # recorded for complex tensors only
-    "ConjPhysicalBackward0": lambda t, v, F: F.conj(t),
+    "ConjPhysicalBackward0": lambda t, v, F: t.conj_physical(),  # a copy, not a conjugate view
     "UnsafeViewBackward0": _reshaped,
     "DiagonalBackward0_copy": lambda t, v, F: F.diagonal(t, v["offset"], v["dim1"], v["dim2"]).clone(),
     "DiagEmbedBackward0": lambda t, v, F: t.diag(v["offset"]),
@@ -274,7 +274,50 @@ def _refused(tangents, values, F):
     raise NotImplementedError(f"Trying to use forward AD with aten::{values['op']} that does not support it.")
 
 
+def _fft(primitive: str):
+    """The transform on the tangent (each FFT primitive is linear), with the primal's settings."""
+    def rule(tangents, values, F):
+        from . import fourier  # noqa: PLC0415 - fourier builds on the derivative table, which installs these rules
+
+        dims, normalization = values["dim"], values["normalization"]
+        if primitive == "c2c":
+            return fourier.fft_c2c(tangents[0], dims, normalization, values["forward"])
+        if primitive == "r2c":
+            return fourier.fft_r2c(tangents[0], dims, normalization, values["onesided"])
+        return fourier.fft_c2r(tangents[0], dims, normalization, values["result"].shape[dims[-1]])
+    return rule
+
+
+def _vdot(tangents, values, F):
+    """torch's ``vdot(self_t, other) + vdot(self, other_t)``."""
+    self_t, other_t = tangents
+    return _terms(None if self_t is None else self_t.vdot(values["other"]),
+                  None if other_t is None else values["self"].vdot(other_t))
+
+
+def _angle(tangents, values, F):
+    """torch's ``Re(conj(angle_backward(conj(self_t), self)))``: Im(conj(z) t) / |z|^2, 0 at 0; 0 for a real input."""
+    self = values["self"]
+    if not H.is_complex(self):
+        return F.zeros_like(values["result"])
+    return F.real(F.conj(H.angle_backward(F, F.conj(tangents[0]), self)))
+
+
+def _polar(tangents, values, F):
+    """torch's ``abs_t * (cos + i sin)(angle) + angle_t * abs * (-sin + i cos)(angle)``."""
+    abs_t, angle_t = tangents
+    angle = values["angle"]
+    return _terms(None if abs_t is None else abs_t * (F.cos(angle) + F.sin(angle) * 1j),
+                  None if angle_t is None else angle_t * values["abs"] * (F.cos(angle) * 1j - F.sin(angle)))
+
+
 RULES = {
+    "FftC2CBackward0": _fft("c2c"),
+    "FftR2CBackward0": _fft("r2c"),
+    "FftC2RBackward0": _fft("c2r"),
+    "VdotBackward0": _vdot,
+    "AngleBackward0": _angle,
+    "PolarBackward0": _polar,
     "Identity": _identity,
     "ConvolutionBackward0": _convolution,
     "ConvolutionBackwardBackward0": _convolution_gradient,

@@ -36,16 +36,30 @@ def _same_dtype(a: Tensor, b: Tensor, op: str) -> None:
         raise device_error(a._data, b._data)
 
 
-@export
-def dot(input, tensor):
+def _check_vectors(input: Tensor, tensor: Tensor) -> None:
     if input._data.ndim != 1 or tensor._data.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input._data.ndim}D and {tensor._data.ndim}D tensors")
     if input._data.shape != tensor._data.shape:
         n, m = input._data.shape[0], tensor._data.shape[0]
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number of "
                            f"elements, but got {n} and {m} elements respectively")
+    if input._data.dtype != tensor._data.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {input.dtype.scalar_type_name} "
+                           f"and {tensor.dtype.scalar_type_name}")
     _same_dtype(input, tensor, "dot")
+
+
+@export
+def dot(input, tensor):
+    _check_vectors(input, tensor)
     return recorded(NODES["DotBackward0"], _backend.as_array(_dot(input._data, tensor._data)), (input, tensor))
+
+
+@export
+def vdot(input, other):
+    """The conjugate of ``input`` dotted with ``other``."""
+    _check_vectors(input, other)
+    return recorded(NODES["VdotBackward0"], _backend.as_array(np.vdot(input._data, other._data)), (input, other))
 
 
 @export

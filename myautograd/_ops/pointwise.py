@@ -58,9 +58,10 @@ def operands(a: Tensor, b):
         b = b.item()
     if not isinstance(b, PY_NUMBERS):
         raise TypeError(f"unsupported operand type(s): 'Tensor' and '{type(b).__name__}'")
-    if _dtype.kind(ad.dtype) in "fc" or not isinstance(b, (float, complex)):
+    kind = _dtype.kind(ad.dtype)
+    if kind == "c" or not isinstance(b, (float, complex)) or (kind == "f" and isinstance(b, float)):
         return ad, b
-    return ad.astype(_dtype.result_type(a, b).np), b
+    return ad.astype(_dtype.result_type(a, b).np), b  # an integer tensor and a float, a real one and a complex
 
 
 def _compute(compute, ad, bd, stepwise: bool = False):
@@ -103,6 +104,7 @@ def binary_op(node, compute, attrs: dict | None = None, number_rounded: bool = F
             bd = b  # on CUDA: CuPy takes the number
         else:
             ad, bd = operands(a, b)
+            number = b.__class__ is complex
         if ad.dtype in REDUCED_FLOATS and number_rounded and not isinstance(bd, np.ndarray):
             bd = np.asarray(bd, dtype=ad.dtype)
         try:
@@ -317,8 +319,8 @@ def elementwise(name: str, node, compute, keep_int: bool = False, stepwise: bool
         if not keep_int and data.dtype in _INTEGRAL:
             data = data.astype(default_float_for(data))
         out = compute(data) if data.dtype not in REDUCED_FLOATS else widened(data)
-        if records(input):
-            return record_one(node, out, input, elementwise=True)
+        if records(input):  # a complex input's abs or angle is real: not of the input's dtype
+            return record_one(node, out, input, elementwise=out.dtype is data.dtype)
         return make_tensor(out)
 
     op.__name__ = op.__qualname__ = name
@@ -417,9 +419,13 @@ def conj_physical(input):
 
 @export
 def conj(input):
+    """The conjugate, computed at once; it says ``is_conj()`` as torch's conjugate view does (complex_numbers.py)."""
     if not input.is_complex():
         return input
-    return _conjugate(input)
+    out = _conjugate(input)
+    if not input.__dict__.get("_conj_bit", False):
+        out.__dict__["_conj_bit"] = True
+    return out
 
 
 _maximum = binary_op(NODES["MaximumBackward0"], np.maximum)

@@ -246,7 +246,7 @@ def _var_like(name: str, node: str, finish, with_mean: bool = False):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             variance = _variance(data, axes, ddof, keep)
-        out = _backend.as_array(_finish(finish, variance), dtype=data.dtype)
+        out = _backend.as_array(_finish(finish, variance), dtype=variance.dtype)  # a complex input's variance is real
         attrs = {"dim": None if axes is None else _saved_dims(dim), "correction": ddof, "keepdim": keepdim}
         if not with_mean:
             if records(input):

@@ -376,14 +376,17 @@ def real(input):
 def imag(input):
     if not input.is_complex():
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    return select(view_as_real(input), -1, 1)
+    out = select(view_as_real(input), -1, 1)
+    if input.__dict__.get("_conj_bit", False):  # torch's imag of a conjugate: the negative bit (complex_numbers.py)
+        out.__dict__["_neg_bit"] = True
+    return out
 
 
 @export
 def view_as_real(input):
     data = input._data
     real_dtype = np.float32 if data.dtype == np.complex64 else np.float64
-    out = data.view(real_dtype).reshape(data.shape + (2,))
+    out = data[..., None].view(real_dtype)  # a trailing axis of one element, seen as two reals: any layout, 0-dim too
     return make_view(input, out, "ViewAsRealBackward0", {})
 
 

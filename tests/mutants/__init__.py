@@ -1,7 +1,7 @@
 """Deliberately broken myautograd: one realistic bug each, to measure what the catalog catches.
 
-Each mutant (``formulas``, ``engine``, ``numerics``, ``transforms``, ``forward_mode``) is a small function that
-patches one piece of myautograd in the running process; the source tree is never edited. A mutant is an
+Each mutant (``formulas``, ``engine``, ``numerics``, ``transforms``, ``forward_mode``, ``complex_numbers``) is a
+small function that patches one piece of myautograd in the running process; the source tree is never edited. A mutant is an
 implementation the harness can run: ``python -m conformance run --impl tests.mutants:sin_sign``
 (reading the attribute applies the patch, in the side worker only, and gives myautograd).
 ``python -m tests.mutants`` runs the whole CPU catalog against every mutant and reports the kill
@@ -11,7 +11,15 @@ rate (a mutant is killed when some item does not pass); ``tox -e mutants`` does 
 
 from __future__ import annotations
 
-from . import engine, formulas, forward_mode, numerics, reduced_precision, transforms  # noqa: F401 - imported for their registrations
+from . import (  # noqa: F401 - imported for their registrations
+    complex_numbers,
+    engine,
+    formulas,
+    forward_mode,
+    numerics,
+    reduced_precision,
+    transforms,
+)
 from ._registry import AREAS, MUTANTS, apply
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 AREAS = ("formulas", "reductions and broadcasting", "accumulation", "graph freeing", "grad modes",
          "versions and views", "hooks", "custom Function", "optimizers", "precision", "losses and layers",
-         "function transforms", "forward mode")
+         "function transforms", "forward mode", "complex numbers")
 
 
 @dataclass(frozen=True)
@@ -53,15 +53,16 @@ def apply(name: str) -> None:
 
 
 # -- patching helpers -------------------------------------------------------------------------------------------
-def formula(node_name: str, input_name: str, fn: Callable) -> None:
+def formula(node_name: str, input_name: str, fn: Callable, holomorphic: bool = True) -> None:
     """Replace the derivative formula of ``input_name`` in the table entry ``node_name``; ``fn`` reads
-    what the entry's forward saves, by name, as the table's formulas do."""
+    what the entry's forward saves, by name, as the table's formulas do (``holomorphic``: as the
+    table's ``derivative`` takes it, whether a backward conjugates what ``fn`` reads)."""
     from myautograd._autograd import fast
     from myautograd._autograd.formulas import NODES, Formula
 
     cls = NODES[node_name]
     formulas = list(cls._formulas)
-    formulas[cls._inputs.index(input_name)] = Formula(fn)
+    formulas[cls._inputs.index(input_name)] = Formula(fn, holomorphic)
     cls._formulas = tuple(formulas)
     for key in [key for key in fast._PLANS if key[0] is cls]:
         del fast._PLANS[key]

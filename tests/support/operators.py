@@ -39,6 +39,19 @@ POINTWISE_OPS = [
     Op("atanh", lambda t, x: x.atanh(), ((5,),), -0.9, 0.9),
 ]
 
+# Complex numbers from real inputs (torch.complex), so that the real-input harness runs them; the fft
+# transforms are linear (no second derivative).
+COMPLEX_OPS = [
+    Op("angle", lambda t, x: x.angle(), ((5,),), second_order=False),
+    Op("angle_complex", lambda t, x, y: t.complex(x, y).angle(), ((5,), (5,))),
+    Op("sgn_complex", lambda t, x, y: t.view_as_real(t.complex(x, y).sgn()), ((5,), (5,))),
+    Op("polar", lambda t, r, a: t.view_as_real(t.polar(r, a)), ((4,), (4,)), 0.5, 2.0),
+    Op("vdot", lambda t, x, y, u, v: t.view_as_real(t.vdot(t.complex(x, y), t.complex(u, v))), ((4,),) * 4),
+    Op("fft_real", lambda t, x: t.view_as_real(t.fft.fft(x, norm="ortho")), ((6,),), second_order=False),
+    Op("fft_complex", lambda t, x, y: t.view_as_real(t.fft.fft2(t.complex(x, y))), ((3, 4), (3, 4)), second_order=False),
+    Op("irfft", lambda t, x, y: t.fft.irfft(t.complex(x, y), n=7), ((4,), (4,)), second_order=False),
+]
+
 ACTIVATION_OPS = [
     Op("leaky_relu_", lambda t, x: t.nn.functional.leaky_relu_(x * 1, 0.2), ((5,),)),
     Op("elu_", lambda t, x: t.nn.functional.elu_(x * 1, 0.5), ((5,),)),

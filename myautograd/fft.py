@@ -1,0 +1,20 @@
+"""``torch.fft``: the discrete Fourier transforms, on NumPy's FFT (see ``myautograd/_ops/fourier.py``)."""
+
+from __future__ import annotations
+
+from ._ops.fourier import (  # noqa: F401 - the public functions
+    fft,
+    fft2,
+    fftn,
+    ifft,
+    ifft2,
+    ifftn,
+    irfft,
+    irfft2,
+    irfftn,
+    rfft,
+    rfft2,
+    rfftn,
+)
+
+__all__ = ["fft", "fft2", "fftn", "ifft", "ifft2", "ifftn", "irfft", "irfft2", "irfftn", "rfft", "rfft2", "rfftn"]

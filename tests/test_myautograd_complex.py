@@ -1,0 +1,281 @@
+"""myautograd on complex numbers against torch, op by op: values, gradients for random complex
+``grad_outputs`` (torch's conjugate Wirtinger convention), second derivatives, forward-mode tangents;
+the complex operators (angle, polar, vdot, view_as_real, torch.fft...), Python complex scalars, a
+real input of a complex op, the lazy conjugate and negative bits, and the printing of complex
+tensors.
+
+Inputs are drawn away from the branch cuts and singular points of the functions, where the
+gradient depends on the side a rounding error lands on.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+import torch
+
+import myautograd
+
+TOLERANCE = {"complex64": (2e-4, 2e-5), "complex128": (1e-9, 1e-11)}
+
+
+@dataclass
+class ComplexOp:
+    name: str
+    fn: Callable  # (namespace, *complex tensors) -> tensor
+    shapes: tuple
+    scale: float = 1.0   # inputs: scale * (a + b i), a and b uniform in [-1, 1], plus shift
+    shift: complex = 0.0
+    second_order: bool = True
+    forward: bool = True
+
+
+def _unary(name: str, shift: complex = 0.0, **options) -> ComplexOp:
+    return ComplexOp(name, lambda t, z: getattr(z, name)(), ((5,),), shift=shift, **options)
+
+
+UNARY = [_unary(name) for name in ("sin", "cos", "tan", "sinh", "cosh", "tanh", "exp", "sigmoid", "neg", "expm1",
+                                    "atan", "asin", "acos", "asinh", "atanh", "conj_physical")]
+UNARY += [_unary(name, shift=2.0 + 0.5j) for name in ("log", "log2", "log10", "log1p", "sqrt", "rsqrt", "reciprocal",
+                                                      "acosh", "abs", "sgn", "angle")]
+
+OPS = UNARY + [
+    ComplexOp("square", lambda t, z: z ** 2, ((5,),)),
+    ComplexOp("cube", lambda t, z: z ** 3, ((5,),)),
+    ComplexOp("pow_half", lambda t, z: z ** 0.5, ((5,),), shift=2.0),
+    ComplexOp("pow_complex_exponent", lambda t, z: z ** (0.5 + 1j), ((5,),), shift=2.0),
+    ComplexOp("pow_tensors", lambda t, z, w: z ** w, ((5,), (5,)), shift=2.0),
+    ComplexOp("mul", lambda t, z, w: z * w, ((3, 4), (3, 4))),
+    ComplexOp("mul_broadcast", lambda t, z, w: z * w, ((3, 4), (4,))),
+    ComplexOp("div", lambda t, z, w: z / w, ((5,), (5,)), shift=1.5),
+    ComplexOp("add_sub", lambda t, z, w: z + w - z * 2, ((5,), (5,))),
+    ComplexOp("mul_complex_scalar", lambda t, z: z * (1 + 1j), ((5,),)),
+    ComplexOp("complex_scalar_times", lambda t, z: (1 - 2j) * z, ((5,),)),
+    ComplexOp("add_imaginary", lambda t, z: (z + 1j) * z, ((5,),)),
+    ComplexOp("div_by_complex_scalar", lambda t, z: z / (2 - 1j), ((5,),)),
+    ComplexOp("sum", lambda t, z: z.sum() * z, ((5,),)),
+    ComplexOp("mean", lambda t, z: z.mean(0) * z, ((3, 4),)),
+    ComplexOp("prod", lambda t, z: z.prod(), ((5,),), shift=0.5),
+    ComplexOp("prod_dim", lambda t, z: z.prod(1), ((3, 4),), shift=0.5),
+    ComplexOp("cumsum", lambda t, z: z.cumsum(0) * z, ((5,),)),
+    ComplexOp("cumprod", lambda t, z: z.cumprod(0), ((5,),), shift=0.5),
+    ComplexOp("mm", lambda t, a, b: a @ b, ((3, 4), (4, 2))),
+    ComplexOp("bmm", lambda t, a, b: t.bmm(a, b), ((2, 3, 4), (2, 4, 2))),
+    ComplexOp("matmul", lambda t, a, b: t.matmul(a, b), ((2, 3, 4), (4,))),
+    ComplexOp("mv", lambda t, a, v: t.mv(a, v), ((3, 4), (4,))),
+    ComplexOp("dot", lambda t, a, b: t.dot(a, b), ((4,), (4,))),
+    ComplexOp("vdot", lambda t, a, b: t.vdot(a, b), ((4,), (4,))),
+    ComplexOp("addmm", lambda t, c, a, b: t.addmm(c, a, b, beta=0.5, alpha=2), ((3, 2), (3, 4), (4, 2))),
+    ComplexOp("real_imag", lambda t, z: z.real * z.imag * z, ((5,),)),
+    ComplexOp("view_as_real", lambda t, z: t.view_as_real(z) ** 2, ((3,),)),
+    ComplexOp("view_as_complex", lambda t, z: t.view_as_complex(t.view_as_real(z * z)), ((3,),)),
+    ComplexOp("abs_squared", lambda t, z: z.abs() ** 2 * z, ((5,),), shift=1.0),
+    ComplexOp("var", lambda t, z: z.var(0), ((4, 3),)),
+    ComplexOp("norm", lambda t, z: z.norm() * z, ((5,),)),
+    ComplexOp("norm_1", lambda t, z: z.norm(p=1) * z, ((5,),), shift=1.5),
+    ComplexOp("where", lambda t, z, w: t.where(z.real > 0, z * w, w), ((5,), (5,))),
+    ComplexOp("exp_of_product", lambda t, z, w: (z * w).exp().sum(), ((5,), (5,))),
+    ComplexOp("fft", lambda t, z: t.fft.fft(z * z), ((6,),), forward=True),
+    ComplexOp("ifft_ortho", lambda t, z: t.fft.ifft(z * z, n=8, norm="ortho"), ((6,),)),
+    ComplexOp("fft2_forward", lambda t, z: t.fft.fft2(z * z, s=(2, 5), norm="forward"), ((3, 4),)),
+    ComplexOp("fftn", lambda t, z: t.fft.fftn(z * z), ((2, 3, 4),)),
+    ComplexOp("ifftn", lambda t, z: t.fft.ifftn(z * z, dim=(0, 2)), ((2, 3, 4),)),
+    ComplexOp("irfft", lambda t, z: t.fft.irfft(z * z), ((5,),)),
+    ComplexOp("irfft_n", lambda t, z: t.fft.irfft(z * z, n=6, dim=0), ((4, 2),)),
+    ComplexOp("irfftn", lambda t, z: t.fft.irfftn(z * z, s=(3, 5)), ((3, 4),)),
+    ComplexOp("rfft_of_real", lambda t, z: t.fft.rfft(z.real * z.imag, n=7), ((6,),)),
+    ComplexOp("fft_of_real", lambda t, z: t.fft.fft(z.abs(), norm="forward"), ((6,),), shift=1.0),
+]
+
+
+def _inputs(op: ComplexOp, dtype_name: str):
+    rng = np.random.default_rng(zlib.crc32(op.name.encode()))
+    arrays = [op.scale * (rng.uniform(-1, 1, s) + 1j * rng.uniform(-1, 1, s)) + op.shift for s in op.shapes]
+    return rng, arrays
+
+
+def _tensors(namespace, arrays, dtype_name: str):
+    return [namespace.tensor(a, dtype=getattr(namespace, dtype_name), requires_grad=True) for a in arrays]
+
+
+def _random_like(rng, ref) -> np.ndarray:
+    shape = tuple(ref.shape)
+    values = rng.uniform(-1, 1, shape)
+    return values + 1j * rng.uniform(-1, 1, shape) if ref.is_complex() else values
+
+
+def _close(mine, ref, dtype_name: str, what: str) -> None:
+    rtol, atol = TOLERANCE[dtype_name]
+    mine_values = np.asarray(mine.detach().resolve_conj().resolve_neg().tolist())
+    np.testing.assert_allclose(mine_values, np.asarray(ref.detach().resolve_conj().resolve_neg().tolist()),
+                               rtol=rtol, atol=atol, err_msg=what)
+
+
+@pytest.mark.parametrize("dtype_name", ["complex64", "complex128"])
+@pytest.mark.parametrize("op", OPS, ids=lambda o: o.name)
+def test_complex_op_matches_torch(op: ComplexOp, dtype_name: str):
+    rng, arrays = _inputs(op, dtype_name)
+    mine_inputs, ref_inputs = _tensors(myautograd, arrays, dtype_name), _tensors(torch, arrays, dtype_name)
+    mine_out, ref_out = op.fn(myautograd, *mine_inputs), op.fn(torch, *ref_inputs)
+    assert str(mine_out.dtype) == str(ref_out.dtype)
+    assert type(mine_out.grad_fn).__name__ == type(ref_out.grad_fn).__name__
+    _close(mine_out, ref_out, dtype_name, "values")
+
+    v = _random_like(rng, ref_out)
+    mine_g = myautograd.autograd.grad(mine_out, mine_inputs, myautograd.tensor(v, dtype=mine_out.dtype),
+                                      create_graph=True, allow_unused=True)
+    ref_g = torch.autograd.grad(ref_out, ref_inputs, torch.tensor(v, dtype=ref_out.dtype), create_graph=True,
+                                allow_unused=True)
+    for index, (m, r) in enumerate(zip(mine_g, ref_g)):
+        assert (m is None) == (r is None), f"gradient {index}: None on one side only"
+        if r is not None:
+            assert str(m.dtype) == str(r.dtype)
+            _close(m, r, dtype_name, f"gradient of input {index}")
+
+    pairs = [(m, r) for m, r in zip(mine_g, ref_g) if r is not None and r.requires_grad]
+    if op.second_order and pairs:
+        weights = [_random_like(rng, r) for _, r in pairs]
+        mine_gg = myautograd.autograd.grad([m for m, _ in pairs], mine_inputs,
+                                           [myautograd.tensor(w, dtype=m.dtype) for (m, _), w in zip(pairs, weights)],
+                                           allow_unused=True)
+        ref_gg = torch.autograd.grad([r for _, r in pairs], ref_inputs,
+                                     [torch.tensor(w, dtype=r.dtype) for (_, r), w in zip(pairs, weights)],
+                                     allow_unused=True)
+        for index, (m, r) in enumerate(zip(mine_gg, ref_gg)):
+            if r is None:
+                assert m is None or not np.any(np.asarray(m.tolist())), f"second derivative {index}: torch has none"
+            else:
+                _close(m, r, dtype_name, f"second derivative of input {index}")
+
+
+def _jvp(namespace, op: ComplexOp, arrays, tangents, dtype_name: str):
+    forward_ad = namespace.autograd.forward_ad
+    dtype = getattr(namespace, dtype_name)
+    with forward_ad.dual_level():
+        duals = [forward_ad.make_dual(namespace.tensor(a, dtype=dtype), namespace.tensor(t, dtype=dtype))
+                 for a, t in zip(arrays, tangents)]
+        return forward_ad.unpack_dual(op.fn(namespace, *duals)).tangent
+
+
+@pytest.mark.parametrize("dtype_name", ["complex64", "complex128"])
+@pytest.mark.parametrize("op", [op for op in OPS if op.forward], ids=lambda o: o.name)
+def test_complex_op_tangent_matches_torch(op: ComplexOp, dtype_name: str):
+    rng, arrays = _inputs(op, dtype_name)
+    tangents = [rng.uniform(-1, 1, a.shape) + 1j * rng.uniform(-1, 1, a.shape) for a in arrays]
+    ref = _jvp(torch, op, arrays, tangents, dtype_name)
+    mine = _jvp(myautograd, op, arrays, tangents, dtype_name)
+    assert (mine is None) == (ref is None)
+    if ref is not None:
+        _close(mine, ref, dtype_name, "tangent")
+
+
+# -- real inputs of complex ops, constructors ---------------------------------------------------------------------
+REAL_INPUT_CASES = {
+    "real_times_complex_tensor": lambda t, x, z: x * z,
+    "real_times_complex_scalar": lambda t, x, z: x * (2 - 3j) + z,
+    "complex_scalar_plus_real": lambda t, x, z: (1j + x) * z,
+    "complex_constructor": lambda t, x, z: t.complex(x, x * 2) * z,
+    "polar": lambda t, x, z: t.polar(x.abs() + 0.5, x) * z,
+    "real_view_back": lambda t, x, z: t.view_as_complex(t.stack([x, x.exp()], -1)) * z,
+    "fft_of_real": lambda t, x, z: t.fft.fft(x) * z,
+    "ifft_of_real": lambda t, x, z: t.fft.ifft(x, norm="forward") * z,
+    "rfft": lambda t, x, z: t.fft.rfft(x, n=8)[:4] * z,
+}
+
+
+@pytest.mark.parametrize("name", sorted(REAL_INPUT_CASES))
+def test_a_real_input_gets_the_real_part_of_its_gradient(name: str):
+    fn = REAL_INPUT_CASES[name]
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    x, z = rng.uniform(-1, 1, 4), rng.uniform(-1, 1, 4) + 1j * rng.uniform(-1, 1, 4)
+    v = rng.uniform(-1, 1, 4) + 1j * rng.uniform(-1, 1, 4)
+    results = []
+    for t in (myautograd, torch):
+        xt = t.tensor(x, dtype=t.float64, requires_grad=True)
+        zt = t.tensor(z, dtype=t.complex128, requires_grad=True)
+        out = fn(t, xt, zt)
+        grads = t.autograd.grad(out, (xt, zt), t.tensor(v, dtype=out.dtype))
+        results.append((str(out.dtype), np.asarray(out.detach().tolist()),
+                        [(str(g.dtype), np.asarray(g.tolist())) for g in grads]))
+    (mine_dtype, mine_out, mine_grads), (ref_dtype, ref_out, ref_grads) = results
+    assert mine_dtype == ref_dtype
+    np.testing.assert_allclose(mine_out, ref_out, rtol=1e-10, atol=1e-12)
+    for (mine_g_dtype, mine_g), (ref_g_dtype, ref_g) in zip(mine_grads, ref_grads):
+        assert mine_g_dtype == ref_g_dtype
+        np.testing.assert_allclose(mine_g, ref_g, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("expression", ["x * (1 + 1j)", "(1 + 1j) * x", "x + 1j", "1j - x", "x / 2j", "x ** (1 + 0j)"])
+@pytest.mark.parametrize("dtype_name", ["float32", "float64", "int64", "complex64"])
+def test_python_complex_scalars_promote_as_torch(expression: str, dtype_name: str):
+    seen = []
+    for t in (myautograd, torch):
+        x = t.tensor([1, 2, 3], dtype=getattr(t, dtype_name))
+        out = eval(expression, {"x": x})  # noqa: S307 - a fixed list of expressions
+        seen.append((str(out.dtype), np.asarray(out.tolist())))
+    assert seen[0][0] == seen[1][0]
+    np.testing.assert_allclose(seen[0][1], seen[1][1], rtol=1e-6)
+
+
+# -- errors, bits, printing -------------------------------------------------------------------------------------
+def _outcome(fn, t):
+    try:
+        result = fn(t)
+    except Exception as exc:  # noqa: BLE001 - the exception is what is compared
+        return type(exc).__name__, str(exc)
+    return "value", repr(result) if not isinstance(result, (bool, tuple)) else result
+
+
+ERROR_AND_BIT_CASES = {
+    "rfft_of_complex": lambda t: t.fft.rfft(t.ones(3, dtype=t.complex64)),
+    "rfftn_of_complex": lambda t: t.fft.rfftn(t.ones(2, 2, dtype=t.complex128)),
+    "bad_norm": lambda t: t.fft.fft(t.ones(3), norm="unitary"),
+    "no_points": lambda t: t.fft.fft(t.ones(3), n=0),
+    "bad_dim": lambda t: t.fft.fft(t.ones(3), dim=2),
+    "irfft_of_one": lambda t: t.fft.irfft(t.ones(1)),
+    "polar_of_integers": lambda t: t.polar(t.ones(2, dtype=t.int64), t.ones(2, dtype=t.int64)),
+    "polar_mixed": lambda t: t.polar(t.ones(2, dtype=t.float64), t.ones(2)),
+    "vdot_mixed": lambda t: t.vdot(t.ones(2), t.ones(2, dtype=t.float64)),
+    "angle_of_reals": lambda t: t.tensor([1.0, -2.0, 0.0]).angle(),
+    "angle_of_integers": lambda t: t.tensor([1, -2]).angle(),
+    "conj_bits": lambda t: (t.tensor([1 + 2j]).conj().is_conj(), t.tensor([1 + 2j]).conj().conj().is_conj(),
+                            t.tensor([1.0]).conj().is_conj(), t.tensor([1 + 2j]).conj_physical().is_conj()),
+    "neg_bit_of_imag": lambda t: (t.tensor([1 + 2j]).conj().imag.is_neg(), t.tensor([1 + 2j]).imag.is_neg()),
+    "resolved": lambda t: (t.tensor([1 + 2j]).conj().resolve_conj().is_conj(),
+                           t.tensor([1 + 2j]).conj().imag.resolve_neg().is_neg()),
+    "numpy_of_conj": lambda t: t.tensor([1 + 2j]).conj().numpy(),
+    "numpy_of_neg": lambda t: t.tensor([1 + 2j]).conj().imag.numpy(),
+    "numpy_of_detached_conj": lambda t: t.tensor([1 + 2j], requires_grad=True).conj().detach().numpy(),
+    "resolve_conj_graph": lambda t: type(t.tensor([1 + 2j], requires_grad=True).conj().resolve_conj().grad_fn).__name__,
+    "print_conj": lambda t: t.tensor([1 + 2j, -3.5j]).conj(),
+    "print_magnitudes": lambda t: t.tensor([1e-5 + 1j, 123456 + 2j, float("nan") - 2j]),
+    "print_double": lambda t: t.tensor([[1 + 2j, 3j], [0.125, 1e10]], dtype=t.complex128),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERROR_AND_BIT_CASES))
+def test_complex_errors_bits_and_printing_as_torch(name: str):
+    fn = ERROR_AND_BIT_CASES[name]
+    assert _outcome(fn, myautograd) == _outcome(fn, torch)
+
+
+@pytest.mark.parametrize("dtype_name", ["complex64", "complex128"])
+def test_a_complex_leaf_grad_accumulates_as_torch(dtype_name: str):
+    """``.grad`` of a complex leaf after two backward passes: stored, then added to, as torch."""
+    rng = np.random.default_rng(7)
+    z = rng.uniform(-1, 1, 4) + 1j * rng.uniform(-1, 1, 4)
+    v = rng.uniform(-1, 1, 4) + 1j * rng.uniform(-1, 1, 4)
+    grads = []
+    for t in (myautograd, torch):
+        leaf = t.tensor(z, dtype=getattr(t, dtype_name), requires_grad=True)
+        (leaf.sin() * leaf).backward(t.tensor(v, dtype=leaf.dtype))
+        first = leaf.grad.clone()
+        (leaf * (2 - 1j)).sum().abs().backward()
+        grads.append((first, leaf.grad))
+    (mine_first, mine_total), (ref_first, ref_total) = grads
+    _close(mine_first, ref_first, dtype_name, ".grad after one backward")
+    _close(mine_total, ref_total, dtype_name, ".grad after two")
