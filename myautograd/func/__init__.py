@@ -21,10 +21,10 @@ from .._grad_mode import enable_grad
 from .._ops.creation import ones_like, zeros_like
 from .._tensor import Tensor
 from . import _forward
-from ._batching_rules import per_sample
 from ._forward import hessian, jacfwd, jvp, linearize
 from ._jacobians import jacrev
 from ._modules import functional_call, replace_all_batch_norm_modules_, stack_module_state
+from ._per_sample import per_sample
 from ._pytree import flatten as _flatten
 from ._pytree import spec_text as _spec_text
 from ._pytree import unflatten as _unflatten

@@ -13,18 +13,8 @@ from .._batched import RAW, aligned, batched, level_size, levels_of, union_of_le
 from .._ops.losses import KL_MEAN_WARNING
 from .._ops.registry import FUNCTIONS
 from .._tensor import Tensor
-from ._batching_rules import (
-    INPLACE_ERROR,
-    _broadcast,
-    _map_tensors,
-    _shift,
-    _shift_any,
-    _tensors,
-    elementwise,
-    fallback,
-    matmul,
-    rule,
-)
+from ._batching_rules import INPLACE_ERROR, _broadcast, _shift, _shift_any, elementwise, matmul, rule
+from ._per_sample import _map_tensors, _tensors, fallback
 
 # -- normalization -------------------------------------------------------------------------------------------
 BATCH_NORM_PARAMETERS = ("input", "running_mean", "running_var", "weight", "bias", "training", "momentum", "eps")

@@ -16,7 +16,8 @@ import warnings
 
 from .._batched import RAW, BatchedTensor, levels_of, union_of_levels
 from .._tensor import Tensor
-from ._batching_rules import FALLBACK_WARNING, INPLACE_ERROR, RULES, _tensors, fallback, warning_once
+from ._batching_rules import INPLACE_ERROR, RULES
+from ._per_sample import FALLBACK_WARNING, _tensors, fallback, warning_once
 
 
 # -- where torch itself loops: its fallback's warning, under torch's name of the op's overload -------------
