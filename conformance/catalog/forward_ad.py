@@ -501,3 +501,24 @@ def module_parameters_as_dual_tensors(torch, rec):
             delattr(model, name)
             setattr(model, name, fwAD.make_dual(param, torch.ones_like(param)))
         rec("unpack_dual(model(inputs))", fwAD.unpack_dual(model(inputs)))
+
+
+@case("A tangent requires grad where torch's forward formula reads a primal that requires grad: x * 2 (the zero "
+      "tangent of 2 times x), x / c, hardsigmoid, relu, a convolution with a constant weight, std and norm (masked "
+      "where they are 0); not where it reads tangents alone (sum, clamp, where, floor)",
+      doc=MAKE_DUAL, tolerances=ELEMENTARY.per_dtype(), features=("non-scalar", "forward-ad", "nn"))
+def tangents_that_require_grad(torch, rec):
+    fwAD, F = torch.autograd.forward_ad, torch.nn.functional
+    x = torch.tensor([[-0.2, -2.0, -0.1], [1.7, 0.6, -0.8]], device=rec.device, requires_grad=True)
+    ops = {
+        "x * 2": lambda a: a * 2, "x / c": lambda a: a / torch.ones(3, device=rec.device),
+        "hardsigmoid": F.hardsigmoid, "relu": F.relu,
+        "conv1d": lambda a: F.conv1d(a.unsqueeze(0), torch.ones(1, 2, 2, device=rec.device)),
+        "std(0)": lambda a: a.std(0), "norm()": lambda a: a.norm(),
+        "sum()": lambda a: a.sum(), "clamp": lambda a: a.clamp(-0.5, 0.5),
+        "where": lambda a: torch.where(a > 0, a, 0.0), "floor": torch.floor,
+    }
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(x, torch.tensor([[-0.4, -0.1, -0.2], [0.7, -0.8, -0.9]], device=rec.device))
+        for name, op in ops.items():
+            rec(f"tangent of {name}", fwAD.unpack_dual(op(dual)).tangent)

@@ -31,13 +31,12 @@ by input position (None: no tangent) and the values by the names the backward fo
 
 from __future__ import annotations
 
-import numpy as np
-
 from .._autograd import forward
 from .._autograd.formulas import NODES
 from .._grad_mode import STATE
 from .._tensor import Tensor
 from . import forward_rules_linear, forward_rules_nonlinear
+from .forward_rules_linear import materialized as _materialized
 
 ELEMENTWISE = (
     "NegBackward0", "ExpBackward0", "Exp2Backward0", "Expm1Backward0", "LogBackward0", "Log2Backward0",
@@ -49,7 +48,7 @@ ELEMENTWISE = (
     "PowBackward0", "PowBackward1", "PowBackward2", "ClampBackward1", "ClampMinBackward0", "ClampMaxBackward0",
     "LeakyReluBackward0", "LeakyReluBackward1", "SiluBackward0", "MishBackward0", "SoftplusBackward0",
     "LogSigmoidBackward0", "EluBackward0", "EluBackward1", "CeluBackward0", "HardtanhBackward0",
-    "HardswishBackward0", "NanToNumBackward0",
+    "HardswishBackward0", "NanToNumBackward0", "HardsigmoidBackward0",
     "AddBackward0", "SubBackward0", "RsubBackward0", "RsubBackward1", "MulBackward1", "DivBackward1",
     "DivBackward2", "RemainderBackward0", "RemainderBackward1", "FmodBackward0", "FmodBackward1",
     "WhereBackward0", "MaskedFillBackward0", "LerpBackward0", "LerpBackward1",
@@ -141,15 +140,6 @@ def _sum_over(tensor, dim):
     return tensor.sum(dim, keepdim=True) if tensor.ndim else tensor
 
 
-def _materialized(tangent, primal, partner, F):
-    """A missing tangent as zeros where its product partner is recorded (requires grad, grad mode on):
-    torch materializes it so, and the product's tangent then requires grad (a module's parameters
-    made dual give an output tangent that requires grad)."""
-    if tangent is None and partner._requires_grad and STATE.grad_enabled:
-        return F.zeros_like(primal)
-    return tangent
-
-
 def _addmm(tangents, values, F):
     self_t, mat1_t, mat2_t = tangents
     mat1_t = _materialized(mat1_t, values["mat1"], values["mat2"], F)
@@ -194,15 +184,6 @@ def _embedding(tangents, values, F):
     return tangents[0][values["indices"]]
 
 
-def _hardsigmoid(tangents, values, F):
-    """torch's hardsigmoid_backward on the tangent: its factor is 1/6 in single precision, whatever the dtype."""
-    self = values["self"]
-    return F.where((self > -3) & (self < 3), tangents[0] * ONE_SIXTH_SINGLE, 0)
-
-
-ONE_SIXTH_SINGLE = float(np.float32(1.0) / np.float32(6.0))
-
-
 def _std(tangents, values, F):
     """The variance's tangent over the reduced dims, divided by twice the result: 0 where the result is 0."""
     self, result, dim, keepdim = values["self"], values["result"], values["dim"], values["keepdim"]
@@ -213,7 +194,7 @@ def _std(tangents, values, F):
     centered = self - self.mean(dims, keepdim=True) if dims else self * 0
     variance_t = (2 * centered * tangents[0]).sum(dims, keepdim=keepdim) if dims else centered * tangents[0]
     variance_t = variance_t / (count - values["correction"])
-    return F.where(result == 0, 0, variance_t / (2 * result))
+    return F.masked_fill(variance_t / (2 * result), result == 0, 0)  # torch masks in place: MaskedFillBackward0
 
 
 def _atan2(tangents, values, F):
@@ -324,7 +305,6 @@ RULES = {
     "SumBackward0": _sum,
     "SumBackward1": _sum_dims,
     "EmbeddingBackward0": _embedding,
-    "HardsigmoidBackward0": _hardsigmoid,
     "CloneBackward0": _clone,
     "SortBackward0": _sort,
     "CatBackward0": _cat,

@@ -25,6 +25,7 @@ Every rule is exact where the fallback (``forward.transposed``) is, and gives it
 from __future__ import annotations
 
 from .._autograd.formulas import NODES
+from .._grad_mode import STATE
 from . import formula_helpers as H
 from . import window_math as W
 
@@ -158,8 +159,20 @@ def _linear(apply):
 
 
 # -- multilinear ops: the sum of the op with one argument replaced by its tangent ----------------------------
+def materialized(tangent, primal, partner, F):
+    """A missing tangent as zeros where its product partner is recorded (requires grad, grad mode on):
+    torch materializes it so, and the product's tangent then requires grad (a module's parameters
+    made dual give an output tangent that requires grad)."""
+    if tangent is None and partner._requires_grad and STATE.grad_enabled:
+        return F.zeros_like(primal)
+    return tangent
+
+
 def _convolution(tangents, values, F):
+    """torch's ``conv(input_t, weight) + conv(input, weight_t) + bias_t``."""
     input_t, weight_t, bias_t = tangents
+    input_t = materialized(input_t, values["input"], values["weight"], F)
+    weight_t = materialized(weight_t, values["weight"], values["input"], F)
     settings = tuple(values[name] for name in ("stride", "padding", "dilation", "transposed", "output_padding",
                                                "groups"))
 

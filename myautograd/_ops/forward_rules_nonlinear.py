@@ -109,7 +109,7 @@ def _vector_norm(tangents, values, F):
     if ord == 1:
         return _summed(F.sgn(self) * tangent, dims, keepdim)
     if ord == 2:
-        return F.where(norm == 0, 0, _summed(self * tangent, dims, keepdim) / norm)
+        return F.masked_fill(_summed(self * tangent, dims, keepdim) / norm, norm == 0, 0)
     if ord in (float("inf"), float("-inf")):
         kept = _kept(norm, dims, self.ndim, keepdim, F)
         at_extreme = ((self.abs() == kept) | (F.isnan(self) & F.isnan(kept))).to(norm.dtype)
@@ -123,7 +123,7 @@ def _vector_norm(tangents, values, F):
         summed = _summed(F.pow(magnitude, ord - 1) * F.sgn(self) * tangent, dims, keepdim)
     else:
         summed = _summed(F.pow(magnitude, ord - 2) * self * tangent, dims, keepdim)
-    return F.where(norm == 0, 0, summed / F.pow(norm, ord - 1))
+    return F.masked_fill(summed / F.pow(norm, ord - 1), norm == 0, 0)
 
 
 def _prod(tangents, values, F):
@@ -178,7 +178,7 @@ def _std_mean(tangents, values, F):
     """The variance's tangent over twice the standard deviation (0 where that is 0), and the mean's."""
     tangent, self, dim, keepdim, std = tangents[0], values["self"], values["dim"], values["keepdim"], values["result0"]
     variance = _variance(tangent, self, dim, values["correction"], keepdim, F)
-    return [F.where(std == 0, 0, variance / (2 * std)), _mean(tangent, self, dim, keepdim)]
+    return [F.masked_fill(variance / (2 * std), std == 0, 0), _mean(tangent, self, dim, keepdim)]
 
 
 # -- losses -----------------------------------------------------------------------------------------
