@@ -50,9 +50,10 @@ def outcome(call):
         return f"{type(exc).__name__}: {exc}"
 
 
-def promotion_tables(torch, rec, operators, left_dtypes, right_dtypes, numbers=PYTHON_NUMBERS):
+def promotion_tables(torch, rec, operators, left_dtypes, right_dtypes, numbers=PYTHON_NUMBERS, label=""):
     """Record, per operator, the result dtypes of dimensioned tensors of ``left_dtypes`` with dimensioned and
-    0-dim tensors of ``right_dtypes`` (both orders) and with the Python ``numbers``."""
+    0-dim tensors of ``right_dtypes`` (both orders) and with the Python ``numbers``; each table's label is the
+    operator's name and ``label``."""
     for name in operators:
         function = getattr(torch, name)
         table = {}
@@ -66,7 +67,7 @@ def promotion_tables(torch, rec, operators, left_dtypes, right_dtypes, numbers=P
                 table[f"{right} 0-dim | {left}"] = outcome(lambda: function(b0, a))
             for number in numbers:
                 table[f"{left} | {number!r}"] = outcome(lambda: function(a, number))
-        rec(name, table)
+        rec(f"{name}{label}", table)
 
 
 def reflected_tables(torch, rec, dtypes, numbers=PYTHON_NUMBERS):
@@ -93,7 +94,7 @@ def binary_operator_dtypes(torch, rec):
       features=(*PROMOTION, "float16"))
 def binary_operator_dtypes_float16(torch, rec):
     promotion_tables(torch, rec, ("add", "mul", "div", "pow", "maximum", "atan2"), ("float16",), CORE_DTYPES)
-    promotion_tables(torch, rec, ("add", "div"), CORE_DTYPES, ("float16",), numbers=())
+    promotion_tables(torch, rec, ("add", "div"), CORE_DTYPES, ("float16",), numbers=(), label=" of other dtypes")
 
 
 @case("Binary operators with bfloat16 tensors: bfloat16 with float16 gives float32", doc=TYPE_PROMOTION,
@@ -102,7 +103,8 @@ def binary_operator_dtypes_float16(torch, rec):
 def binary_operator_dtypes_bfloat16(torch, rec):
     promotion_tables(torch, rec, ("add", "mul", "div", "pow", "maximum", "atan2"), ("bfloat16",),
                      (*CORE_DTYPES, "float16"))
-    promotion_tables(torch, rec, ("add", "div"), (*CORE_DTYPES, "float16"), ("bfloat16",), numbers=())
+    promotion_tables(torch, rec, ("add", "div"), (*CORE_DTYPES, "float16"), ("bfloat16",), numbers=(),
+                     label=" of other dtypes")
 
 
 @case("Binary operators with complex tensors and Python complex numbers: a float64 with a complex64 gives "
@@ -111,7 +113,8 @@ def binary_operator_dtypes_bfloat16(torch, rec):
 def binary_operator_dtypes_complex(torch, rec):
     promotion_tables(torch, rec, ("add", "sub", "mul", "div", "pow", "maximum", "fmod"), ("complex64", "complex128"),
                      (*CORE_DTYPES, "complex64", "complex128"), numbers=(True, 2, 2.5, 1 + 1j))
-    promotion_tables(torch, rec, ("add", "mul"), CORE_DTYPES, ("complex64", "complex128"), numbers=(1 + 1j,))
+    promotion_tables(torch, rec, ("add", "mul"), CORE_DTYPES, ("complex64", "complex128"), numbers=(1 + 1j,),
+                     label=" of real dtypes")
     reflected_tables(torch, rec, (*CORE_DTYPES, "complex64"), numbers=(1 + 1j,))
 
 
