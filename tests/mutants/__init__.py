@@ -11,7 +11,7 @@ rate (a mutant is killed when some item does not pass); ``tox -e mutants`` does 
 
 from __future__ import annotations
 
-from . import engine, formulas, forward_mode, numerics, transforms  # noqa: F401 - imported for their registrations
+from . import engine, formulas, forward_mode, numerics, promotion, transforms  # noqa: F401 - imported for their registrations
 from ._registry import AREAS, MUTANTS, apply
 
 
