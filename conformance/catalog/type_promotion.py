@@ -28,9 +28,9 @@ CORE_DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float32", "f
 PROMOTING_OPERATORS = ("add", "sub", "mul", "div", "true_divide", "pow", "rsub", "remainder", "fmod", "maximum",
                        "minimum", "atan2")
 PYTHON_NUMBERS = (True, 2, 2.5)
-# Python's operators with a number on the left (``2.5 - t`` is ``t.__rsub__(2.5)``).
-REFLECTED = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv, "**": operator.pow,
-             "%": operator.mod}
+# Python's operators with a number on the left (``2.5 - t`` is ``t.__rsub__(2.5)``), by their functions' names in
+# ``operator``.
+REFLECTED = (("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"), ("**", "pow"), ("%", "mod"))
 PROMOTION = ("non-scalar", "integer-dtypes", "float64")
 
 
@@ -73,7 +73,8 @@ def promotion_tables(torch, rec, operators, left_dtypes, right_dtypes, numbers=P
 
 def reflected_tables(torch, rec, dtypes, numbers=PYTHON_NUMBERS):
     """Record, per Python operator, the result dtypes of a Python number on the left of a dimensioned tensor."""
-    for symbol, function in REFLECTED.items():
+    for symbol, name in REFLECTED:
+        function = getattr(operator, name)
         table = {}
         for name in dtypes:
             a = operand(torch, name, False, rec.device)
