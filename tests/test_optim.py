@@ -324,3 +324,22 @@ def test_nn_and_optim_never_import_torch():
               "myautograd.optim\nassert 'torch' not in sys.modules, 'torch was imported'\n")
     result = subprocess.run([sys.executable, "-c", source], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("amsgrad", [False, True])
+def test_adam_steps_complex_parameters_as_pairs_of_reals(amsgrad):
+    start = np.array([1 + 1j, 2 - 1j, -0.5 + 0.25j], dtype=np.complex64)
+    target = np.array([0.5 - 1j, 1 + 2j, 0.0 + 0.0j], dtype=np.complex64)
+    results = []
+    for lib in (torch, mt):
+        p = lib.nn.Parameter(lib.tensor(start))
+        opt = lib.optim.Adam([p], lr=0.1, amsgrad=amsgrad, weight_decay=0.01)
+        for _ in range(4):
+            opt.zero_grad()
+            ((p - lib.tensor(target)).abs() ** 2).sum().backward()
+            opt.step()
+        state = opt.state[p]
+        results.append([t.detach().numpy() for t in (p, state["exp_avg"], state["exp_avg_sq"])])
+    for theirs, ours in zip(*results):
+        assert ours.dtype == theirs.dtype == np.complex64
+        np.testing.assert_allclose(ours, theirs, rtol=STEP_RTOL, atol=STEP_ATOL)

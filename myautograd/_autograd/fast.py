@@ -51,7 +51,7 @@ from .engine import evaluate, validate_outputs
 from .formulas import NODES, check_saved, is_result_name
 from .node import AccumulateGrad, SavedTensor, gradient_edge, init_node, save
 from .ready_queue import ReadyQueue
-from .record import _SAVED_HOOKS, _host_scalars_as_numbers, as_array, input_meta, save_for_backward
+from .record import _SAVED_HOOKS, _host_scalars_as_numbers, as_array, input_meta, mixed_dtypes, save_for_backward
 
 ENABLED = False
 _new = object.__new__
@@ -200,6 +200,7 @@ def _record(cls, data, inputs, attrs: dict | None, outputs: int):
     if single and len(inputs) == 2:  # most ops with two tensors: the loop below, unrolled
         a, b = inputs
         children, nrs = [None, None], [0, 0]
+        mixed = isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype is not b._data.dtype
         if isinstance(a, Tensor) and a._requires_grad:
             fn = a._grad_fn
             if fn is not None and a._meta is None:
@@ -208,8 +209,9 @@ def _record(cls, data, inputs, attrs: dict | None, outputs: int):
                 children[0], nrs[0] = gradient_edge(a)
             needs = 1
             ad = a._data
-            if ad.shape != data.shape or ad.dtype is not data.dtype or type(ad) is not type(data) or ad.dtype in REDUCED:
-                meta = input_meta(ad, data)
+            if mixed or ad.shape != data.shape or ad.dtype is not data.dtype or type(ad) is not type(data) \
+                    or ad.dtype in REDUCED:
+                meta = input_meta(ad, data, not mixed)
                 metas = [meta, None]
                 other_device = len(meta) > 2
         if isinstance(b, Tensor) and b._requires_grad:
@@ -220,8 +222,9 @@ def _record(cls, data, inputs, attrs: dict | None, outputs: int):
                 children[1], nrs[1] = gradient_edge(b)
             needs |= 2
             bd = b._data
-            if bd.shape != data.shape or bd.dtype is not data.dtype or type(bd) is not type(data) or bd.dtype in REDUCED:
-                meta = input_meta(bd, data)
+            if mixed or bd.shape != data.shape or bd.dtype is not data.dtype or type(bd) is not type(data) \
+                    or bd.dtype in REDUCED:
+                meta = input_meta(bd, data, not mixed)
                 if metas is None:
                     metas = [None, meta]
                 else:
@@ -229,6 +232,7 @@ def _record(cls, data, inputs, attrs: dict | None, outputs: int):
                 other_device = other_device or len(meta) > 2
     else:
         bit = 1
+        fits = single and not mixed_dtypes(inputs)
         for position, x in enumerate(inputs):
             if isinstance(x, Tensor) and x._requires_grad:
                 fn = x._grad_fn
@@ -241,11 +245,11 @@ def _record(cls, data, inputs, attrs: dict | None, outputs: int):
                     nrs.append(nr)
                 needs |= bit
                 xd = x._data
-                if not single or xd.shape != data.shape or xd.dtype is not data.dtype or type(xd) is not type(data) \
+                if not fits or xd.shape != data.shape or xd.dtype is not data.dtype or type(xd) is not type(data) \
                         or xd.dtype in REDUCED:
                     if metas is None:
                         metas = [None] * len(inputs)
-                    meta = metas[position] = input_meta(xd, data if single else as_array(data[0]), single)
+                    meta = metas[position] = input_meta(xd, data if single else as_array(data[0]), fits)
                     other_device = other_device or len(meta) > 2
             else:
                 children.append(None)

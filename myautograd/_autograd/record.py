@@ -74,7 +74,8 @@ def record(cls, data, inputs, attrs: dict | None = None, *, outputs: int = 1):
     arrays = (as_array(data),) if single else tuple(as_array(d) for d in data)
     needs = tuple(isinstance(x, Tensor) and x._requires_grad for x in inputs)
     edges = tuple(gradient_edge(x) if need else NO_EDGE for x, need in zip(inputs, needs))
-    metas = tuple(input_meta(x._data, arrays[0], single) if need else None for x, need in zip(inputs, needs))
+    fits = single and not mixed_dtypes(inputs)
+    metas = tuple(input_meta(x._data, arrays[0], fits) if need else None for x, need in zip(inputs, needs))
     node = object.__new__(cls)
     results = tuple(make_tensor(array, True, node, nr) for nr, array in enumerate(arrays))
     saved = saved_values(cls, needs, inputs, results, attrs)
@@ -102,12 +103,27 @@ def as_array(data):
     return np.asarray(data) if isinstance(data, np.generic) else data
 
 
+def mixed_dtypes(inputs) -> bool:
+    """Whether the tensor operands of an op differ in dtype: then a formula may give an input's gradient
+    another operand's dtype (a float32 vector times a 0-dim float64 gives a float32 output, but NumPy's
+    ``grad * other`` is float64), so every input's gradient is cast back to its dtype, as torch's engine does."""
+    first = None
+    for x in inputs:
+        if isinstance(x, Tensor):
+            if first is None:
+                first = x._data.dtype
+            elif x._data.dtype is not first:
+                return True
+    return False
+
+
 def input_meta(xd, out, single: bool = True) -> tuple | None:
     """What the engine fits an input's gradient to: shape and dtype, plus the device when it is
     not the output's (a 0-dim CPU tensor in a CUDA op). None when the gradient already fits:
     the formulas give a gradient of the output's shape and dtype, so an input like the (single)
-    output needs nothing. A float16 or bfloat16 input always has its metadata: a formula's Python
-    number makes NumPy widen a bfloat16 array to float32, and the engine rounds the gradient back."""
+    output needs nothing (``single``; pass False where the operands' dtypes are mixed). A float16 or
+    bfloat16 input always has its metadata: a formula's Python number makes NumPy widen a bfloat16
+    array to float32, and the engine rounds the gradient back."""
     if type(xd) is not type(out):
         return (xd.shape, xd.dtype, _backend.device_of(xd))
     if single and xd.shape == out.shape and xd.dtype is out.dtype and xd.dtype not in REDUCED_FLOATS:

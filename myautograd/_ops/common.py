@@ -75,6 +75,13 @@ def as_tensor_like(value, like: Tensor) -> Tensor:
     return make_tensor(host_value(value, like._data, dtype.np))
 
 
+def check_castable(result: _dtype.dtype, target: _dtype.dtype) -> None:
+    """torch's refusal to write a result into a tensor of a lower category (in place, or out=)."""
+    if not _dtype.can_cast(result, target):
+        raise RuntimeError(f"result type {result.scalar_type_name} can't be cast to the desired output type "
+                           f"{target.scalar_type_name}")
+
+
 def to_dtype(value) -> _dtype.dtype | None:
     if value is None or isinstance(value, _dtype.dtype):
         return value

@@ -21,8 +21,9 @@ from .._autograd.views import OVERLAP_MESSAGE, REBASE_REFUSED, copy_slices, reba
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
 from . import ternary
+from .common import check_castable
 from .derivatives import NODES
-from .pointwise import BINARY, UNARY, operands
+from .pointwise import BINARY, UNARY, check_bool_sub, operands
 from .registry import method
 
 LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -219,6 +220,12 @@ def _check_partial_overlap(written, read) -> None:
 
 def _binary_inplace(name: str, node_name: str, compute, with_alpha: bool = False):
     def op(self, other, *, alpha=1):
+        if name == "sub":
+            check_bool_sub(self, other)
+        result = _dtype.result_type(self, other)
+        if name == "div" and result.category < _dtype.FLOATING:
+            result = _dtype.get_default_dtype()  # true division
+        check_castable(result, self.dtype)
         ad, bd = operands(self, other)
         if alpha != 1:
             bd = bd * alpha

@@ -21,7 +21,7 @@ from .._autograd.record import record, record_one, recorded, records, records_an
 from .._dtype import REDUCED_FLOATS
 from .._reduced import in_float32
 from .._tensor import Tensor, make_tensor
-from .common import PY_NUMBERS, broadcast_error, check_tensor, default_float_for, device_error
+from .common import PY_NUMBERS, broadcast_error, check_castable, check_tensor, default_float_for, device_error
 from .derivatives import NODES
 from .registry import export
 
@@ -160,16 +160,22 @@ def add(input, other, *, alpha=1, out=None):
     return binary_op(_ADD, lambda x, y: x + y * _alpha(alpha, x), {"alpha": alpha}, True, True)(input, other)
 
 
-def _check_bool_sub(a: Tensor, b) -> None:
-    if a._data.dtype == np.bool_ and (isinstance(b, bool) or (isinstance(b, Tensor) and b._data.dtype == np.bool_)):
+def check_bool_sub(a: Tensor, b) -> None:
+    """torch refuses a subtraction with a bool operand (a Python bool counts as one)."""
+    a_bool = a._data.dtype == np.bool_
+    b_bool = isinstance(b, bool) or (isinstance(b, Tensor) and b._data.dtype == np.bool_)
+    if a_bool and b_bool:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
+    if a_bool or b_bool:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
 @export
 def sub(input, other, *, alpha=1):
     check_tensor(input, "sub")
-    _check_bool_sub(input, other)
+    check_bool_sub(input, other)
     if alpha == 1:
         return _sub(input, other)
     _check_alpha(input, alpha)
@@ -182,7 +188,7 @@ subtract = export(sub, name="subtract")
 @export
 def rsub(input, other, *, alpha=1):
     """``other - alpha * input``: what ``2 - x`` computes (RsubBackward1 for a number)."""
-    _check_bool_sub(input, other)
+    check_bool_sub(input, other)
     if isinstance(other, Tensor):
         return binary_op(NODES["RsubBackward0"], lambda x, y: y - x * _alpha(alpha, x), {"alpha": alpha},
                          stepwise=True)(input, other)
@@ -268,15 +274,24 @@ def pow(input, exponent):
     if not isinstance(input, Tensor):
         return _scalar_pow(input, check_tensor(exponent, "pow", "exponent", 2))
     if isinstance(exponent, Tensor):
+        _check_pow_dtype(_dtype.result_type(input, exponent))
         return _pow_tensor(input, exponent)
     ad, e = operands(input, exponent)
     out = _compute(_pow_compute, ad, e)
+    if isinstance(exponent, bool) and ad.dtype == np.bool_:
+        out = out.astype(np.bool_)  # torch keeps a bool base with a bool exponent bool
     return recorded(NODES["PowBackward0"], out, (input,), {"exponent": exponent})
+
+
+def _check_pow_dtype(result: _dtype.dtype) -> None:
+    if result is _dtype.bool_:
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
 
 
 def _scalar_pow(base, exponent: Tensor) -> Tensor:
     """``2 ** x``: PowBackward2."""
     target = _dtype.result_type(exponent, base)
+    _check_pow_dtype(target)
     out = in_float32(lambda e: np.power(e.dtype.type(base), e))(exponent._data.astype(target.np, copy=False))
     if records(exponent):
         return record(NODES["PowBackward2"], out, (exponent,), {"self": base})
@@ -299,6 +314,7 @@ def _with_out(name, out, result, *inputs):
                            "but one of the arguments requires grad.")
     from .inplace import copy_
 
+    check_castable(result.dtype, out.dtype)
     return copy_(out, result)
 
 
@@ -430,21 +446,38 @@ def conj(input):
 
 _maximum = binary_op(NODES["MaximumBackward0"], np.maximum)
 _minimum = binary_op(NODES["MinimumBackward0"], np.minimum)
-_atan2 = binary_op(NODES["Atan2Backward0"], np.arctan2)
+def _in_floats(x, y):
+    """arctan2 with integer and bool operands in the default float dtype (NumPy's would take float16 for int8)."""
+    if x.dtype.kind not in "fc":
+        x = x.astype(default_float_for(x))
+        y = y.astype(x.dtype) if hasattr(y, "astype") else y
+    return np.arctan2(x, y)
+
+
+_atan2 = binary_op(NODES["Atan2Backward0"], _in_floats)
+
+
+def _check_extreme_operands(name: str, input: Tensor, other) -> None:
+    check_tensor(other, name, "other", 2)
+    if input.is_complex() or other.is_complex():
+        raise RuntimeError(f"{name} not implemented for complex tensors.")
 
 
 @export
 def maximum(input, other):
+    _check_extreme_operands("maximum", input, other)
     return _maximum(input, other)
 
 
 @export
 def minimum(input, other):
+    _check_extreme_operands("minimum", input, other)
     return _minimum(input, other)
 
 
 @export
 def atan2(input, other):
+    check_tensor(other, "atan2", "other", 2)
     return _atan2(input, other)
 
 
@@ -472,12 +505,16 @@ def _scalar_like(value, like: Tensor) -> Tensor:
     return make_tensor(_backend.host_value(value, like._data, target.np))
 
 
-def _modulo(name: str, compute, tensor_node: str, number_node: str):
-    """``remainder`` and ``fmod``: differentiable in the dividend, and in a tensor divisor."""
+def _modulo(name: str, compute, tensor_node: str, number_node: str, refused: tuple):
+    """``remainder`` and ``fmod``: differentiable in the dividend, and in a tensor divisor; no kernel for
+    results of the ``refused`` dtypes (torch's NotImplementedError names the kernel and its device)."""
 
     def op(input, other):
         if not isinstance(input, Tensor):  # 3 % x
             input = _scalar_like(input, other)
+        result = _dtype.result_type(input, other)
+        if result in refused:
+            raise NotImplementedError(f"\"{name}_{input.device.type}\" not implemented for '{result.scalar_type_name}'")
         ad, bd = operands(input, other)
         out = _backend.as_array(_compute(compute, ad, bd))
         if isinstance(other, Tensor):
@@ -488,7 +525,8 @@ def _modulo(name: str, compute, tensor_node: str, number_node: str):
     return export(op)
 
 
-fmod = _modulo("fmod", np.fmod, "FmodBackward1", "FmodBackward0")
-remainder = _modulo("remainder", np.remainder, "RemainderBackward1", "RemainderBackward0")
+fmod = _modulo("fmod", np.fmod, "FmodBackward1", "FmodBackward0", (_dtype.bool_, _dtype.complex64, _dtype.complex128))
+remainder = _modulo("remainder", np.remainder, "RemainderBackward1", "RemainderBackward0",
+                    (_dtype.bool_, _dtype.complex64, _dtype.complex128))
 
 BINARY.update({"add": add, "sub": sub, "mul": mul, "div": div, "pow": pow})

@@ -19,6 +19,7 @@ import math
 
 from .._ops.creation import zeros, zeros_like
 from .._ops.pointwise import maximum
+from .._ops.views import view_as_real
 from .optimizer import PerParameterOptimizer, check_fused, scalar_dtype
 
 
@@ -53,10 +54,16 @@ class Adam(PerParameterOptimizer):
         return state
 
     def _update(self, param, group) -> None:
-        grad = param.grad
-        if grad.is_complex() or param.is_complex():
-            raise NotImplementedError("complex parameters are not supported by myautograd's Adam")
         state = self._state_of(param, group["amsgrad"])
+        grad = param.grad
+        moments = [state["exp_avg"], state["exp_avg_sq"], state.get("max_exp_avg_sq")]
+        if param.is_complex():  # each complex number stepped as a pair of reals, as torch's Adam does
+            param, grad = view_as_real(param), view_as_real(grad)
+            moments = [None if m is None else view_as_real(m) for m in moments]
+        self._step(param, grad, state["step"], *moments, group)
+
+    @staticmethod
+    def _step(param, grad, step_t, exp_avg, exp_avg_sq, max_exp_avg_sq, group) -> None:
         lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
         beta1, beta2 = group["betas"]
         if group["maximize"]:
@@ -66,18 +73,15 @@ class Adam(PerParameterOptimizer):
                 param.mul_(1 - lr * weight_decay)
             else:
                 grad = grad.add(param, alpha=weight_decay)
-        step_t = state["step"]
         step_t.add_(1)
-        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
         step = step_t.item()
         step_size = lr / (1 - beta1**step)
         correction2_sqrt = math.sqrt(1 - beta2**step)
         if group["amsgrad"]:
-            largest = state["max_exp_avg_sq"]
-            largest.copy_(maximum(largest, exp_avg_sq))
-            second = largest
+            max_exp_avg_sq.copy_(maximum(max_exp_avg_sq, exp_avg_sq))
+            second = max_exp_avg_sq
         else:
             second = exp_avg_sq
         denom = (second.sqrt() / correction2_sqrt).add_(eps)
