@@ -221,6 +221,13 @@ class Tensor:
             return strides
         return strides[_normalize_dim(dim, self._data.ndim)]
 
+    def storage_offset(self) -> int:
+        """Elements between the start of the memory this tensor views (its base's) and its first element."""
+        base = self._base
+        if base is None:
+            return 0
+        return (_backend.address(self._data) - _backend.address(base._data)) // self._data.itemsize
+
     def is_contiguous(self, memory_format=None) -> bool:
         return bool(self._data.flags.c_contiguous)
 

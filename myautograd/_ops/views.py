@@ -385,6 +385,8 @@ def imag(input):
 @export
 def view_as_real(input):
     data = input._data
+    if data.dtype.kind != "c":
+        raise RuntimeError("view_as_real is only supported for complex tensors")
     real_dtype = np.float32 if data.dtype == np.complex64 else np.float64
     out = data[..., None].view(real_dtype)  # a trailing axis of one element, seen as two reals: any layout, 0-dim too
     return make_view(input, out, "ViewAsRealBackward0", {})
@@ -393,7 +395,18 @@ def view_as_real(input):
 @export
 def view_as_complex(input):
     data = input._data
+    if data.dtype not in (np.float32, np.float64):
+        raise RuntimeError("view_as_complex is only supported for half, float and double tensors, but got a tensor of "
+                           f"scalar type: {input.dtype.scalar_type_name}")
+    strides = input.stride()
+    if not data.ndim or data.shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    if strides[-1] != 1:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(stride % 2 for stride in strides[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    if input.storage_offset() % 2:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
     complex_dtype = np.complex64 if data.dtype == np.float32 else np.complex128
-    contiguous = data if data.flags.c_contiguous else data.copy()
-    out = contiguous.view(complex_dtype).reshape(data.shape[:-1])
+    out = data.view(complex_dtype)[..., 0]  # the last axis is contiguous: a view of the same memory
     return make_view(input, out, "ViewAsComplexBackward0", {})
