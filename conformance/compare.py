@@ -438,6 +438,8 @@ def compare_numbers(ref: Any, impl: Any, tolerance: tuple[float, float], flatten
         return ""
     if expected.dtype.kind not in "biufc" or actual.dtype.kind not in "biufc":
         return "not comparable as numbers"
+    if "c" in (expected.dtype.kind, actual.dtype.kind):  # a complex number matches where both its parts do
+        expected, actual = as_parts(expected), as_parts(actual)
     rtol, atol = tolerance
     if expected.dtype.kind in "biu" and actual.dtype.kind in "biu":
         close = expected == actual
@@ -458,6 +460,12 @@ def compare_numbers(ref: Any, impl: Any, tolerance: tuple[float, float], flatten
         f"mismatched elements: {bad} / {expected.size}; greatest absolute difference "
         f"{float(np.max(delta)):.6g} at index {tuple(int(i) for i in worst)}; rtol={rtol:g}, atol={atol:g}"
     )
+
+
+def as_parts(values: np.ndarray) -> np.ndarray:
+    """Complex (or real) values as real and imaginary parts side by side, along a last dimension of 2."""
+    values = values.astype(complex)
+    return np.stack([values.real, values.imag], axis=-1)
 
 
 # Values of these dtypes are shown with the shortest digits that identify them in their own
