@@ -114,7 +114,7 @@ def module_requires_grad_false_freezes_parameters(torch, rec):
 
 @case("float16 and float64 tensors can require grad; mixed, the result is float64 and each leaf's .grad "
       "keeps the leaf's dtype", doc=docs.TENSOR_GRAD, tags=("hard",),
-      features=("non-scalar", "float64"))
+      features=("non-scalar", "float64", "float16"))
 def mixed_dtypes_grad_keeps_leaf_dtype(torch, rec):
     a = torch.tensor([1.0, 2.0], dtype=torch.float16, requires_grad=True, device=rec.device)
     b = torch.tensor([3.0, 4.0], dtype=torch.float64, requires_grad=True, device=rec.device)
