@@ -37,6 +37,7 @@ import numpy as np
 
 from .bounds import cut_text
 from .normalize import is_ignored_warning, is_set_aside
+from .operators.tolerances import FLOAT64_SUFFIX, REDUCED, reduced_precision_problem
 from .snapshot import decode_float
 
 DEFAULT_TOLERANCES: dict[str, tuple[float, float]] = {
@@ -97,6 +98,9 @@ class Comparison:
         self.norm_impl = normalize_impl
         self.tolerances = tolerances_for(tolerances)
         self.float_tolerance = self.tolerances.get(f"torch.{dtype}", self.tolerances["torch.float32"])
+        self.reduced = dtype in REDUCED
+        self._float64_steps: dict[str, dict] = {}  # label -> torch's float64 computation of that step's values
+        self._float64_at: dict[str, dict] = {}  # where -> the float64 tensor of the step being compared
         self.diffs: list[Difference] = []
         self._step_number = 0
         self.steps_compared = 0
@@ -120,6 +124,9 @@ class Comparison:
 
     # -- steps ----------------------------------------------------------------------------
     def steps(self, ref_steps: list[dict], impl_steps: list[dict]) -> list[Difference]:
+        if self.reduced:  # the reduced-precision rule (operators.tolerances) measures against these
+            self._float64_steps = {step["label"]: step for step in ref_steps
+                                   if step.get("label", "").endswith(FLOAT64_SUFFIX) and "value" in step}
         for index in range(max(len(ref_steps), len(impl_steps))):
             self._step_number = index + 1
             ref = ref_steps[index] if index < len(ref_steps) else None
@@ -174,7 +181,10 @@ class Comparison:
                 self.add(where, "printed", describe(ref["value"]), describe(impl["value"]))
         else:
             role = "gradient" if _GRADIENT_LABEL.search(ref["label"]) else "value"
+            float64 = self._float64_steps.get(ref["label"] + FLOAT64_SUFFIX)
+            self._float64_at = tensors_at(where, float64["value"]) if float64 else {}
             self.value(where, ref["value"], impl["value"], role)
+            self._float64_at = {}
 
     @staticmethod
     def _warning(w: dict, norm: Callable[[str], str]) -> str:
@@ -330,6 +340,18 @@ class Comparison:
                 self.add(f"{where}: values", role, describe(r), describe(m), detail, unsupported)
             return
         same_shape = ref.get("shape") == impl.get("shape")
+        float64 = self._float64_at.get(where)
+        if float64 is not None and same_shape and ref.get("dtype") == impl.get("dtype") \
+                and ref.get("dtype") in {f"torch.{name}" for name in REDUCED} and not isinstance(float64["values"], dict):
+            self.count(role, count_numbers(r))
+            try:
+                problem = reduced_precision_problem(to_array(r), to_array(m), to_array(float64["values"]),
+                                                    ref["dtype"].removeprefix("torch."))
+            except (ValueError, TypeError) as exc:
+                problem = f"not comparable as numbers ({exc})"
+            if problem:
+                self.add(f"{where}: values", role, preview(r, ref.get("dtype")), preview(m, impl.get("dtype")), problem)
+            return
         tolerance = max(self.tolerance_of(ref.get("dtype")), self.tolerance_of(impl.get("dtype")))
         self.count(role, count_numbers(r))
         problem = compare_numbers(r, m, tolerance, flatten=not same_shape)
@@ -338,6 +360,16 @@ class Comparison:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+def tensors_at(where: str, value: Any) -> dict[str, dict]:
+    """The tensors of an observed value by where ``Comparison.value`` compares them (``where[0][1]``)."""
+    if is_tagged(value, "tensor"):
+        return {where: value}
+    found: dict[str, dict] = {}
+    for index, item in enumerate(sequence_items(value) or ()):
+        found.update(tensors_at(f"{where}[{index}]", item))
+    return found
+
+
 def count_numbers(values: Any) -> int:
     """How many numbers a (nested) list of encoded numbers holds; 1 for a single number."""
     if isinstance(values, list):
@@ -407,6 +439,8 @@ def compare_numbers(ref: Any, impl: Any, tolerance: tuple[float, float], flatten
         return ""
     if expected.dtype.kind not in "biufc" or actual.dtype.kind not in "biufc":
         return "not comparable as numbers"
+    if "c" in (expected.dtype.kind, actual.dtype.kind):  # a complex number matches where both its parts do
+        expected, actual = as_parts(expected), as_parts(actual)
     rtol, atol = tolerance
     if expected.dtype.kind in "biu" and actual.dtype.kind in "biu":
         close = expected == actual
@@ -427,6 +461,12 @@ def compare_numbers(ref: Any, impl: Any, tolerance: tuple[float, float], flatten
         f"mismatched elements: {bad} / {expected.size}; greatest absolute difference "
         f"{float(np.max(delta)):.6g} at index {tuple(int(i) for i in worst)}; rtol={rtol:g}, atol={atol:g}"
     )
+
+
+def as_parts(values: np.ndarray) -> np.ndarray:
+    """Complex (or real) values as real and imaginary parts side by side, along a last dimension of 2."""
+    values = values.astype(complex)
+    return np.stack([values.real, values.imag], axis=-1)
 
 
 # Values of these dtypes are shown with the shortest digits that identify them in their own

@@ -17,8 +17,9 @@ FEATURES: dict[str, str] = {
     "float64": "double precision tensors",
     "integer-dtypes": "integer and bool tensors",
     "complex": "complex tensors and complex gradients",
-    "float16": "half precision (float16) tensors",
-    "bfloat16": "bfloat16 tensors",
+    "float16": "half precision tensors (torch.float16)",
+    "bfloat16": "brain floating point tensors (torch.bfloat16)",
+    "fft": "torch.fft: discrete Fourier transforms",
     "autograd.grad": "torch.autograd.grad",
     "backward-inputs": "backward(inputs=...)",
     "higher-order": "create_graph=True: gradients that are themselves differentiable",
@@ -61,8 +62,9 @@ DETECTORS: dict[str, re.Pattern] = {
     "in-place": re.compile(r"\.(?!requires_grad_\()[a-z][a-z0-9_]*_\(|[^=!<>]\s*[-+*/]=\s|\]\s*=[^=]"),
     "float64": re.compile(r"float64|\.double\(|torch\.double\b"),
     "complex": re.compile(r"complex|\bcfloat\b|1j\b"),
-    "float16": re.compile(r"float16|\.half\(|torch\.half\b"),
-    "bfloat16": re.compile(r"bfloat16"),
+    "float16": re.compile(r"\bfloat16\b|\.half\(|torch\.half\b"),
+    "bfloat16": re.compile(r"\bbfloat16\b"),
+    "fft": re.compile(r"\bfft\.|\bfft\b\("),
     "autograd.grad": re.compile(r"autograd\.grad\("),
     "backward-inputs": re.compile(r"backward\([^)]*\binputs="),
     "higher-order": re.compile(r"create_graph\s*=\s*True"),
@@ -90,6 +92,18 @@ DETECTORS: dict[str, re.Pattern] = {
     "numpy-interop": re.compile(r"\.numpy\(|from_numpy\("),
     "cuda": re.compile(r"['\"]cuda['\"]|\.cuda\("),
 }
+
+
+#: The feature an item needs for the dtype it runs in (a case that runs in several dtypes, as the operator
+#: cases do, needs it only in its items of that dtype: ``item.Item.features``). float32 and float64 need none
+#: beyond the case's own.
+DTYPE_FEATURES: dict[str, str] = {"complex64": "complex", "complex128": "complex", "float16": "float16",
+                                  "bfloat16": "bfloat16"}
+
+
+def of_dtype(dtype: str) -> tuple[str, ...]:
+    """The features an item needs because of the dtype it runs in (``DTYPE_FEATURES``)."""
+    return (DTYPE_FEATURES[dtype],) if dtype in DTYPE_FEATURES else ()
 
 
 class UnknownFeature(ValueError):

@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .case import Case
+from .features import of_dtype
 from .levels import LEVELS
 
 
@@ -55,6 +56,12 @@ class Item:
     @property
     def key(self) -> tuple[str, str, str]:
         return (self.case.id, self.device, self.dtype)
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        """The features this item needs: its case's, and the one of its dtype (``features.of_dtype``)."""
+        extra = [name for name in of_dtype(self.dtype) if name not in self.case.features]
+        return (*self.case.features, *extra)
 
     @property
     def label(self) -> str:
@@ -107,7 +114,7 @@ class ItemRecord:
             source = None
         return cls(id=case.id, topic=case.topic, title=case.title, device=item.device, dtype=item.dtype,
                    several_dtypes=len(case.dtypes) > 1, doc={"url": case.doc.url, "section": case.doc.section},
-                   tags=list(case.tags), features=list(case.features), source=source, location=case.location,
+                   tags=list(case.tags), features=list(item.features), source=source, location=case.location,
                    without=list(item.without))
 
     @property

@@ -105,7 +105,7 @@ def replay(item: Item, impl: str, level: str, timeout: float, startup_timeout: f
         except script.ScriptError as exc:
             raise BadInput(f"--script: cannot write {item.case.id} as a standalone script: {exc}") from None
     show_case(item, say)
-    lacking = impl_file.profile.missing_for(item.case.features, item.case.optional_features)
+    lacking = impl_file.profile.missing_for(item.features, item.case.optional_features)
     if lacking:
         say(f"note: the profile of {impl} lacks {', '.join(lacking)}: a run lists this item as n/a")
     item = replace(item, without=impl_file.profile.left_out_of(item.case.optional_features))

@@ -188,7 +188,7 @@ class Run:
         planned = items_of(self.config.cases, self.config.devices)
         for item in planned + self.placement.tied_items(self.config.cases, self.config.devices):
             reason = self.placement.skip_reason(item.case, item.device) or self.device_status.get(item.device)
-            lacking = profile.missing_for(item.case.features, item.case.optional_features)
+            lacking = profile.missing_for(item.features, item.case.optional_features)
             if reason is not None:
                 ready.append(ItemRecord.of(item).finished("skip", reason).as_dict())
             elif lacking:

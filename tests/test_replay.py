@@ -268,8 +268,8 @@ def test_what_a_scenario_needs_is_found_from_the_names_it_reads(catalog_registry
     assert sorted(needs.imports) == ["import math", "import numpy as np"]
     written = [origin.split(",")[0] for origin, _ in needs.blocks]
     # dependencies first: the values' helpers, then the vmap steps' check and what it calls
-    assert written == ["a constant", "tidy", "random_floats", "leaves", "values_of", "within_tolerance",
-                       "reproduces", "differing"]
+    assert written == ["a constant", "a constant", "drawn", "_holds_complex", "tidy", "random_floats", "a constant",
+                       "leaves", "values_of", "within_tolerance", "reproduces", "differing"]
 
 
 UNWRITABLE = object()

@@ -6,7 +6,8 @@ The table is split by family into the modules listed in ``FAMILIES``; each holds
 over tensor inputs (``F`` random, ``V`` explicit values, ``I`` int64, ``B`` bool).
 
 ``render`` turns every variant into a case ``op.<operator>.<variant>`` of the catalog, run in
-float32 and float64; ``conformance/catalog/operators.py`` registers them. Writing an entry:
+float32, float64, complex64, complex128, float16 and bfloat16
+(``spec.DTYPES``); ``conformance/catalog/operators.py`` registers them. Writing an entry:
 see ``docs/writing-cases.md`` (section "Operators").
 """
 
@@ -16,10 +17,11 @@ import importlib
 from dataclasses import replace
 
 from .spec import FORWARD_STEPS, RAISING_STEPS, VMAP_STEPS, Operator
+from .tolerances import REDUCED
 
 FAMILIES = (
     "pointwise", "unary", "activations", "comparison", "reductions", "linalg", "shape", "indexing",
-    "creation", "nn_functional", "losses", "convolution", "normalization",
+    "creation", "nn_functional", "losses", "convolution", "normalization", "complex_ops", "fft",
 )
 
 
@@ -56,10 +58,23 @@ LEFT_OUT_WITHOUT = {
 }
 
 
-def checks_made(checks, without) -> tuple[str, ...]:
-    """The ``checks`` (of ``CHECKS``) that an operator item run ``without`` those features makes."""
+#: The checks an operator item leaves out in a reduced dtype (float16, bfloat16; see ``spec``).
+LEFT_OUT_IN_REDUCED = ("gradgrad", *FORWARD_STEPS, *VMAP_STEPS)
+
+
+def checks_made(checks, without, dtype: str = "float32") -> tuple[str, ...]:
+    """The ``checks`` (of ``CHECKS``) that an operator item run ``without`` those features, in ``dtype``, makes."""
     left_out = {check for feature in without for check in LEFT_OUT_WITHOUT.get(feature, ())}
+    if dtype in REDUCED:
+        left_out.update(LEFT_OUT_IN_REDUCED)
     return tuple(check for check in checks if check not in left_out)
+
+
+def refused_in_dtype(case_id: str, dtype: str) -> str | None:
+    """How torch refuses the operator case in ``dtype`` (``dtype_refusals``: the step and the exception), or None."""
+    from .dtype_refusals import TORCH_REFUSES
+
+    return TORCH_REFUSES.get(case_id, {}).get(dtype)
 
 
 def through_backward(without) -> bool:

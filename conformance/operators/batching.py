@@ -29,6 +29,9 @@ def values_of(leaf: Any) -> np.ndarray | None:
     """A tensor's values as a NumPy array (``None`` for ``None``)."""
     if leaf is None:
         return None
+    zero = getattr(leaf, "_is_zerotensor", None)  # torch's efficient zeros (sgn's derivative) refuse tolist()
+    if callable(zero) and zero() is True:
+        leaf = leaf.clone()
     return np.asarray(leaf.detach().tolist() if hasattr(leaf, "detach") else leaf.tolist())
 
 
@@ -49,7 +52,8 @@ def within_tolerance(actual: np.ndarray, expected: np.ndarray, rtol: float, atol
         return False
     if actual.dtype.kind in "biu" or expected.dtype.kind in "biu":
         return bool(np.array_equal(actual, expected))
-    actual, expected = actual.astype(np.float64), expected.astype(np.float64)
+    wide = np.complex128 if "c" in (actual.dtype.kind, expected.dtype.kind) else np.float64
+    actual, expected = actual.astype(wide), expected.astype(wide)
     nan = np.isnan(expected)
     if not np.array_equal(np.isnan(actual), nan):
         return False

@@ -45,6 +45,11 @@ OPERATORS = [
            S("x.sum()", "empty: zero", x=R(0, 3)),
            S("x.sum(dtype=torch.float64)", "accumulated in float64", x=R(2, 3)),
        ],
+       many=[
+           S("x.sum()", "many positive terms: how the sum accumulates shows in the reduced dtypes",
+             x=R(512, low=0.5, high=2.0)),
+           S("torch.sum(x, 0)", "along a long dimension", x=R(256, 2)),
+       ],
        dim=[*_over_dims("sum"), *_bad_dims("x.sum({dim})")]),
     op("mean", "torch.mean", SUMMED, gradgrad=False,
        full=[

@@ -55,10 +55,9 @@ from ..features import FEATURES, detected
 from . import OPTIONAL_FEATURES, spec
 from .batching import differing
 from .spec import RAISING_STEPS, Input, Operator, Raises, Sample, Variant
-from .tolerances import EPSILON
-from .values import case_seed, draw, draw_ints, literal, random_floats
+from .tolerances import EPSILON, FLOAT64_SUFFIX, REDUCED
+from .values import case_seed, draw, draw_ints, drawn, imaginary_parts, literal, random_floats
 
-DTYPES = ("float32", "float64")
 INDENT = "    "
 #: How a case's title names the values of each step that torch may refuse.
 STEP_TITLES = {"forward-mode": "forward-mode tangents", "forward-over-reverse": "forward-over-reverse tangents",
@@ -99,10 +98,12 @@ class Writer:
         self.id = case_id(operator, variant)
         seed = case_seed(self.id)
         self.rng = np.random.default_rng(seed)
+        self.imaginary_rng = np.random.default_rng([seed, 1])  # apart, so that the real parts are those of float items
         self.seed_base = (seed % 100_000) * 100
         self.lines = [f"def {function_name(operator, variant)}(torch, rec):",
                       f"{INDENT}# generated from the operator table: {self.id}",
-                      f"{INDENT}dtype = getattr(torch, rec.dtype)"]
+                      f"{INDENT}dtype = getattr(torch, rec.dtype)",
+                      f"{INDENT}reduced = rec.dtype in REDUCED  # judged against double precision on the same inputs"]
         self.checks: set[str] = set()
         self.raised_in_torch: dict[str, list[bool]] = {step: [] for step in RAISING_STEPS}  # per sample making it
         self.depth = 1  # the scenario's body
@@ -138,15 +139,22 @@ class Writer:
         if inp.numel == 0:
             return f"torch.zeros({inp.shape!r}, dtype=dtype, device=rec.device{grad})"
         if inp.layout == "contiguous":
-            return f"torch.tensor({literal(self.draw(inp, inp.shape))}, dtype=dtype, device=rec.device{grad})"
+            return f"torch.tensor({self.random_values(inp, inp.shape)}, dtype=dtype, device=rec.device{grad})"
         if inp.layout == "transposed":
             stored = inp.shape[:-2] + (inp.shape[-1], inp.shape[-2])
             view = ".t()" if len(inp.shape) == 2 else ".transpose(-2, -1)"
         else:  # strided: every other element of the last dimension
             stored = inp.shape[:-1] + (2 * inp.shape[-1],)
             view = "[..., ::2]"
-        built = f"torch.tensor({literal(self.draw(inp, stored))}, dtype=dtype, device=rec.device)"
+        built = f"torch.tensor({self.random_values(inp, stored)}, dtype=dtype, device=rec.device)"
         return built + view + (".requires_grad_()" if differentiable else "")
+
+    def random_values(self, inp: Input, shape: tuple[int, ...], rng: np.random.Generator | None = None,
+                      imaginary_rng: np.random.Generator | None = None) -> str:
+        """The source of a random input's values: real parts, and imaginary parts for the complex dtypes."""
+        real = literal(self.draw(inp, shape, rng))
+        imaginary = literal(imaginary_parts(imaginary_rng or self.imaginary_rng, shape, inp.low, inp.high))
+        return f"drawn({real}, {imaginary}, rec.dtype)"
 
     def draw(self, inp: Input, shape: tuple[int, ...], rng: np.random.Generator | None = None):
         rng = rng or self.rng
@@ -184,6 +192,8 @@ class Writer:
         differentiable = bool(sample.grad and wanted and self.operator.differentiable)
         if differentiable:
             self.gradients(number, sample, wanted)
+        self.in_float64(number, sample, wanted if differentiable else [])
+        if differentiable:
             self.forward_steps(number, sample, wanted)
         reason = sample.no_vmap or self.operator.no_vmap
         if reason:
@@ -200,13 +210,13 @@ class Writer:
         if not is_several(sample):
             if sample.outputs != "out":
                 self.emit(f"out = {sample.outputs}")
-            self.emit(f"grad_out = torch.tensor(random_floats(out.shape, seed={self.seed(number, 0)}), "
+            self.emit(f"grad_out = torch.tensor(random_floats(out.shape, seed={self.seed(number, 0)}, like=out), "
                       f"dtype=out.dtype, device=rec.device).reshape(out.shape)")
             outputs, grad_outputs = "out", "grad_out"
             backward = "out.backward(grad_out)"
         else:
             self.emit(f"outs = {sample.outputs}")
-            self.emit(f"grad_outs = [torch.tensor(random_floats(o.shape, seed={self.seed(number, 0)} + i), "
+            self.emit(f"grad_outs = [torch.tensor(random_floats(o.shape, seed={self.seed(number, 0)} + i, like=o), "
                       f"dtype=o.dtype, device=rec.device).reshape(o.shape) for i, o in enumerate(outs)]")
             outputs, grad_outputs = "outs", "grad_outs"
             backward = "torch.autograd.backward(outs, grad_outs)"
@@ -216,7 +226,7 @@ class Writer:
         unpack = unpacking(grads)
         twice = self.twice(sample, wanted)
         if twice:
-            self.emit('if rec.has("autograd.grad") and rec.has("higher-order"):')
+            self.emit('if rec.has("autograd.grad") and rec.has("higher-order") and not reduced:')
             with self.indented():
                 self.emit(f"{unpack} = torch.autograd.grad({outputs}, [{names}], {grad_outputs}, create_graph=True)")
                 self.emit(f'rec("{label}", [{", ".join(f"{g}.detach()" for g in grads)}])')
@@ -233,6 +243,48 @@ class Writer:
             self.emit(f'rec("{label}", [{", ".join(f"{name}.grad" for name in wanted)}])')
         self.checks.add("check:grad")
 
+    def in_float64(self, number: int, sample: Sample, wanted: list[str]) -> None:
+        """In the reduced dtypes, the sample again in float64 on its inputs (and ``grad_outputs``) as rounded to
+        the item's dtype: the forward value and the gradients of the ``wanted`` inputs, each under its label
+        followed by ``FLOAT64_SUFFIX``. The rule of reduced precision (``tolerances``) measures both sides'
+        errors against torch's."""
+        floats = [name for name, inp in sample.inputs.items() if inp.kind == "float"]
+        self.emit(f"if reduced:  # sample {number} in double precision, on the inputs as rounded to rec.dtype")
+        with self.indented():
+            self.emit("wide = getattr(torch, WIDE)")
+            for name in floats:
+                upcast = ".detach().to(wide).requires_grad_()" if name in wanted else ".detach().to(wide)"
+                self.emit(f"{name} = {name}{upcast}")
+            label = f"{number}: {one_line(sample.call)}{FLOAT64_SUFFIX}"
+            if assigns_out(sample):
+                for statement in sample.call.splitlines():
+                    self.emit(statement)
+                self.emit(f'rec("{label}", out)')
+            else:
+                self.emit(f'out = rec("{label}", {sample.call})')
+            for expression in sample.also:
+                self.emit(f'rec("{number}: {expression}{FLOAT64_SUFFIX}", {expression})')
+            if not wanted:
+                return
+            names = ", ".join(wanted)
+            label = f"{number}: gradients of {names}{FLOAT64_SUFFIX}"
+            if is_several(sample):
+                self.emit(f"outs = {sample.outputs}")
+                self.emit("grad_outs = [g.to(o.dtype) for g, o in zip(grad_outs, outs)]  # double precision, of its kind")
+                outputs, grad_outputs, backward = "outs", "grad_outs", "torch.autograd.backward(outs, grad_outs)"
+            else:
+                if sample.outputs != "out":
+                    self.emit(f"out = {sample.outputs}")
+                self.emit("grad_out = grad_out.to(out.dtype)  # the double precision dtype of its kind")
+                outputs, grad_outputs, backward = "out", "grad_out", "out.backward(grad_out)"
+            self.emit('if rec.has("autograd.grad"):')
+            with self.indented():
+                self.emit(f'rec("{label}", list(torch.autograd.grad({outputs}, [{names}], {grad_outputs})))')
+            self.emit("else:")
+            with self.indented():
+                self.emit(backward)
+                self.emit(f'rec("{label}", [{", ".join(f"{name}.grad" for name in wanted)}])')
+
     def twice(self, sample: Sample, wanted: list[str]) -> list[str]:
         """The inputs (of ``wanted``) whose first-order gradients torch differentiates again."""
         gradgrad = gradgrad_of(self.operator, self.variant, sample)
@@ -247,8 +299,8 @@ class Writer:
         firsts = ", ".join(f"grad_{name}" for name in twice)
         self.emit("vectors = [")
         for i, name in enumerate(twice):
-            self.emit(f"{INDENT}torch.tensor(random_floats({name}.shape, seed={self.seed(number, 1 + i)}), dtype=dtype, "
-                      f"device=rec.device).reshape({name}.shape),")
+            self.emit(f"{INDENT}torch.tensor(random_floats({name}.shape, seed={self.seed(number, 1 + i)}, like={name}), "
+                      f"dtype=dtype, device=rec.device).reshape({name}.shape),")
         self.emit("]")
         self.emit("second = None  # an exception here is recorded, and the next samples are still checked")
         self.emit(f'with rec.attempt("{number}: second-order gradients of {names} are taken"):')
@@ -269,12 +321,12 @@ class Writer:
         has no forward formula for raises, and its exception is what is compared."""
         names = ", ".join(wanted)
         self.emit(f"# forward mode: the tangents for random tangents of {names}")
-        self.emit('if rec.has("forward-ad"):')
+        self.emit('if rec.has("forward-ad") and not reduced:')
         with self.indented():
             self.emit("fwAD = torch.autograd.forward_ad")
             self.emit(f"primals = [{names}]")
-            self.emit(f"tangents = [torch.tensor(random_floats(p.shape, seed={self.seed(number, 5)} + i), dtype=dtype, "
-                      "device=rec.device).reshape(p.shape) for i, p in enumerate(primals)]")
+            self.emit(f"tangents = [torch.tensor(random_floats(p.shape, seed={self.seed(number, 5)} + i, like=p), "
+                      "dtype=dtype, device=rec.device).reshape(p.shape) for i, p in enumerate(primals)]")
             self.dual_attempt(number, sample, "forward-mode", wanted, self.forward_mode(sample))
             self.emit(f'rec("{number}: forward-mode tangents of the outputs for tangents of {names}", tangents_out)')
             twice = self.twice(sample, wanted)
@@ -347,7 +399,7 @@ class Writer:
         alone = [name for name in names if name not in dims]
         self.emit(f"# vmap: sample {number} and {BATCH - 1} more drawn alike, a batch of {BATCH} ({where}"
                   + (f"; {', '.join(alone)} not batched)" if alone else ")"))
-        self.emit('if rec.has("vmap") and rec.has("func-transforms"):')
+        self.emit('if rec.has("vmap") and rec.has("func-transforms") and not reduced:')
         with self.indented():
             self.emit(f"def call_{number}({', '.join(names)}):")
             with self.indented():
@@ -371,17 +423,19 @@ class Writer:
         """``members``: per member of the batch, the values of the ``batched`` inputs (the sample's own
         first, then random inputs drawn alike from a generator of the sample's own, explicit values copied)."""
         rng = np.random.default_rng(self.seed(number, 7))
+        imaginary_rng = np.random.default_rng([self.seed(number, 7), 1])
         self.emit("members = [")
         self.emit(f"{INDENT}[{', '.join(f'{name}.detach()' for name in batched)}],")
         for _ in range(BATCH - 1):
-            drawn = []
+            alike = []
             for name in batched:
                 inp = sample.inputs[name]
                 if inp.kind == "float" and inp.values is None and inp.numel:
-                    drawn.append(f"torch.tensor({literal(self.draw(inp, inp.shape, rng))}, dtype=dtype, device=rec.device)")
+                    values = self.random_values(inp, inp.shape, rng, imaginary_rng)
+                    alike.append(f"torch.tensor({values}, dtype=dtype, device=rec.device)")
                 else:
-                    drawn.append(f"{name}.detach().clone()")
-            self.emit(f"{INDENT}[{', '.join(drawn)}],")
+                    alike.append(f"{name}.detach().clone()")
+            self.emit(f"{INDENT}[{', '.join(alike)}],")
         self.emit("]")
 
     def vmap_of_vjp(self, number: int, sample: Sample, wanted: list[str], in_dims: str, arguments: str, each: str) -> None:
@@ -397,12 +451,13 @@ class Writer:
                 self.emit(f"return {sample.outputs}")
             self.emit(f"return torch.func.vjp(outputs, {', '.join(wanted)})[1](cotangents)")
         if is_several(sample):
-            more = [f"[torch.tensor(random_floats(g.shape, seed={self.seed(number, 8)} + {10 * m} + i), dtype=g.dtype, "
-                    "device=rec.device).reshape(g.shape) for i, g in enumerate(grad_outs)]" for m in range(1, BATCH)]
+            more = [f"[torch.tensor(random_floats(g.shape, seed={self.seed(number, 8)} + {10 * m} + i, like=g), "
+                    "dtype=g.dtype, device=rec.device).reshape(g.shape) for i, g in enumerate(grad_outs)]"
+                    for m in range(1, BATCH)]
             self.emit(f"cotangents = [grad_outs, {', '.join(more)}]")
             stacked = "[torch.stack(parts) for parts in zip(*cotangents)]"
         else:
-            more = [f"torch.tensor(random_floats(grad_out.shape, seed={self.seed(number, 8)} + {10 * m}), "
+            more = [f"torch.tensor(random_floats(grad_out.shape, seed={self.seed(number, 8)} + {10 * m}, like=grad_out), "
                     "dtype=grad_out.dtype, device=rec.device).reshape(grad_out.shape)" for m in range(1, BATCH)]
             self.emit(f"cotangents = [grad_out, {', '.join(more)}]")
             stacked = "torch.stack(cotangents)"
@@ -513,8 +568,7 @@ def features_of(operator: Operator, variant: Variant, source: str) -> tuple[str,
 def build(operator: Operator, variant: Variant) -> Case:
     writer = Writer(operator, variant)
     tolerance = variant.tolerance or operator.tolerance
-    writer.emit(f"tolerance = ({tolerance.ulps} * EPSILON[rec.dtype],) * 2  # (rtol, atol) of the vmap steps: "
-                f"the class {tolerance.name}")
+    writer.emit(f"tolerance = TOLERANCE[rec.dtype]  # (rtol, atol) of the vmap steps: the class {tolerance.name}")
     if any("F." in entry.call for entry in variant.samples):
         writer.emit("F = torch.nn.functional")
     samples = errors = 0
@@ -527,7 +581,9 @@ def build(operator: Operator, variant: Variant) -> Case:
             writer.sample(samples, entry)
     source = "\n".join(writer.lines) + "\n"
     filename = source_file(operator, variant)
-    namespace = {"__name__": operator.module, "random_floats": random_floats, "differing": differing, "EPSILON": EPSILON}
+    namespace = {"__name__": operator.module, "random_floats": random_floats, "drawn": drawn, "differing": differing,
+                 "TOLERANCE": {dtype: tolerance.in_dtype(dtype) for dtype in EPSILON}, "REDUCED": REDUCED,
+                 "WIDE": "float64"}
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 (our own generated source)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     scenario = namespace[function_name(operator, variant)]
@@ -538,7 +594,7 @@ def build(operator: Operator, variant: Variant) -> Case:
         doc=docs.docstring(operator.doc),
         scenario=scenario,
         devices=ALL_DEVICES,
-        dtypes=DTYPES,
+        dtypes=variant.dtypes or operator.dtypes,
         tags=("op", f"op:{operator.name}", *sorted(writer.checks), *(f"torch-refuses:{step}" for step in writer.refused())),
         features=features,
         optional_features=tuple(name for name in OPTIONAL_FEATURES if name in features),

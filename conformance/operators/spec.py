@@ -10,6 +10,20 @@ under ``torch.func.vmap``, over a batch of the sample and copies drawn alike, th
 vector-Jacobian products (``vmap-of-vjp``), each also checked against running every member of the
 batch alone. Error samples record the exception an invalid call raises.
 
+Dtypes. Every variant runs in each dtype of its operator's ``dtypes`` (``DTYPES`` by default: float32,
+float64, complex64, complex128, float16 and bfloat16), one item per dtype. The default is every dtype
+because torch 2.13 on the CPU runs nearly every operator in float16 and bfloat16, and where it refuses
+a complex (or reduced) input, what it raises is behaviour too: the item then records torch's exception
+and the implementation must raise the same. Which cases torch refuses in which dtype, and how, was
+measured once by running each case (``probe_dtypes``) and is written into the table as data
+(``dtype_refusals.TORCH_REFUSES``), never probed at run time. An entry narrows ``dtypes`` only where a
+dtype says nothing about the operator. In a complex dtype the random float inputs get imaginary parts
+(``values.imaginary_parts``), and ``grad_outputs`` and tangents are complex where the tensor they go
+with is; int64 and bool inputs (indices, masks, integer targets) stay what they are. In float16 and
+bfloat16 the values and first-order gradients are judged against float64 by the rule of
+``tolerances``; the second-order gradients, forward mode and vmap steps are left out there (each would
+need a float64 computation of its own to be judged fairly).
+
 A sample's ``call`` is a Python expression over its inputs (``"torch.atan2(a, b)"``), or a few
 statements that assign ``out`` (``"out = a.clone()\\nout += b"``). Inputs are tensors described
 by :class:`Input` (``R``, ``V``, ``I``, ``B``) and rendered as literals; Python numbers,
@@ -24,6 +38,8 @@ from typing import Any
 from .tolerances import Tolerance
 
 LAYOUTS = ("contiguous", "transposed", "strided")
+#: The dtypes an operator runs in unless its entry says otherwise (see above).
+DTYPES = ("float32", "float64", "complex64", "complex128", "float16", "bfloat16")
 #: The forward-mode steps of a sample, as named by ``torch_raises``.
 FORWARD_STEPS = ("forward-mode", "forward-over-reverse")
 #: The steps of a sample under ``torch.func.vmap``, as named by ``torch_raises``.
@@ -166,19 +182,20 @@ def E(call: str, note: str = "", *, requires_grad: bool = False, **inputs: Input
 
 @dataclass(frozen=True)
 class Variant:
-    """A group of samples that becomes one case; ``tolerance`` and ``gradgrad`` override the
+    """A group of samples that becomes one case; ``tolerance``, ``gradgrad`` and ``dtypes`` override the
     operator's (a case has one tolerance class, the loosest that any of its checks needs)."""
 
     name: str
     samples: tuple[Sample | Raises, ...]
     tolerance: Tolerance | None = None
     gradgrad: bool | tuple[str, ...] | None = None
+    dtypes: tuple[str, ...] | None = None
 
 
 def variant(*samples: Sample | Raises, tolerance: Tolerance | None = None,
-            gradgrad: bool | tuple[str, ...] | None = None) -> Variant:
+            gradgrad: bool | tuple[str, ...] | None = None, dtypes: tuple[str, ...] | None = None) -> Variant:
     """Variant options for :func:`op` (the name comes from the keyword it is given under)."""
-    return Variant("", tuple(samples), tolerance, gradgrad)
+    return Variant("", tuple(samples), tolerance, gradgrad, None if dtypes is None else check_dtypes(dtypes))
 
 
 @dataclass(frozen=True)
@@ -193,6 +210,7 @@ class Operator:
     every sample, the NotImplementedError of an operator without a forward formula (huber_loss's
     backward has none: no forward-over-reverse) or the error of an operator vmap cannot batch: the
     same exception is checked. ``no_vmap`` is the reason none of its samples is run under vmap.
+    ``dtypes`` are the dtypes its variants run in (``DTYPES`` unless narrowed; see the module's docstring).
     """
 
     name: str
@@ -205,14 +223,27 @@ class Operator:
     module: str = ""
     torch_raises: tuple[str, ...] = ()
     no_vmap: str = ""
+    dtypes: tuple[str, ...] = DTYPES
 
     def __post_init__(self) -> None:
         check_steps(self.torch_raises)
+        check_dtypes(self.dtypes)
         for variant in self.variants:
             for sample in variant.samples:
                 if isinstance(sample, Sample) and not sample.inputs and not (sample.no_vmap or self.no_vmap):
                     raise ValueError(f"operator {self.name!r}: sample {one_line(sample.call)!r} has no tensor input "
                                      "to batch: give the reason it is not run under vmap (no_vmap)")
+
+
+def check_dtypes(dtypes: tuple[str, ...]) -> tuple[str, ...]:
+    """The dtypes as a tuple; ValueError where one is not of ``DTYPES`` or float32 or float64 is missing."""
+    dtypes = tuple(dtypes)
+    unknown = [name for name in dtypes if name not in DTYPES]
+    if unknown:
+        raise ValueError(f"unknown dtype {unknown[0]!r}; known: {', '.join(DTYPES)}")
+    if "float32" not in dtypes or "float64" not in dtypes:
+        raise ValueError("every operator runs in float32 and float64")
+    return dtypes
 
 
 def one_line(call: str) -> str:
@@ -222,7 +253,7 @@ def one_line(call: str) -> str:
 
 def op(name: str, doc: str, tolerance: Tolerance, *, gradgrad: bool | tuple[str, ...] = True,
        differentiable: bool = True, features: tuple[str, ...] = (), torch_raises: tuple[str, ...] = (),
-       no_vmap: str = "", **variants: list | tuple | Variant) -> Operator:
+       no_vmap: str = "", dtypes: tuple[str, ...] = DTYPES, **variants: list | tuple | Variant) -> Operator:
     """An operator entry; each keyword names a variant, given as a list of samples or a :func:`variant`."""
     built = []
     for variant_name, given in variants.items():
@@ -233,4 +264,4 @@ def op(name: str, doc: str, tolerance: Tolerance, *, gradgrad: bool | tuple[str,
     if not built:
         raise ValueError(f"operator {name!r} has no variants")
     return Operator(name, doc, tolerance, tuple(built), gradgrad, differentiable, tuple(features),
-                    torch_raises=tuple(torch_raises), no_vmap=no_vmap)
+                    torch_raises=tuple(torch_raises), no_vmap=no_vmap, dtypes=tuple(dtypes))

@@ -60,12 +60,40 @@ def literal(values: Any) -> str:
     return repr(value)
 
 
-def random_floats(shape: Any, seed: int) -> list[float]:
-    """A flat list of ``prod(shape)`` values in [-1, 1], three decimals, from ``seed``.
+def random_floats(shape: Any, seed: int, like: Any = None) -> list:
+    """A flat list of ``prod(shape)`` values in [-1, 1], three decimals, from ``seed``; complex numbers
+    (the same real parts, then imaginary parts drawn alike) where the tensor ``like`` is complex.
 
-    Called by scenarios for grad_outputs: ``torch.tensor(random_floats(out.shape, seed=7), ...)
-    .reshape(out.shape)``. Only the shape comes from the implementation; the values do not.
+    Called by scenarios for grad_outputs: ``torch.tensor(random_floats(out.shape, seed=7, like=out), ...)
+    .reshape(out.shape)``. Only the shape and whether ``like`` is complex come from the implementation;
+    the values do not.
     """
     count = math.prod(int(size) for size in shape)
     rng = np.random.default_rng(seed)
-    return [tidy(v) for v in rng.uniform(-1.0, 1.0, count)]
+    real = [tidy(v) for v in rng.uniform(-1.0, 1.0, count)]
+    if not _holds_complex(like):
+        return real
+    return [complex(r, tidy(i)) for r, i in zip(real, rng.uniform(-1.0, 1.0, count))]
+
+
+def _holds_complex(tensor: Any) -> bool:
+    is_complex = getattr(tensor, "is_complex", None)
+    return bool(is_complex()) if callable(is_complex) else False
+
+
+def drawn(real: Any, imaginary: Any, dtype: str) -> Any:
+    """The values of a random input in the dtype an item runs in (its name): the ``real`` values (nested
+    lists), or, in a complex dtype, complex numbers of those real parts and the ``imaginary`` ones."""
+    if not dtype.startswith("complex"):
+        return real
+    if isinstance(real, list):
+        return [drawn(r, i, dtype) for r, i in zip(real, imaginary)]
+    return complex(real, imaginary)
+
+
+def imaginary_parts(rng: np.random.Generator, shape: tuple[int, ...], low: float, high: float) -> list:
+    """The imaginary parts of a random input drawn in ``[low, high]``: uniform in ``[-w, w]`` for ``w`` half
+    the width of the range (never zero), so an input kept positive (the domain of log, sqrt) stays off the
+    negative real axis where those functions' branch cuts lie."""
+    width = (high - low) / 2 or 1.0
+    return nest([tidy(v) for v in rng.uniform(-width, width, math.prod(shape))], shape)

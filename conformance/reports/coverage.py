@@ -10,7 +10,11 @@ features its case can do without (its record's ``without``) makes fewer checks: 
 ``autograd.grad`` or ``higher-order``, no second-order gradients and no forward-over-reverse; without
 ``forward-ad``, neither forward-mode check; without ``vmap`` or ``func-transforms``, neither vmap
 check; without ``autograd.grad``, no vmap-of-vjp, and its first-order gradients come through
-``.backward()``, shown ``bwd`` instead of ``grad``. ``coverage.md`` holds the table; ``report.html`` shows it in a
+``.backward()``, shown ``bwd`` instead of ``grad``. In float16 and bfloat16 an item makes no second-order,
+forward-mode or vmap check (``operators.LEFT_OUT_IN_REDUCED``). Where torch refuses every item of an
+operator in a dtype (``operators.dtype_refusals``: the items compare torch's exception), the cell says
+``¬dtype``, and a list under the table gives, per dtype, the operators torch refuses there and how.
+``coverage.md`` holds the table; ``report.html`` shows it in a
 collapsible section. Runs without operator cases get neither.
 """
 
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..operators import CHECKS, FORWARD_STEPS, VMAP_STEPS, checks_made, refused_by_torch, through_backward
+from ..operators import CHECKS, FORWARD_STEPS, VMAP_STEPS, checks_made, refused_by_torch, refused_in_dtype, through_backward
 from .common import clean
 
 MARKS = {"pass": "\u2713", "known": "\u2611", "fail": "\u2717", "none": "\u00b7"}
@@ -38,6 +42,8 @@ class Cell(dict):
         self.through_backward = False
         self.refused: set[str] = set()
         self.computed: set[str] = set()
+        self.dtype_refusals: dict[str, str] = {}  # case id -> how torch refuses it in the cell's dtype
+        self.items = 0
 
     def refused_everywhere(self, check: str) -> bool:
         return check in self.refused and check not in self.computed
@@ -66,7 +72,11 @@ def table(result: dict) -> tuple[list[str], dict[str, dict[str, Cell]]]:
         tagged = [tag[6:] for tag in record.get("tags") or [] if tag.startswith("check:") and tag[6:] in CHECKS]
         without = record.get("without") or []
         refused = refused_by_torch(record.get("tags") or [])
-        for check in checks_made(tagged, without):
+        cells.items += 1
+        refusal = refused_in_dtype(str(record.get("id")), str(record.get("dtype")))
+        if refusal is not None:
+            cells.dtype_refusals[str(record.get("id"))] = refusal
+        for check in checks_made(tagged, without, str(record.get("dtype"))):
             cells[check] = worse(cells.get(check), state)
             (cells.refused if check in refused else cells.computed).add(check)
         if "grad" in tagged and through_backward(without):
@@ -85,7 +95,11 @@ def cell_text(cells: Cell) -> str:
             return "bwd"
         return REFUSED + SHORT[check] if cells.refused_everywhere(check) else SHORT[check]
 
-    return " ".join(f"{MARKS[cells.get(check, 'none')]}{name(check)}" for check in CHECKS)
+    marks = " ".join(f"{MARKS[cells.get(check, 'none')]}{name(check)}" for check in CHECKS)
+    if cells.items and len(cells.dtype_refusals) == cells.items:
+        state = "pass" if all(state == "pass" for state in cells.values()) else "fail"
+        return f"{MARKS[state]}{REFUSED}dtype"
+    return marks
 
 
 def render_markdown(result: dict) -> str:
@@ -104,7 +118,27 @@ def render_markdown(result: dict) -> str:
     for operator, by_column in rows.items():
         cells = [cell_text(by_column[column]) if column in by_column else "\u2014" for column in columns]
         lines.append(f"| `{clean(operator)}` | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + refusals_by_dtype(columns, rows)
+
+
+def refusals_by_dtype(columns: list[str], rows: dict[str, dict[str, Cell]]) -> str:
+    """Per column, the operators torch refuses there in every item (``¬dtype``), each with how."""
+    lines = []
+    for column in columns:
+        refused = [(operator, cells) for operator, by_column in rows.items()
+                   for cells in [by_column.get(column)] if cells is not None and cells.items
+                   and len(cells.dtype_refusals) == cells.items]
+        if not refused:
+            continue
+        lines += ["", f"### Left out by torch in {clean(column)}: {len(refused)} operators", ""]
+        for operator, cells in refused:
+            how = sorted(set(cells.dtype_refusals.values()))[0]
+            lines.append(f"- `{clean(operator)}`: {clean(how)}")
+    if lines:
+        lines.insert(1, "")
+        lines.insert(2, f"{REFUSED}dtype: torch refuses the operator in that dtype (every item ends in torch's "
+                        "exception, which the implementation must raise too).")
+    return "\n".join(lines) + ("\n" if lines else "")
 
 
 def backward_note(rows: dict[str, dict[str, Cell]]) -> str:
