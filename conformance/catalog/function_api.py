@@ -1,0 +1,259 @@
+"""The rest of ``torch.autograd.Function``'s documented API: ``vjp`` as the backward's other name, keyword
+arguments of ``apply``, ``setup_context``'s binding of the arguments, ``clear_saved_tensors_on_access``,
+``boxed_grads_call``, ``InplaceFunction``, ``mark_shared_storage``, and the ``vmap`` staticmethod and
+``generate_vmap_rule`` under ``torch.func.vmap``."""
+
+from .. import docs
+from ..case import case
+
+FUNCTION_VJP = docs.docstring("torch.autograd.Function.vjp")
+FUNCTION_VMAP = docs.docstring("torch.autograd.Function.vmap")
+SETUP_CONTEXT = docs.docstring("torch.autograd.Function.setup_context")
+INPLACE_FUNCTION = docs.docstring("torch.autograd.function.InplaceFunction")
+EXTENDING_FUNC = docs.note("autograd-function-and-torch-func", "Extending torch.func with autograd.Function",
+                           f"{docs.DOCS_ROOT}/notes/extending.func.html")
+
+
+# -- vjp, backward's other name ------------------------------------------------------------------
+
+@case("A Function that defines vjp instead of backward uses it as its backward",
+      doc=FUNCTION_VJP,
+      features=("non-scalar", "custom-function"))
+def vjp_instead_of_backward(torch, rec):
+    class Triple(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 3
+
+        @staticmethod
+        def vjp(ctx, g):
+            return g * 3
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = Triple.apply(x)
+    rec("y.grad_fn", y.grad_fn)
+    y.sum().backward()
+    rec("x.grad", x.grad)
+
+
+@case("A Function that defines both backward and vjp raises when its backward runs",
+      doc=FUNCTION_VJP, tags=("error",),
+      features=("non-scalar", "custom-function"))
+def backward_and_vjp_both_raises(torch, rec):
+    class Twice(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+        @staticmethod
+        def vjp(ctx, g):
+            return g * 2
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = Twice.apply(x)
+    rec("y", y)
+    y.sum().backward()
+
+
+@case("A Function defining neither backward nor vjp applies, and its backward raises NotImplementedError",
+      doc=FUNCTION_VJP, tags=("error",),
+      features=("custom-function",))
+def neither_backward_nor_vjp_raises(torch, rec):
+    class ForwardOnly(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+    x = torch.tensor([1.0], requires_grad=True, device=rec.device)
+    y = ForwardOnly.apply(x)
+    rec("y", y)
+    y.backward()
+
+
+# -- the arguments of apply ------------------------------------------------------------------------
+
+@case("apply's keyword arguments reach forward(ctx, ...) and count as inputs, after the positional ones: "
+      "needs_input_grad and the gradients backward returns cover them",
+      doc=docs.AUTOGRAD_FUNCTION,
+      features=("non-scalar", "custom-function"))
+def apply_keyword_arguments_are_inputs(torch, rec):
+    class Scale(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k=2.0):
+            ctx.save_for_backward(x, k)
+            rec("needs_input_grad", ctx.needs_input_grad)
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            x, k = ctx.saved_tensors
+            return g * k, (g * x).sum()
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    k = torch.tensor(3.0, requires_grad=True, device=rec.device)
+    y = Scale.apply(x, k=k)
+    rec("y", y)
+    y.sum().backward()
+    rec("x.grad", x.grad)
+    rec("k.grad", k.grad)
+    only_x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    rec("apply(x=...) keeps the graph", Scale.apply(x=only_x, k=k).grad_fn is not None)
+
+
+@case("A Function with setup_context gets its arguments bound to forward's signature, defaults included: "
+      "setup_context's inputs hold the default, and backward must return a gradient for it",
+      doc=SETUP_CONTEXT, tags=("error",),
+      features=("non-scalar", "custom-function"))
+def setup_context_inputs_include_defaults(torch, rec):
+    class Scale(torch.autograd.Function):
+        @staticmethod
+        def forward(x, k=2.0):
+            return x * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            rec("setup_context inputs", inputs)
+            ctx.k = inputs[1]
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    with rec.attempt("an unknown keyword argument"):
+        Scale.apply(x, scale=3.0)
+    y = Scale.apply(x)
+    rec("y", y)
+    y.sum().backward()
+
+
+@case("setup_context with a forward that still takes ctx: apply binds the arguments to forward's signature "
+      "and raises TypeError for the argument left over",
+      doc=SETUP_CONTEXT, tags=("error",),
+      features=("custom-function",))
+def setup_context_with_ctx_forward_raises(torch, rec):
+    class Mixed(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x = torch.tensor([1.0], requires_grad=True, device=rec.device)
+    Mixed.apply(x)
+
+
+# -- class attributes --------------------------------------------------------------------------------
+
+@case("clear_saved_tensors_on_access = True: saved_tensors can be read once; a second read, in backward, "
+      "from grad_fn or by a second backward, raises",
+      doc=docs.AUTOGRAD_FUNCTION, tags=("error",),
+      features=("non-scalar", "retain-graph", "custom-function"))
+def clear_saved_tensors_on_access(torch, rec):
+    class Square(torch.autograd.Function):
+        clear_saved_tensors_on_access = True
+
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            with rec.attempt("a second read in backward"):
+                rec("second read", ctx.saved_tensors)
+            return 2 * x * g
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = Square.apply(x)
+    y.sum().backward(retain_graph=True)
+    rec("x.grad", x.grad)
+    with rec.attempt("grad_fn.saved_tensors after backward"):
+        rec("grad_fn.saved_tensors", y.grad_fn.saved_tensors)
+    with rec.attempt("a second backward"):
+        y.sum().backward()
+
+
+@case("boxed_grads_call = True: backward(ctx, grads) receives the gradients as one mutable list",
+      doc=docs.AUTOGRAD_FUNCTION,
+      features=("non-scalar", "custom-function"))
+def boxed_grads_call(torch, rec):
+    class Pair(torch.autograd.Function):
+        boxed_grads_call = True
+
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, grads):
+            rec("grads received", (type(grads).__name__, grads))
+            first = grads.pop(0)
+            second = grads.pop(0)
+            return first * 2 + second * 3
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    a, b = Pair.apply(x)
+    (a + b * 10).sum().backward()
+    rec("x.grad", x.grad)
+
+
+# -- legacy --------------------------------------------------------------------------------------------
+
+@case("InplaceFunction: an instance warns as any Function instance and keeps its inplace flag; its "
+      "subclasses apply as a Function does, in place with mark_dirty",
+      doc=INPLACE_FUNCTION, tags=("warning",),
+      features=("non-scalar", "in-place", "custom-function"))
+def inplace_function(torch, rec):
+    class Double_(torch.autograd.function.InplaceFunction):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    rec("inplace flags", (Double_(inplace=True).inplace, Double_().inplace))
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    h = x + 0
+    y = Double_.apply(h)
+    rec.same("y is h", y, h)
+    rec("y", y)
+    y.sum().backward()
+    rec("x.grad", x.grad)
+
+
+@case("ctx.mark_shared_storage is deprecated: it warns and does nothing",
+      doc=docs.AUTOGRAD_FUNCTION, tags=("warning",),
+      features=("non-scalar", "custom-function"))
+def mark_shared_storage_warns(torch, rec):
+    class Double(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x * 2
+            ctx.mark_shared_storage((x, y))
+            return y
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    y = Double.apply(x)
+    rec("y", y)
+    y.sum().backward()
+    rec("x.grad", x.grad)
