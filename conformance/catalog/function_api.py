@@ -257,3 +257,119 @@ def mark_shared_storage_warns(torch, rec):
     rec("y", y)
     y.sum().backward()
     rec("x.grad", x.grad)
+
+
+# -- under torch.func.vmap -------------------------------------------------------------------------------
+
+def sine_with_vmap_rule(torch, rule_calls):
+    """``k * sin(x)`` as a Function in the setup_context style with a vmap staticmethod that records what it
+    is given in ``rule_calls`` and applies the Function to the unwrapped batch."""
+
+    class ScaledSin(torch.autograd.Function):
+        @staticmethod
+        def forward(x, k):
+            return x.sin() * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0])
+            ctx.k = inputs[1]
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * x.cos() * ctx.k, None
+
+        @staticmethod
+        def vmap(info, in_dims, x, k):
+            rule_calls.append((info.batch_size, info.randomness, in_dims, tuple(x.shape)))
+            return ScaledSin.apply(x, k), in_dims[0]
+
+    return ScaledSin
+
+
+@case("Under vmap a Function's vmap staticmethod gets (info, in_dims, *unwrapped args) and returns "
+      "(output, out_dims); info has batch_size and randomness; nested vmaps call it once per level, and grad "
+      "under vmap differentiates through the Function",
+      doc=FUNCTION_VMAP,
+      features=("non-scalar", "custom-function", "func-transforms", "vmap"))
+def vmap_staticmethod(torch, rec):
+    rule_calls = []
+    ScaledSin = sine_with_vmap_rule(torch, rule_calls)
+    x = torch.tensor([[0.0, 1.0, 2.0], [2.0, 3.0, 4.0]], device=rec.device)
+    rec("vmap", torch.func.vmap(ScaledSin.apply, in_dims=(0, None))(x, 2.0))
+    rec("vmap with randomness='different'",
+        torch.func.vmap(ScaledSin.apply, in_dims=(0, None), randomness="different")(x, 2.0))
+    rec("vmap of vmap", torch.func.vmap(torch.func.vmap(ScaledSin.apply, in_dims=(0, None)), in_dims=(0, None))(x, 2.0))
+    rec("vmap of grad", torch.func.vmap(torch.func.grad(lambda v: ScaledSin.apply(v, 2.0).sum()))(x))
+    rec("rule calls", rule_calls)
+
+
+@case("generate_vmap_rule = True: vmap runs the Function's forward on the batch, with no vmap staticmethod",
+      doc=FUNCTION_VMAP,
+      features=("non-scalar", "custom-function", "func-transforms", "vmap"))
+def generate_vmap_rule(torch, rec):
+    class Cube(torch.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(x):
+            return x ** 3
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0])
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 3 * x ** 2 * g
+
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], device=rec.device)
+    rec("vmap", torch.func.vmap(Cube.apply)(x))
+    rec("vmap over dim 1", torch.func.vmap(Cube.apply, in_dims=1)(x))
+
+
+@case("vmap of a Function raises where it cannot batch it: no vmap staticmethod nor generate_vmap_rule, "
+      "forward still taking ctx (setup_context is required), or both a vmap staticmethod and generate_vmap_rule",
+      doc=EXTENDING_FUNC, tags=("error",),
+      features=("non-scalar", "custom-function", "func-transforms", "vmap"))
+def vmap_without_rule_raises(torch, rec):
+    class NoRule(torch.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x * 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class CtxForward(torch.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class Both(NoRule):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def vmap(info, in_dims, x):
+            return x * 2, in_dims[0]
+
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], device=rec.device)
+    with rec.attempt("no rule"):
+        torch.func.vmap(NoRule.apply)(x)
+    with rec.attempt("forward taking ctx"):
+        torch.func.vmap(CtxForward.apply)(x)
+    with rec.attempt("both a rule and generate_vmap_rule"):
+        torch.func.vmap(Both.apply)(x)

@@ -32,6 +32,7 @@ from .._autograd.record import save_for_backward
 from .._autograd.view_links import track_view
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
+from . import _function_vmap
 
 LEGACY_MESSAGE = (
     "Legacy autograd function with non-static forward method is deprecated. Please use new-style autograd function "
@@ -226,6 +227,8 @@ class Function(metaclass=FunctionMeta):
             bound.apply_defaults()
             args, kwargs = bound.args, bound.kwargs
         inputs = args + tuple(kwargs.values())  # keyword arguments are inputs too, in the order given
+        if _function_vmap.is_batched_call(inputs):
+            return _function_vmap.apply_batched(cls, Function, args, kwargs, setup_style)
         ctx = cls._backward_cls()
         is_tensor = tuple(isinstance(a, Tensor) for a in inputs)
         requires = tuple(t and a._requires_grad for t, a in zip(is_tensor, inputs))
