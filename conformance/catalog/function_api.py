@@ -209,6 +209,31 @@ def boxed_grads_call(torch, rec):
     rec("x.grad", x.grad)
 
 
+@case("The ctx forward receives is the grad_fn of its outputs: an instance of BackwardCFunction and of "
+      "FunctionCtx",
+      doc=docs.docstring("torch.autograd.function.BackwardCFunction"),
+      features=("custom-function",))
+def ctx_is_the_backward_node(torch, rec):
+    contexts = []
+
+    class Double(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            contexts.append(ctx)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x = torch.tensor([1.0], requires_grad=True, device=rec.device)
+    y = Double.apply(x)
+    rec.same("ctx is y.grad_fn", contexts[0], y.grad_fn)
+    function = torch.autograd.function
+    rec("isinstance(ctx, (BackwardCFunction, FunctionCtx))",
+        (isinstance(contexts[0], function.BackwardCFunction), isinstance(contexts[0], function.FunctionCtx)))
+
+
 # -- legacy --------------------------------------------------------------------------------------------
 
 @case("InplaceFunction: an instance warns as any Function instance and keeps its inplace flag; its "
