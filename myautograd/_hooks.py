@@ -15,12 +15,17 @@ class RemovableHandle:
 
     _ids = itertools.count()
 
-    def __init__(self, hooks: dict) -> None:
+    def __init__(self, hooks: dict, *, extra_dict=None) -> None:
         self.id = next(RemovableHandle._ids)
         self._hooks = hooks
+        # dictionaries of flags kept by the hook's id (with_kwargs, always_call): cleared with it
+        self._extra = () if extra_dict is None else tuple(extra_dict) if isinstance(extra_dict, (list, tuple)) \
+            else (extra_dict,)
 
     def remove(self) -> None:
         self._hooks.pop(self.id, None)
+        for table in self._extra:
+            table.pop(self.id, None)
 
     def __enter__(self):
         return self

@@ -118,16 +118,22 @@ def current_view_grad_fn(view: Tensor):
     return view._grad_fn
 
 
-REBASE_REFUSED = ("no_grad", "inference", "multi_output")
+REBASE_REFUSED = ("no_grad", "inference", "multi_output", "custom_function")
 
 
 def rebase_message(view: Tensor, indirect: bool) -> str:
-    """torch's refusal to give a new history to a view made under no_grad, in inference mode or by
-    an op with several view outputs: the view written in place, or (``indirect``) its base or
-    another view of it."""
+    """torch's refusal to give a new history to a view made under no_grad, in inference mode, by
+    an op with several view outputs or by a custom Function (an input it returned as-is): the view
+    written in place, or (``indirect``) its base or another view of it."""
     creation = view._meta.creation
     node = view._grad_fn
     modified = "its base or another view of its base has been" if indirect else "is being"
+    if creation == "custom_function":
+        return (f"Output {view._output_nr} of {forward_name(node.name())} is a view and {modified} modified inplace. "
+                "This view was created inside a custom Function (or because an input was returned as-is) and the "
+                "autograd logic to handle view+inplace would override the custom backward associated with the custom "
+                "Function, leading to incorrect gradients. This behavior is forbidden. You can fix this by cloning "
+                "the output of the custom Function.")
     if creation == "multi_output":
         what = (f"Output {view._output_nr} of {forward_name(node.name())} is a view and {modified} modified inplace."
                 if node is not None else

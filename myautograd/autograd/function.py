@@ -11,6 +11,7 @@ tensor arguments; ``backward`` must return one gradient per argument (None for n
 from __future__ import annotations
 
 import functools
+import inspect
 import warnings
 from typing import Any
 
@@ -31,6 +32,7 @@ from .._autograd.record import save_for_backward
 from .._autograd.view_links import track_view
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
+from . import _function_vmap
 
 LEGACY_MESSAGE = (
     "Legacy autograd function with non-static forward method is deprecated. Please use new-style autograd function "
@@ -46,6 +48,14 @@ INPLACE_JVP_MESSAGE = ("An inplace custom Function is not modifying the forward 
                        "inplace.")
 VIEW_JVP_MESSAGE = "A custom Function's forward is returning a view (or an input as-is) but the jvp is not returning a view."
 TWICE_MESSAGE = "trying to differentiate twice a function that was marked with @once_differentiable"
+BOTH_BACKWARD_AND_VJP_MESSAGE = ("Implementing both 'backward' and 'vjp' for a custom Function is not allowed. You "
+                                 "should only implement one of them.")
+SAVED_TENSORS_ACCESSED_MESSAGE = (
+    "saved_tensors can only be accessed once when clear_saved_tensors_on_access=True is set on the autograd.Function. "
+    "Either access saved_tensors only once, or set clear_saved_tensors_on_access=False."
+)
+SHARED_STORAGE_WARNING = ("`mark_shared_storage` is deprecated. Tensors with shared storages are automatically tracked. "
+                          "Note that calls to `set_()` are not tracked")
 
 
 class FunctionCtx:
@@ -70,6 +80,9 @@ class FunctionCtx:
     def set_materialize_grads(self, value: bool) -> None:
         self.materialize_grads = value
 
+    def mark_shared_storage(self, *pairs) -> None:
+        warnings.warn(SHARED_STORAGE_WARNING, FutureWarning, stacklevel=2)
+
 
 class BackwardCFunction(Node, FunctionCtx):
     """The backward node of a custom Function; also its ``ctx``."""
@@ -88,11 +101,16 @@ class BackwardCFunction(Node, FunctionCtx):
         self._output_meta: list = []
         self.saved_for_forward: tuple = ()
         self._in_jvp = False
+        self._saved_tensors_accessed = False
 
     @property
     def saved_tensors(self) -> tuple:
         if self._in_jvp:  # jvp sees what save_for_forward saved, not save_for_backward
             return tuple(self.saved_for_forward)
+        if self._forward_cls.clear_saved_tensors_on_access:
+            if self._saved_tensors_accessed:
+                raise RuntimeError(SAVED_TENSORS_ACCESSED_MESSAGE)
+            self._saved_tensors_accessed = True
         return tuple(None if s is None else unpack_saved_tensor(s, self) if isinstance(s, SavedTensor) else s
                      for s in self._saved_tensors)
 
@@ -117,8 +135,8 @@ class BackwardCFunction(Node, FunctionCtx):
                 inputs.append(make_tensor(_backend.array_module(device).zeros(shape, dtype=dtype)))
             else:
                 inputs.append(None if grad is None else mode.as_tensor(grad))
-        backward = self._forward_cls.backward
-        results = backward(self, *inputs)
+        backward = self._user_backward()
+        results = backward(self, inputs) if self._forward_cls.boxed_grads_call else backward(self, *inputs)
         if not isinstance(results, tuple):
             results = (results,)
         expected = len(self._arg_is_tensor)
@@ -140,6 +158,13 @@ class BackwardCFunction(Node, FunctionCtx):
             grads_out.append(None if result is None else mode.from_tensor(result))
         shown_to_user(current_task(), list(grads) + grads_out)  # user code saw them: not the engine's alone
         return grads_out
+
+    def _user_backward(self):
+        """The Function's ``backward``, or ``vjp``, its other name; defining both is an error."""
+        cls = self._forward_cls
+        if cls.backward is not Function.backward and cls.vjp is not Function.vjp:
+            raise RuntimeError(BOTH_BACKWARD_AND_VJP_MESSAGE)
+        return cls.vjp if cls.vjp is not Function.vjp else cls.backward
 
     def name(self) -> str:
         return type(self).__name__
@@ -180,17 +205,33 @@ class Function(metaclass=FunctionMeta):
                                   "autograd.Function to use it with backward mode AD.")
 
     vjp = backward
+    clear_saved_tensors_on_access = False  # True: saved_tensors may be read once
+    boxed_grads_call = False  # True: backward(ctx, grads) gets the gradients as one list it may empty
+    generate_vmap_rule = False
 
     @staticmethod
     def jvp(ctx: Any, *grad_inputs: Any) -> Any:
         raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it with "
                                   "forward mode AD.")
 
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override the vmap staticmethod "
+                                  "or set generate_vmap_rule=True.")
+
     @classmethod
     def apply(cls, *args, **kwargs):
+        setup_style = cls.setup_context is not Function.setup_context
+        if setup_style:  # as torch, the arguments bound to forward's signature, defaults included
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, bound.kwargs
+        inputs = args + tuple(kwargs.values())  # keyword arguments are inputs too, in the order given
+        if _function_vmap.is_batched_call(inputs):
+            return _function_vmap.apply_batched(cls, Function, args, kwargs, setup_style)
         ctx = cls._backward_cls()
-        is_tensor = tuple(isinstance(a, Tensor) for a in args)
-        requires = tuple(t and a._requires_grad for t, a in zip(is_tensor, args))
+        is_tensor = tuple(isinstance(a, Tensor) for a in inputs)
+        requires = tuple(t and a._requires_grad for t, a in zip(is_tensor, inputs))
         executable = STATE.grad_enabled and any(requires)
         ctx.needs_input_grad = requires  # whatever the grad mode, as torch's
         ctx._arg_is_tensor = is_tensor
@@ -198,16 +239,16 @@ class Function(metaclass=FunctionMeta):
         STATE.grad_enabled = False
         try:
             with forward.suspended():  # as torch, forward runs with forward-mode AD off: jvp gives the tangents
-                if cls.setup_context is not Function.setup_context:
+                if setup_style:
                     outputs = cls.forward(*args, **kwargs)
-                    cls.setup_context(ctx, args, outputs)
+                    cls.setup_context(ctx, inputs, outputs)
                 else:
                     outputs = cls.forward(ctx, *args, **kwargs)
         finally:
             STATE.grad_enabled = previous
-        wrapped = _wrap_outputs(ctx, args, outputs, executable)
-        if forward.ACTIVE and any(forward.tangent_of(a) is not None for a in args):
-            _give_tangents(cls, ctx, args, wrapped)
+        wrapped = _wrap_outputs(ctx, inputs, outputs, executable)
+        if forward.ACTIVE and any(forward.tangent_of(a) is not None for a in inputs):
+            _give_tangents(cls, ctx, inputs, wrapped)
         return wrapped
 
 

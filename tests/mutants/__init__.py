@@ -1,9 +1,10 @@
 """Deliberately broken myautograd: one realistic bug each, to measure what the catalog catches.
 
-Each mutant (``formulas``, ``engine``, ``numerics``, ``transforms``, ``forward_mode``, ``complex_numbers``) is a
-small function that patches one piece of myautograd in the running process; the source tree is never edited. A mutant is an
-implementation the harness can run: ``python -m conformance run --impl tests.mutants:sin_sign``
-(reading the attribute applies the patch, in the side worker only, and gives myautograd).
+Each mutant (``formulas``, ``engine``, ``numerics``, ``transforms``, ``forward_mode``, ``complex_numbers``,
+``module_hooks``) is a small function that patches one piece of myautograd in the running process; the
+source tree is never edited. A mutant is an implementation the harness can run:
+``python -m conformance run --impl tests.mutants:sin_sign`` (reading the attribute applies the patch, in the
+side worker only, and gives myautograd).
 ``python -m tests.mutants`` runs the whole CPU catalog against every mutant and reports the kill
 rate (a mutant is killed when some item does not pass); ``tox -e mutants`` does the same.
 ``README.md`` lists the survivors and why each is left.
@@ -16,6 +17,7 @@ from . import (  # noqa: F401 - imported for their registrations
     engine,
     formulas,
     forward_mode,
+    module_hooks,
     numerics,
     promotion,
     reduced_precision,

@@ -18,6 +18,14 @@ from ..._tensor import Tensor
 from ...utils.hooks import RemovableHandle
 from .._utils import typename
 from ..parameter import Buffer, Parameter
+from . import _module_hooks as hooks
+from ._module_hooks import (  # noqa: F401  (torch.nn.modules.module's global hook functions)
+    register_module_backward_hook,
+    register_module_forward_hook,
+    register_module_forward_pre_hook,
+    register_module_full_backward_hook,
+    register_module_full_backward_pre_hook,
+)
 
 _INTERNALS = ("_parameters", "_buffers", "_modules")
 
@@ -56,8 +64,8 @@ def _check_member_name(kind: str, name, owner: Module, table: dict) -> None:
         raise KeyError(f"attribute '{name}' already exists")
 
 
-def _add_hook(hooks: dict, hook: Callable, prepend: bool) -> RemovableHandle:
-    handle = RemovableHandle(hooks)
+def _add_hook(hooks: dict, hook: Callable, prepend: bool, *extras: dict) -> RemovableHandle:
+    handle = RemovableHandle(hooks, extra_dict=extras or None)
     if prepend:
         rest = list(hooks.items())
         hooks.clear()
@@ -92,6 +100,10 @@ class Module:
         put(self, "_forward_hooks_with_kwargs", OrderedDict())
         put(self, "_forward_pre_hooks", OrderedDict())
         put(self, "_forward_pre_hooks_with_kwargs", OrderedDict())
+        put(self, "_forward_hooks_always_called", OrderedDict())
+        put(self, "_backward_hooks", OrderedDict())
+        put(self, "_backward_pre_hooks", OrderedDict())
+        put(self, "_is_full_backward_hook", None)
         put(self, "_modules", {})
 
     def forward(self, *input: Any) -> Any:
@@ -361,42 +373,54 @@ class Module:
     # -- calling --------------------------------------------------------------------------------------
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
                                   with_kwargs: bool = False) -> RemovableHandle:
-        handle = _add_hook(self._forward_pre_hooks, hook, prepend)
+        handle = _add_hook(self._forward_pre_hooks, hook, prepend, self._forward_pre_hooks_with_kwargs)
         if with_kwargs:
             self._forward_pre_hooks_with_kwargs[handle.id] = True
         return handle
 
     def register_forward_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False,
                               always_call: bool = False) -> RemovableHandle:
-        handle = _add_hook(self._forward_hooks, hook, prepend)
+        handle = _add_hook(self._forward_hooks, hook, prepend, self._forward_hooks_with_kwargs,
+                           self._forward_hooks_always_called)
         if with_kwargs:
             self._forward_hooks_with_kwargs[handle.id] = True
+        if always_call:
+            self._forward_hooks_always_called[handle.id] = True
         return handle
 
+    def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        return _add_hook(self._backward_pre_hooks, hook, prepend)
+
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(hooks.MIXED_HOOKS_MESSAGE)
+        self._is_full_backward_hook = True
+        return _add_hook(self._backward_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook: Callable) -> RemovableHandle:
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(hooks.MIXED_HOOKS_MESSAGE)
+        self._is_full_backward_hook = False
+        return _add_hook(self._backward_hooks, hook, False)
+
+    def _backward_hooks_by_kind(self) -> tuple[list, list]:
+        """(full backward hooks, deprecated ones), the global ones first."""
+        full, plain = [], []
+        for full_kind, table in ((hooks.GLOBAL_HOOKS_ARE_FULL[0], hooks.GLOBAL_BACKWARD_HOOKS),
+                                 (self._is_full_backward_hook, self._backward_hooks)):
+            (full if full_kind else plain).extend(table.values())
+        return full, plain
+
     def _call_impl(self, *args, **kwargs):
-        if not self._forward_pre_hooks and not self._forward_hooks:
+        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks or self._backward_pre_hooks
+                or hooks.any_global_hooks()):
             return self.forward(*args, **kwargs)
-        for key, hook in list(self._forward_pre_hooks.items()):
-            if key in self._forward_pre_hooks_with_kwargs:
-                result = hook(self, args, kwargs)
-                if result is not None:
-                    if not (isinstance(result, tuple) and len(result) == 2):
-                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
-                                           f"but got {result}.")
-                    args, kwargs = result
-            else:
-                result = hook(self, args)
-                if result is not None:
-                    args = result if isinstance(result, tuple) else (result,)
-        output = self.forward(*args, **kwargs)
-        for key, hook in list(self._forward_hooks.items()):
-            if key in self._forward_hooks_with_kwargs:
-                result = hook(self, args, kwargs, output)
-            else:
-                result = hook(self, args, output)
-            if result is not None:
-                output = result
-        return output
+        called = set()
+        try:
+            return hooks.call_with_hooks(self, args, kwargs, called)
+        except Exception:
+            hooks.run_always_called_hooks(self, args, kwargs, called)
+            raise
 
     __call__ = _call_impl
 
