@@ -13,6 +13,8 @@ no other engine can reproduce: the cases check its type and first line), and ``C
 with ``pin_memory``-like device specifics (the cases run on every device, and compare gradients).
 """
 
+import contextlib
+
 from .. import docs
 from ..case import case
 
@@ -365,6 +367,48 @@ def second_backward_recomputes(torch, rec):
     y.backward()
     rec("x.grad after two", x.grad)
     rec("runs of the function", len(runs))
+
+
+@case("A second derivative through a non-reentrant checkpoint (create_graph=True) equals the plain run's; "
+      "the reentrant variant's gradients do not require grad, so a second derivative raises", doc=CHECKPOINT,
+      tags=("error",), features=("non-scalar", "checkpoint", "autograd.grad", "higher-order", "detach"))
+def second_derivative_through_checkpoint(torch, rec):
+    x = torch.tensor([0.5, 1.0, 2.0], requires_grad=True, device=rec.device)
+    (first,) = torch.autograd.grad(_sin_exp(x).sum(), x, create_graph=True)
+    rec("second derivative of the plain run", torch.autograd.grad(first.sum(), x))
+    y = torch.utils.checkpoint.checkpoint(_sin_exp, x, use_reentrant=False).sum()
+    (first,) = torch.autograd.grad(y, x, create_graph=True)
+    rec("first derivative, non-reentrant", first.detach())
+    rec("it requires grad", first.requires_grad)
+    rec("second derivative, non-reentrant", torch.autograd.grad(first.sum(), x))
+    y = torch.utils.checkpoint.checkpoint(_sin_exp, x, use_reentrant=True).sum()
+    y.backward(create_graph=True)
+    rec("x.grad, reentrant, requires grad", x.grad.requires_grad)
+    torch.autograd.grad(x.grad.sum(), x)
+
+
+@case("Under one GraphExecGroup, backward calls over separate parts of a non-reentrant checkpoint share one "
+      "recomputation; groups cannot be nested", doc=docs.docstring("torch.utils.checkpoint.GraphExecGroup"),
+      tags=("error",), features=("non-scalar", "checkpoint", "autograd.grad"))
+def graph_exec_group_recomputes_once(torch, rec):
+    a = torch.tensor([0.5, 1.0], requires_grad=True, device=rec.device)
+    b = torch.tensor([2.0, 3.0], requires_grad=True, device=rec.device)
+    runs = []
+
+    def both(p, q):
+        runs.append("run")
+        return p.sin() * p, q.sin() * q
+
+    for grouped in (True, False):
+        runs.clear()
+        first, second = torch.utils.checkpoint.checkpoint(both, a, b, use_reentrant=False)
+        with torch.utils.checkpoint.GraphExecGroup() if grouped else contextlib.nullcontext():
+            rec(f"grad of the first, grouped={grouped}", torch.autograd.grad(first.sum(), a))
+            rec(f"grad of the second, grouped={grouped}", torch.autograd.grad(second.sum(), b))
+        rec(f"runs of the function, grouped={grouped}", len(runs))
+    with torch.utils.checkpoint.GraphExecGroup():
+        with torch.utils.checkpoint.GraphExecGroup():
+            pass
 
 
 @case("The helpers of torch.utils.checkpoint: detach_variable, check_backward_validity's warning, "

@@ -43,7 +43,7 @@ from .._autograd.engine import current_task
 from .._autograd.node import SavedTensor, unpack_saved_tensor
 from .._autograd.record import save_for_backward
 from .._ops.creation import default_generator
-from .._tensor import Tensor
+from .._tensor import Tensor, make_tensor
 from ..accelerator import current_accelerator
 from ..autograd.function import Function
 from ..autograd.graph import saved_tensors_hooks
@@ -231,10 +231,25 @@ DETERMINISM_CHECKS: dict[str, Callable] = {"default": _metadata, "none": lambda 
 
 
 class _Holder:
-    """What the forward's pack hook keeps for one saved tensor: the recomputed tensor, per backward pass."""
+    """What the forward's pack hook keeps for one saved tensor: the recomputed tensor, per backward pass,
+    and where the saved tensor was in the graph (``place``: the leaf itself, or its node and output number;
+    None when it did not require grad), so that the recomputed value takes its place when it is unpacked:
+    a backward with create_graph then differentiates through the forward's graph, as torch's does."""
 
-    def __init__(self) -> None:
+    def __init__(self, tensor: Tensor) -> None:
         self.recomputed: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self.place = None
+        if tensor.requires_grad:
+            self.place = tensor if tensor.grad_fn is None else (tensor.grad_fn, tensor._output_nr)
+
+    def value(self, key) -> Tensor:
+        recomputed = self.recomputed[key]
+        if self.place is None:
+            return recomputed
+        if isinstance(self.place, Tensor):  # a leaf: the recomputation ran on its very values
+            return self.place
+        node, output_nr = self.place
+        return make_tensor(recomputed._data, True, node, output_nr)
 
 
 class _StopRecomputation(Exception):
@@ -279,7 +294,7 @@ class _Frame:
         return inputs
 
     def pack(self, tensor: Tensor) -> _Holder:
-        holder = _Holder()
+        holder = _Holder(tensor)
         self.holders.append(weakref.ref(holder))
         with _grad_mode.no_grad():
             self.metadata.append(self.metadata_fn(tensor))
@@ -300,7 +315,7 @@ class _Frame:
                 if self.debug:
                     raise CheckpointError(DEBUG_HEADER + DEBUG_NO_TRACES + str(error)) from error
                 raise
-        return holder.recomputed[key]
+        return holder.value(key)
 
     def check(self, key) -> None:
         """The determinism check: as many tensors saved as in the forward, with the same metadata."""
