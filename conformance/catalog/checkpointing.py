@@ -119,7 +119,7 @@ def determinism_check_metadata_differs(torch, rec):
 
 
 @case("Non-reentrant: a recomputation that saves fewer tensors than the forward raises CheckpointError "
-      "with both counts; a recomputation that saves more stops early and passes", doc=CHECKPOINT,
+      "with both counts; one that saves more stops early and passes, or without early stop raises", doc=CHECKPOINT,
       tags=("error",), features=("non-scalar", "checkpoint"))
 def determinism_check_counts_saved_tensors(torch, rec):
     x = torch.tensor([0.5, 1.0, 2.0], requires_grad=True, device=rec.device)
@@ -132,6 +132,10 @@ def determinism_check_counts_saved_tensors(torch, rec):
 
     torch.utils.checkpoint.checkpoint(longer_when_recomputed, x, use_reentrant=False).sum().backward()
     rec("x.grad after a longer recomputation", x.grad)
+    runs.clear()
+    y = torch.utils.checkpoint.checkpoint(longer_when_recomputed, x, use_reentrant=False, early_stop=False)
+    with rec.attempt("a longer recomputation without early stop"):
+        y.sum().backward()
     runs.clear()
 
     def shorter_when_recomputed(a):

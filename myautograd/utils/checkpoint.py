@@ -303,19 +303,23 @@ class _Frame:
     def unpack(self, holder: _Holder) -> Tensor:
         key = GraphExecGroup._current or current_task() or _OutsideBackward()
         if key not in self.counts:
-            self.counts[key] = 0
             try:
-                with _Recomputation(self, key), _grad_mode.enable_grad():
-                    self.recompute(*self.inputs())
-            except _StopRecomputation:
-                pass
-            try:
-                self.check(key)
+                self.recompute_for(key)
             except CheckpointError as error:
                 if self.debug:
                     raise CheckpointError(DEBUG_HEADER + DEBUG_NO_TRACES + str(error)) from error
                 raise
         return holder.value(key)
+
+    def recompute_for(self, key) -> None:
+        """Run the function again for the backward pass ``key``, filling the holders, and check what it saved."""
+        self.counts[key] = 0
+        try:
+            with _Recomputation(self, key), _grad_mode.enable_grad():
+                self.recompute(*self.inputs())
+        except _StopRecomputation:
+            pass
+        self.check(key)
 
     def check(self, key) -> None:
         """The determinism check: as many tensors saved as in the forward, with the same metadata."""
