@@ -49,6 +49,9 @@ FEATURES: dict[str, str] = {
     "optim": "torch.optim optimizers",
     "numpy-interop": "Tensor.numpy() and torch.from_numpy",
     "cuda": "a CUDA device",
+    "checkpoint": "torch.utils.checkpoint: activation checkpointing (checkpoint, checkpoint_sequential, their helpers)",
+    "op-dispatch": "torch.ops.aten's operator overloads and per-op interception (selective checkpointing's policies "
+                   "see and save each aten op)",
 }
 
 # Feature -> a pattern whose presence in a case's source shows the feature is used.
@@ -91,6 +94,8 @@ DETECTORS: dict[str, re.Pattern] = {
     "optim": re.compile(r"torch\.optim\b"),
     "numpy-interop": re.compile(r"\.numpy\(|from_numpy\("),
     "cuda": re.compile(r"['\"]cuda['\"]|\.cuda\("),
+    "checkpoint": re.compile(r"\butils\.checkpoint\b"),
+    "op-dispatch": re.compile(r"\bops\.aten\b"),
 }
 
 

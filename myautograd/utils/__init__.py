@@ -1,5 +1,6 @@
-"""``myautograd.utils``: hook handles (``utils.hooks.RemovableHandle``) and data loading (``utils.data``)."""
+"""``myautograd.utils``: hook handles (``utils.hooks.RemovableHandle``), data loading (``utils.data``) and
+activation checkpointing (``utils.checkpoint``)."""
 
-from . import data, hooks
+from . import checkpoint, data, hooks
 
-__all__ = ["data", "hooks"]
+__all__ = ["checkpoint", "data", "hooks"]

@@ -1,8 +1,8 @@
 """Deliberately broken myautograd: one realistic bug each, to measure what the catalog catches.
 
 Each mutant (``formulas``, ``engine``, ``numerics``, ``transforms``, ``forward_mode``, ``complex_numbers``,
-``module_hooks``) is a small function that patches one piece of myautograd in the running process; the
-source tree is never edited. A mutant is an implementation the harness can run:
+``module_hooks``, ``checkpointing``, ...) is a small function that patches one piece of myautograd in the running
+process; the source tree is never edited. A mutant is an implementation the harness can run:
 ``python -m conformance run --impl tests.mutants:sin_sign`` (reading the attribute applies the patch, in the
 side worker only, and gives myautograd).
 ``python -m tests.mutants`` runs the whole CPU catalog against every mutant and reports the kill
@@ -13,6 +13,7 @@ rate (a mutant is killed when some item does not pass); ``tox -e mutants`` does 
 from __future__ import annotations
 
 from . import (  # noqa: F401 - imported for their registrations
+    checkpointing,
     complex_numbers,
     engine,
     formulas,

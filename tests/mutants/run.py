@@ -8,7 +8,9 @@ harness's ``judge`` as ``conformance run`` judges it. A mutant is killed by its 
 does not pass; the others are not run. ``--all`` runs every item of every mutant (slower), to
 see everything a mutant breaks.
 
-Usage: ``python -m tests.mutants [--only NAME,...] [--jobs N] [--all] [--report-dir DIR]``. The
+Usage: ``python -m tests.mutants [--only NAME,...] [-k EXPR] [--jobs N] [--all] [--report-dir DIR]``
+(``-k`` narrows the items as ``conformance run -k`` does; a mutant that survives a narrowed run may
+still be killed by an item left out). The
 exit status is 0 when the kill rate is at least ``--target`` (default 0.95), 1 otherwise, 2 when
 the control does not pass or a mutant's run fails (that is an error, not a kill).
 """
@@ -25,14 +27,23 @@ import time
 from pathlib import Path
 
 CONTROL = "(control)"
+SELECTION_VARIABLE = "MUTANTS_SELECTION"
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _items():
+    """The CPU items myautograd is run on: those of ``-k`` (``MUTANTS_SELECTION`` in the environment, so
+    that the workers see it too), less those its profile makes ``n/a`` (a run lists them, not run)."""
     from conformance import catalog
+    from conformance.expectations import builtin_path, load_file
     from conformance.item import items_of
+    from conformance.selection import compile_expression
 
-    return items_of(catalog.load(), ("cpu",))
+    profile = load_file(builtin_path("myautograd")).profile
+    expression = os.environ.get(SELECTION_VARIABLE, "")
+    selected = compile_expression(expression) if expression else (lambda case: True)
+    return [item for item in items_of(catalog.load(), ("cpu",))
+            if selected(item.case) and not profile.missing_for(item.case.features, item.case.optional_features)]
 
 
 def _observe_reference(chunk: list[tuple[str, str]]) -> dict:
@@ -171,6 +182,8 @@ def report(results: list[dict]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.mutants", description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="comma-separated mutant names (default: all)")
+    parser.add_argument("-k", dest="select", default="", help="run only the items this expression selects, as "
+                        "`conformance run -k` (default: every CPU item)")
     parser.add_argument("--jobs", type=int, default=2, help="mutants run at a time (default 2)")
     parser.add_argument("--all", action="store_true", help="run every item of every mutant, not up to the first kill")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per item (default 30)")
@@ -184,8 +197,17 @@ def main(argv: list[str] | None = None) -> int:
         result = run_one(args.worker, Path(args.reference), args.all, args.timeout)
         Path(args.out).write_text(json.dumps(result))
         return 0
+    from conformance.selection import SelectionError, compile_expression
+
     from . import MUTANTS
 
+    try:
+        if args.select:
+            compile_expression(args.select)
+    except SelectionError as error:
+        print(error, file=sys.stderr)
+        return 2
+    os.environ[SELECTION_VARIABLE] = args.select
     names = [n.strip() for n in args.only.split(",")] if args.only else list(MUTANTS)
     unknown = [n for n in names if n not in MUTANTS]
     if unknown:
