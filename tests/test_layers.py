@@ -1,11 +1,11 @@
 """myautograd's layers import one way: each module imports only from its own layer or below.
 
-Lowest first: the foundation (arrays, dtypes, devices, random streams, grad mode, printing, hook handles), the
-tensor, the autograd core (graph, recording, engine, views, the math namespace of formulas), the
-operations (with ``_batched``, vmap's batched tensor, which reads the ops' method table), the public
-packages (``autograd``, ``nn``, ``optim``, ``utils``, ``cuda``), and the package itself. A lower layer
-that needs something from above has it registered by the higher one (``_tensor.install``,
-``formulas.NODES``, ``TensorMode.F``, ``Tensor.backward``).
+Lowest first: the foundation (arrays, dtypes, devices, random streams, grad mode, printing, hook handles,
+float16 and bfloat16 computed in float32), the tensor, the autograd core (graph, recording, engine, views, the
+math namespace of formulas), the operations (with ``_batched``, vmap's batched tensor, which reads the ops'
+method table), the public packages (``autograd``, ``nn``, ``optim``, ``utils``, ``cuda``), and the package
+itself. A lower layer that needs something from above has it registered by the higher one
+(``_tensor.install``, ``formulas.NODES``, ``TensorMode.F``, ``Tensor.backward``).
 
 Every import statement counts, including those inside functions: they are found with ``ast``,
 not by importing.
@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = [  # lowest first: (name, module prefixes)
     ("foundation", ("myautograd._backend", "myautograd._device", "myautograd._dtype", "myautograd._random",
                     "myautograd._size", "myautograd._grad_mode", "myautograd._printing", "myautograd._hooks",
+                    "myautograd._reduced",
                     "myautograd.return_types")),
     ("tensor", ("myautograd._tensor",)),
     ("autograd core", ("myautograd._autograd",)),
