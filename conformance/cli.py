@@ -206,6 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                               "or the reason it is excluded")
     surface.add_argument("--registry", default=DEFAULT_REGISTRY, metavar="MODULE:ATTRIBUTE",
                          help="the catalog whose cases are searched (default: the built-in catalog)")
+    surface.add_argument("--impl", default=None,
+                         help="also list the names in scope (not excluded) that this implementation lacks, read in a "
+                              "process of its own (exit status 1 when it lacks some)")
 
     matrix = commands.add_parser("matrix", help="a cross-implementation matrix from several results.json files")
     matrix.add_argument("results", nargs="+", type=Path, help="results.json files of runs to set side by side")
@@ -465,11 +468,20 @@ def command_surface(args: argparse.Namespace) -> int:
     except (documented.DeriveError, ValueError, OSError) as exc:
         raise UsageError(str(exc)) from None
     result = documented.survey(found, cases, exclusions).as_dict()
+    if args.impl is not None:
+        names = [entry for entry in found["names"] if entry["name"] not in
+                 {row["name"] for row in result["names"] if row["excluded"]}]
+        try:
+            lacks = documented.implementation_lacks(args.impl, names)
+        except documented.DeriveError as exc:
+            raise UsageError(for_console(str(exc), 400)) from None
+        result["implementation"] = {"name": args.impl, "in_scope": len(names), "lacks": lacks}
     if args.json:
         print(json.dumps(result, indent=1))
     else:
         print("\n".join(documented.render_text(result)))
-    return 1 if result["missing"] or result["errors"] else 0
+    lacking = result.get("implementation", {}).get("lacks")
+    return 1 if result["missing"] or result["errors"] or lacking else 0
 
 
 def command_fuzz(args: argparse.Namespace) -> int:

@@ -20,7 +20,9 @@ An object that several modules export (``torch.autograd.grad_mode.no_grad`` is
 ``torch.autograd.no_grad``) is one name, in the first area that has it, with every spelling.
 
 Deriving imports torch, and the process that judges never does: ``derived()`` runs
-``python -m conformance.documented`` in a child process and reads its JSON.
+``python -m conformance.documented`` in a child process and reads its JSON. Likewise, which names an
+implementation lacks (``lacking``: none of a name's spellings resolves on its namespace) is read in a
+child that imports it (``implementation_lacks``; ``surface --impl NAME``).
 
 **Use by a case** is read from the source of its scenario (and of the catalog helpers it calls by
 name), never from its docstring or title, with the AST (``names_used``): attribute chains from the
@@ -442,7 +444,8 @@ def survey(found: dict, cases: Iterable, exclusions: list[Exclusion] | None = No
 
 
 def render_text(result: dict) -> list[str]:
-    """The survey for the terminal (and Markdown): a table per area, then the missing names."""
+    """The survey for the terminal (and Markdown): a table per area, the missing names, and what the
+    implementation lacks where the survey was asked for one."""
     areas = result["areas"]
     total = {key: sum(row[key] for row in areas) for key in ("names", "used", "excluded", "missing")}
     lines = [f"Documented autograd surface of torch {result['torch']}: {total['names']} names, {total['used']} used "
@@ -453,10 +456,67 @@ def render_text(result: dict) -> list[str]:
     if result["missing"]:
         lines += ["", "Missing (neither a case nor a reasoned exclusion):"]
         lines += [f"* `{name}`" for name in result["missing"]]
+    if "implementation" in result:
+        impl = result["implementation"]
+        lines += ["", f"{impl['name']} lacks {len(impl['lacks'])} of the {impl['in_scope']} names in scope"
+                  + (":" if impl["lacks"] else "")]
+        lines += [f"* `{name}`" for name in impl["lacks"]]
     for error in result["errors"]:
         lines.append(f"error: {error}")
     return lines
 
 
-if __name__ == "__main__":
+# -- what an implementation lacks (run in a child process that imports it) ----------------------
+def lacking(namespace, names: list[dict]) -> list[str]:
+    """The names none of whose spellings the implementation's namespace has (torch spelled as its namespace)."""
+    return [entry["name"] for entry in names if not any(_has(namespace, s) for s in entry["spellings"])]
+
+
+def _has(namespace, spelling: str) -> bool:
+    value = namespace
+    for part in spelling.split(".")[1:]:
+        try:
+            value = getattr(value, part)
+            continue
+        except Exception:  # noqa: BLE001 - a missing name, however the implementation says it
+            pass
+        try:  # a submodule not imported yet
+            value = importlib.import_module(f"{value.__name__}.{part}") if inspect.ismodule(value) else None
+        except Exception:  # noqa: BLE001
+            value = None
+        if value is None:
+            return False
+    return True
+
+
+def implementation_lacks(impl: str, names: list[dict], python: str | None = None, timeout: float = 300.0) -> list[str]:
+    """``lacking()`` for ``--impl impl``, in a child process (this process never imports the implementation)."""
+    try:
+        done = subprocess.run([python or sys.executable, "-m", __name__, "--impl", impl], input=json.dumps(names),
+                              capture_output=True, text=True, timeout=timeout,
+                              cwd=str(Path(__file__).resolve().parent.parent))
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise DeriveError(f"reading {impl} failed: {exc}") from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise DeriveError(last[:300])
+    return json.loads(done.stdout)
+
+
+def _main(argv: list[str]) -> int:
+    if argv[:1] == ["--impl"] and len(argv) == 2:
+        from .implementations import UnknownImplementation, resolve
+
+        try:
+            namespace = resolve(argv[1]).namespace
+        except UnknownImplementation as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        json.dump(lacking(namespace, json.load(sys.stdin)), sys.stdout)
+        return 0
     json.dump(derive(), sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))

@@ -10,15 +10,19 @@ too, and the list can only shrink.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from conformance import catalog, documented
 from conformance.case import Case, Doc
 from conformance.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # Names of torch 2.13 that no case used on 2026-11-26, by who is adding their cases (issue 24). The lead
 # empties these as the branches merge.
@@ -214,3 +218,31 @@ def test_bad_input_is_one_line_and_status_2(capsys):
     assert main(["surface", "--registry", "no_such_module:load"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("conformance: error: --registry no_such_module:load")
+
+
+def test_an_unknown_implementation_is_one_line_and_status_2(capsys, monkeypatch, found):
+    monkeypatch.setattr(documented, "derived", lambda: found)
+    assert main(["surface", "--impl", "no_such_engine"]) == 2
+    assert capsys.readouterr().err == "conformance: error: unknown implementation 'no_such_engine': no module named " \
+                                      "'no_such_engine'\n"
+
+
+def test_docs_list_what_myautograd_lacks_as_the_command_finds_it(found, survey):
+    text = (ROOT / "docs" / "myautograd.md").read_text(encoding="utf-8")
+    listed = text.split("<!-- surface: lacks -->", 1)[1].split("<!-- /surface: lacks -->", 1)[0]
+    documented_lacks = re.findall(r"^\* `([^`]+)`$", listed, flags=re.MULTILINE)
+    in_scope = [entry for entry in found["names"] if entry["name"] not in survey.excluded]
+    lacks = documented.implementation_lacks("myautograd", in_scope)
+    assert documented_lacks == lacks, "update docs/myautograd.md from `python -m conformance surface --impl myautograd`"
+    assert f"myautograd lacks {len(lacks)} of {len(in_scope)} names" in " ".join(text.split())
+
+
+def test_an_implementation_lacking_a_name_is_reported(monkeypatch):
+    monkeypatch.setenv("BROKEN_STANDALONE", "1")  # the planted fault is installed in the process that imports it
+    names = [{"name": "torch.autograd.grad", "area": "torch.autograd", "spellings": ["torch.autograd.grad"]},
+             {"name": "Tensor.grad", "area": "Tensor", "spellings": ["torch.Tensor.grad"]},
+             {"name": "torch.utils.checkpoint.checkpoint", "area": "torch.utils.checkpoint",
+              "spellings": ["torch.utils.checkpoint.checkpoint"]}]
+    # the planted implementation: torch without autograd.grad (tests/broken/no_autograd_grad.py)
+    assert documented.implementation_lacks("tests.broken.no_autograd_grad", names) == ["torch.autograd.grad"]
+    assert documented.implementation_lacks("torch", names) == []
