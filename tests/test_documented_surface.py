@@ -246,3 +246,50 @@ def test_an_implementation_lacking_a_name_is_reported(monkeypatch):
     # the planted implementation: torch without autograd.grad (tests/broken/no_autograd_grad.py)
     assert documented.implementation_lacks("tests.broken.no_autograd_grad", names) == ["torch.autograd.grad"]
     assert documented.implementation_lacks("torch", names) == []
+
+
+def _run_result() -> dict:
+    names = [{"name": "torch.autograd.grad", "area": "torch.autograd", "cases": ["a.one"], "excluded": None},
+             {"name": "torch.autograd.backward", "area": "torch.autograd", "cases": ["a.two"], "excluded": None},
+             {"name": "torch.autograd.Variable", "area": "torch.autograd", "cases": [], "excluded": "deprecated"},
+             {"name": "Tensor.grad", "area": "Tensor", "cases": [], "excluded": None}]
+    cases = [{"id": "a.one", "device": "cpu", "dtype": "float32", "outcome": "pass"},
+             {"id": "a.two", "device": "cpu", "dtype": "float32", "outcome": "pass"},
+             {"id": "a.two", "device": "cpu", "dtype": "float64", "outcome": "fail"}]
+    return {"documented_surface": {"torch": "2.13.0", "names": names}, "cases": cases}
+
+
+def test_a_runs_coverage_shows_the_surface_per_area():
+    from conformance.reports import surface_coverage
+
+    rows, not_used = surface_coverage.table(_run_result())
+    assert rows == [{"area": "torch.autograd", "names": 3, "used": 2, "passing": 1, "excluded": 1, "not used": 0},
+                    {"area": "Tensor", "names": 1, "used": 0, "passing": 0, "excluded": 0, "not used": 1}]
+    assert not_used == ["Tensor.grad"]
+    text = surface_coverage.render_markdown(_run_result())
+    assert "| `torch.autograd` | 3 | 2 | 1 | 1 | 0 |" in text
+    assert "Not used: `Tensor.grad`" in text
+    assert surface_coverage.render_markdown({"cases": []}) == ""
+
+
+def test_coverage_md_and_report_html_carry_the_section(tmp_path, monkeypatch):
+    from conformance import reports
+    from conformance.reports import html
+
+    result = _run_result()
+    section = html.surface_section(result)
+    assert "<code>torch.autograd</code></td><td>3</td><td>2</td><td>1</td><td>1</td><td>0</td>" in section
+    assert "Documented autograd surface of torch 2.13.0" in section
+    assert html.surface_section({"cases": []}) == ""
+    monkeypatch.setattr(reports, "WRITERS", {})  # only coverage.md: the other writers need a whole run's result
+    (tmp_path / "coverage.md").write_text("from an earlier run")
+    assert [p.name for p in reports.write_all(result, tmp_path)] == ["coverage.md"]
+    assert (tmp_path / "coverage.md").read_text().startswith("## Documented autograd surface of torch 2.13.0")
+    assert reports.write_all({"cases": []}, tmp_path) == [] and not (tmp_path / "coverage.md").exists()
+
+
+def test_a_run_of_another_catalog_carries_no_survey():
+    from conformance.runner import RunConfig, documented_surface
+
+    assert documented_surface(RunConfig(impl="torch", cases=[], devices=("cpu",), report_dir=Path("."),
+                                        registry="tests.fakes:registry")) is None
