@@ -1,4 +1,4 @@
-"""Command line: ``python -m conformance {run,list,show,replay,matrix,fuzz}`` (also installed as ``conformance``).
+"""Command line: ``python -m conformance {run,list,show,replay,matrix,fuzz,surface}`` (also installed as ``conformance``).
 
 Everything given on the command line is checked before the first case runs: numbers (finite, in
 range), the report directory (a writable directory, created if missing; report files that are
@@ -193,6 +193,22 @@ def build_parser() -> argparse.ArgumentParser:
                            "difference; a few dozen runs), or auto (default): hypothesis where the budget left affords "
                            f"{HYPOTHESIS_RUNS} runs of a program at the cost measured so far, steps where not (a slow "
                            "implementation)")
+
+    surface = commands.add_parser(
+        "surface", help="the documented autograd surface of the installed torch, and the cases that use each name",
+        description="Derive the documented autograd surface from the installed torch (the __all__ of torch.autograd "
+                    "and its submodules, torch.func and torch.utils.checkpoint; short checked lists for Tensor, "
+                    "Function, FunctionCtx, Node, clipping and nn.Module's backward hooks) and find, in the source "
+                    "of each case's scenario, the names it uses. Prints a table per area (names, used, excluded "
+                    "on purpose, missing) and the missing names. Exit status: 0 when no name is missing, 1 when "
+                    "some are, 2 for bad input.")
+    surface.add_argument("--json", action="store_true", help="machine-readable output: every name with its cases "
+                                                              "or the reason it is excluded")
+    surface.add_argument("--registry", default=DEFAULT_REGISTRY, metavar="MODULE:ATTRIBUTE",
+                         help="the catalog whose cases are searched (default: the built-in catalog)")
+    surface.add_argument("--impl", default=None,
+                         help="also list the names in scope (not excluded) that this implementation lacks, read in a "
+                              "process of its own (exit status 1 when it lacks some)")
 
     matrix = commands.add_parser("matrix", help="a cross-implementation matrix from several results.json files")
     matrix.add_argument("results", nargs="+", type=Path, help="results.json files of runs to set side by side")
@@ -442,6 +458,32 @@ def command_matrix(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_surface(args: argparse.Namespace) -> int:
+    from . import documented
+
+    cases = list(load_registry(args.registry))
+    try:
+        found = documented.derived()
+        exclusions = documented.load_exclusions()
+    except (documented.DeriveError, ValueError, OSError) as exc:
+        raise UsageError(str(exc)) from None
+    result = documented.survey(found, cases, exclusions).as_dict()
+    if args.impl is not None:
+        names = [entry for entry in found["names"] if entry["name"] not in
+                 {row["name"] for row in result["names"] if row["excluded"]}]
+        try:
+            lacks = documented.implementation_lacks(args.impl, names)
+        except documented.DeriveError as exc:
+            raise UsageError(for_console(str(exc), 400)) from None
+        result["implementation"] = {"name": args.impl, "in_scope": len(names), "lacks": lacks}
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        print("\n".join(documented.render_text(result)))
+    lacking = result.get("implementation", {}).get("lacks")
+    return 1 if result["missing"] or result["errors"] or lacking else 0
+
+
 def command_fuzz(args: argparse.Namespace) -> int:
     from .fuzz.campaign import PROGRAM_TIMEOUT, Campaign, FuzzConfig
     from .pool import StartupError
@@ -503,7 +545,7 @@ def command_fuzz(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     handler = {"run": command_run, "list": command_list, "show": command_show, "replay": command_replay,
-               "matrix": command_matrix, "fuzz": command_fuzz}[args.command]
+               "matrix": command_matrix, "fuzz": command_fuzz, "surface": command_surface}[args.command]
     try:
         return handler(args)
     except UsageError as exc:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+from . import documented
 from . import expectations as expectations_module
 from .case import ALL_DEVICES, Case, shown_path
 from .expectations import ImplementationFile
@@ -301,8 +302,21 @@ class Run:
                           for e in stale],
             },
             "exit_status": exit_status,
+            "documented_surface": None if interrupted else documented_surface(self.config),
             "cases": records,
         }
+
+
+def documented_surface(config: RunConfig) -> dict | None:
+    """The documented autograd surface of the reference torch and the run's cases that use each name
+    (``documented``; it reads torch in a child process), for a run of the built-in catalog only (the
+    harness's own small catalogs cover none of it)."""
+    if config.registry != RunConfig.registry:
+        return None
+    try:
+        return documented.survey(documented.derived(), config.cases).as_dict()
+    except (documented.DeriveError, ValueError, OSError) as exc:
+        return {"error": str(exc)[:500]}
 
 
 def merged_devices(info: dict[str, dict], devices: tuple[str, ...],

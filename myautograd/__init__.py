@@ -51,6 +51,7 @@ from . import (  # noqa: E402 - they use the ops above
     serialization,
     utils,
 )
+from ._missing import missing_attribute as _missing_attribute
 from ._settings import get_default_device, set_default_tensor_type  # noqa: E402
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
 from .func import vmap  # noqa: E402
@@ -148,3 +149,6 @@ def install_as_torch() -> None:
 
 
 __all__ = sorted(name for name in globals() if not name.startswith("_"))
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

@@ -2,16 +2,17 @@
 
 ``write_all`` writes ``results.json`` (for CI scripts), ``junit.xml`` (for CI test views),
 ``summary.md`` (for a CI job summary) and ``report.html`` (one self-contained page for people);
-and, when the run has operator cases, ``coverage.md`` (the operator coverage table). A
-``coverage.md`` that an earlier run left in the directory is removed when this run has none, so
-that no report in the directory describes another run.
+and, when the run has operator cases or a survey of the documented autograd surface (a run of
+the built-in catalog), ``coverage.md`` (the operator coverage table, the surface's figures per
+area). A ``coverage.md`` that an earlier run left in the directory is removed when this run has
+neither, so that no report in the directory describes another run.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from . import coverage, html, json_report, junit, markdown
+from . import coverage, html, json_report, junit, markdown, surface_coverage
 
 WRITERS = {
     "results.json": json_report.write,
@@ -29,8 +30,10 @@ def write_all(result: dict, directory: Path) -> list[Path]:
         writer(result, path)
         written.append(path)
     path = directory / "coverage.md"
-    if coverage.has_operators(result):
-        coverage.write(result, path)
+    sections = [coverage.render_markdown(result) if coverage.has_operators(result) else "",
+                surface_coverage.render_markdown(result)]
+    if any(sections):
+        path.write_text("\n".join(section for section in sections if section), encoding="utf-8")
         written.append(path)
     elif path.is_file():
         path.unlink()

@@ -28,7 +28,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ..levels import LEVELS
-from . import coverage
+from . import coverage, surface_coverage
 from .common import (
     EXPECTED_OUTCOMES,
     PROBLEM_OUTCOMES,
@@ -298,6 +298,24 @@ def coverage_section(result: dict) -> str:
             f'<table class="diffs"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></details>')
 
 
+def surface_section(result: dict) -> str:
+    """The documented autograd surface per area (``surface_coverage``), collapsed."""
+    found = surface_coverage.table(result)
+    if found is None:
+        return ""
+    rows, missing = found
+    head = "<tr><th>area</th>" + "".join(f"<th>{c}</th>" for c in surface_coverage.COLUMNS) + "</tr>"
+    body = "".join(f"<tr><td><code>{e(row['area'])}</code></td>"
+                   + "".join(f"<td>{row[c]}</td>" for c in surface_coverage.COLUMNS) + "</tr>" for row in rows)
+    used = sum(row["used"] for row in rows)
+    listed = f"<p>Not used: {', '.join(f'<code>{e(name)}</code>' for name in missing)}</p>" if missing else ""
+    return (f'<details class="scores"><summary>Documented autograd surface of torch '
+            f'{e(str(result["documented_surface"].get("torch", "?")))} ({sum(row["names"] for row in rows)} names, '
+            f"{used} used by this run's cases, {len(missing)} not used nor excluded; used: a case uses it in its "
+            f"code, passing: every item of those cases passed)</summary>"
+            f'<table class="diffs"><thead>{head}</thead><tbody>{body}</tbody></table>{listed}</details>')
+
+
 # -- page ---------------------------------------------------------------------------------------
 def render(result: dict) -> str:
     state, _ = verdict(result)
@@ -310,6 +328,7 @@ def render(result: dict) -> str:
         + filters(result)
         + matrix(result, problem_ids)
         + coverage_section(result)
+        + surface_section(result)
         + details_html
         + "</main>"
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .. import _backend
 from .._device import device
+from .._missing import missing_attribute as _missing_attribute
 
 NO_ACCELERATOR = "Cannot access accelerator device when none is available."
 
@@ -38,3 +39,6 @@ def synchronize(device=None) -> None:
 
 __all__ = ["current_accelerator", "current_device_idx", "current_device_index", "device_count", "is_available",
            "synchronize"]
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

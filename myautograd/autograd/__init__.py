@@ -19,6 +19,7 @@ from .._autograd.view_links import gradient_tensor
 from .._batched import LEVELS as VMAP_LEVELS
 from .._batched import BatchedTensor, aligned, levels_of, union_of_levels
 from .._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .._missing import missing_attribute as _missing_attribute
 from .._ops.shape import stack
 from .._tensor import Tensor, make_tensor, warn_once
 from . import anomaly_mode, forward_ad, function, functional, graph
@@ -257,3 +258,6 @@ def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False,
 
 _tensor_backward.__name__ = _tensor_backward.__qualname__ = "backward"
 Tensor.backward = _tensor_backward  # installed here: the tensor layer knows nothing of the engine
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

@@ -6,6 +6,7 @@ import warnings
 
 from .._autograd.anomaly import STATE
 from .._grad_mode import _DecoratorContextManager
+from .._missing import missing_attribute as _missing_attribute
 
 ENABLED_WARNING = ("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
                    "enabled for debugging.")
@@ -53,3 +54,6 @@ class set_detect_anomaly:
 
     def __exit__(self, *exc) -> None:
         STATE.enabled, STATE.check_nan = self.prev, self.prev_check_nan
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

@@ -17,6 +17,7 @@ from .._autograd.views import make_view
 from .._batched import BatchedTensor
 from .._dtype import from_numpy
 from .._grad_mode import STATE
+from .._missing import missing_attribute as _missing_attribute
 from .._tensor import Tensor
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual", "dual_level"]
@@ -118,3 +119,6 @@ class dual_level:
 
     def __exit__(self, *exc) -> None:
         exit_dual_level()
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

@@ -31,6 +31,7 @@ from .._autograd.node import (
 from .._autograd.record import save_for_backward
 from .._autograd.view_links import track_view
 from .._grad_mode import STATE
+from .._missing import missing_attribute as _missing_attribute
 from .._tensor import Tensor, make_tensor, version_counter
 from . import _function_vmap
 
@@ -422,3 +423,6 @@ class NestedIOFunction(Function):
 
 Function.__module__ = "myautograd.autograd.function"
 FunctionCtx.__module__ = "myautograd.autograd.function"
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

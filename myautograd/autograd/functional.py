@@ -22,6 +22,7 @@ from __future__ import annotations
 import sys
 
 from .._grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
+from .._missing import missing_attribute as _missing_attribute
 from .._ops.creation import eye, zeros_like
 from .._tensor import Tensor
 
@@ -390,3 +391,6 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
                                        "double_back_trick")
     return (_unpack(_settle(outputs, create_graph), outputs_tuple),
             _unpack(_settle(product, create_graph), inputs_tuple))
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

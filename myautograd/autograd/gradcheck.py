@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .. import _backend
+from .._missing import missing_attribute as _missing_attribute
 from .._tensor import Tensor, make_tensor
 
 NONDETERMINISM_NOTE = """
@@ -396,3 +397,6 @@ def gradgradcheck(func: Callable, inputs: Tensor | Sequence[Tensor],
 
 
 __all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

@@ -14,6 +14,7 @@ from .._autograd import record as _record
 from .._autograd.engine import current_task, will_execute
 from .._autograd.node import AccumulateGrad, Node
 from .._hooks import RemovableHandle
+from .._missing import missing_attribute as _missing_attribute
 
 __all__ = ["Node", "AccumulateGrad", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks",
            "register_multi_grad_hook", "RemovableHandle"]
@@ -90,3 +91,6 @@ def register_multi_grad_hook(tensors: Sequence, fn: Callable, *, mode: str = "al
         return hook
 
     return _MultiHandle([t.register_hook(make_hook(i)) for i, t in enumerate(tensors) if t.requires_grad])
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

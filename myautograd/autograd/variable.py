@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .._missing import missing_attribute as _missing_attribute
 from .._ops.creation import tensor
 from .._tensor import Tensor
 
@@ -25,3 +26,6 @@ class Variable(metaclass=_VariableMeta):
 
 
 Variable.__module__ = "myautograd.autograd.variable"
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import _backend, _dtype
+from .._missing import missing_attribute as _missing_attribute
 from .._ops.creation import tensor, zeros
 
 
@@ -62,3 +63,6 @@ HalfTensor = _LegacyCudaType("HalfTensor", _dtype.float16)
 LongTensor = _LegacyCudaType("LongTensor", _dtype.int64)
 IntTensor = _LegacyCudaType("IntTensor", _dtype.int32)
 BoolTensor = _LegacyCudaType("BoolTensor", _dtype.bool_)
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

@@ -18,6 +18,7 @@ import functools
 from .. import autograd
 from .._batched import LEVELS, BatchedTensor, aligned, union_of_levels
 from .._grad_mode import enable_grad
+from .._missing import missing_attribute as _missing_attribute
 from .._ops.creation import ones_like, zeros_like
 from .._tensor import Tensor
 from . import _forward
@@ -275,3 +276,6 @@ def debug_unwrap(tensor, *, recurse: bool = True):
 
 __all__ = ["debug_unwrap", "functional_call", "functionalize", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev",
            "jvp", "linearize", "rearrange", "replace_all_batch_norm_modules_", "stack_module_state", "vjp", "vmap"]
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

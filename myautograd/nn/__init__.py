@@ -1,5 +1,6 @@
 """``myautograd.nn``: modules, parameters, ``functional`` and ``init``, mirroring ``torch.nn``."""
 
+from .._missing import missing_attribute as _missing_attribute
 from . import functional, init, modules, parallel, parameter, utils
 from .modules import (
     ELU,
@@ -63,3 +64,6 @@ __all__ = [
     "Sigmoid", "SiLU", "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Unflatten", "functional", "init", "modules",
     "parallel", "parameter", "utils",
 ]
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

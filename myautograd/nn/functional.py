@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import warnings
 
+from .._missing import missing_attribute as _missing_attribute
 from .._ops import activations as _act
 from .._ops import convolution as _conv
 from .._ops import linalg as _linalg
@@ -319,3 +320,6 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduct
            log_target: bool = False) -> Tensor:
     reduction = _reduction_of(reduction, size_average, reduce)
     return _losses.kl_div(input, target, reduction, log_target)
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

@@ -10,6 +10,7 @@ import math
 import warnings
 
 from .._grad_mode import no_grad
+from .._missing import missing_attribute as _missing_attribute
 from .._tensor import Tensor
 
 _GAINS = {"linear": 1.0, "conv1d": 1.0, "conv2d": 1.0, "conv3d": 1.0, "conv_transpose1d": 1.0,
@@ -112,3 +113,6 @@ __all__ = [
     "calculate_gain", "constant_", "kaiming_normal_", "kaiming_uniform_", "normal_", "ones_", "uniform_",
     "xavier_normal_", "xavier_uniform_", "zeros_",
 ]
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

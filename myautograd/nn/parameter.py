@@ -8,6 +8,7 @@ the tensor. Operations on a Parameter give plain tensors.
 from __future__ import annotations
 
 from .. import _dtype
+from .._missing import missing_attribute as _missing_attribute
 from .._ops.creation import empty
 from .._tensor import Tensor, make_tensor, version_counter
 
@@ -66,3 +67,6 @@ class Buffer(metaclass=_BufferMeta):
 Buffer.__module__ = "myautograd.nn.parameter"
 
 __all__ = ["Buffer", "Parameter"]
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

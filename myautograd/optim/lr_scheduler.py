@@ -20,6 +20,7 @@ from bisect import bisect_right
 from collections import Counter
 from functools import wraps
 
+from .._missing import missing_attribute as _missing_attribute
 from .._tensor import Tensor
 from .optimizer import Optimizer
 
@@ -363,3 +364,6 @@ _LRScheduler = LRScheduler
 
 __all__ = ["CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "MultiStepLR", "ReduceLROnPlateau",
            "StepLR"]
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

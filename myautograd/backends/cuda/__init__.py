@@ -2,6 +2,7 @@
 effect: CuPy's matrix products are not switched to TF32)."""
 
 from ... import _backend
+from ..._missing import missing_attribute as _missing_attribute
 
 
 class _MatmulFlags:
@@ -17,3 +18,6 @@ def is_built() -> bool:
 
 
 __all__ = ["is_built", "matmul"]
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

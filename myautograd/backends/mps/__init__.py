@@ -1,5 +1,7 @@
 """``torch.backends.mps``: Apple's Metal backend, which myautograd does not have."""
 
+from ..._missing import missing_attribute as _missing_attribute
+
 
 def is_available() -> bool:
     return False
@@ -10,3 +12,6 @@ def is_built() -> bool:
 
 
 __all__ = ["is_available", "is_built"]
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

@@ -1,6 +1,7 @@
 """The layers of ``myautograd.nn``: the Module base class, containers, linear, activation, dropout,
 flatten, loss, convolution, pooling, normalization, embedding and recurrent modules."""
 
+from ..._missing import missing_attribute as _missing_attribute
 from .activation import ELU, GELU, Hardtanh, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
@@ -33,3 +34,6 @@ __all__ = [
     "ParameterList", "ReLU", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "Sequential", "Sigmoid", "SiLU",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Unflatten",
 ]
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

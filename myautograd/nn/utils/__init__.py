@@ -5,6 +5,7 @@ the gradients are scaled (or clamped) in place."""
 from __future__ import annotations
 
 from ..._grad_mode import no_grad
+from ..._missing import missing_attribute as _missing_attribute
 from ..._ops.creation import tensor
 from ..._ops.shape import stack
 from ..._tensor import Tensor
@@ -65,3 +66,6 @@ def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
 
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm"]
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

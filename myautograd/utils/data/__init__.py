@@ -1,5 +1,6 @@
 """``myautograd.utils.data``: datasets, samplers and the ``DataLoader``, as ``torch.utils.data``."""
 
+from ..._missing import missing_attribute as _missing_attribute
 from . import collate, dataloader, dataset, sampler
 from .collate import default_collate, default_convert
 from .dataloader import DataLoader, get_worker_info
@@ -19,3 +20,6 @@ __all__ = [
     "collate", "dataloader", "dataset", "default_collate", "default_convert", "get_worker_info", "random_split",
     "sampler",
 ]
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented
