@@ -1,6 +1,7 @@
 """Deliberately broken myautograd: one realistic bug each, to measure what the catalog catches.
 
-Each mutant (``formulas``, ``engine``, ``numerics``, ``transforms``, ``forward_mode``, ``complex_numbers``) is a
+Each mutant (``formulas``, ``engine``, ``numerics``, ``transforms``, ``forward_mode``, ``complex_numbers``,
+``graph_utilities``) is a
 small function that patches one piece of myautograd in the running process; the source tree is never edited. A mutant is an
 implementation the harness can run: ``python -m conformance run --impl tests.mutants:sin_sign``
 (reading the attribute applies the patch, in the side worker only, and gives myautograd).
@@ -16,6 +17,7 @@ from . import (  # noqa: F401 - imported for their registrations
     engine,
     formulas,
     forward_mode,
+    graph_utilities,
     numerics,
     reduced_precision,
     transforms,
