@@ -203,7 +203,7 @@ def allow_mutation_on_saved_tensors_errors(torch, rec):
 
 @case("save_on_cpu: gradients equal to the plain run; the saved tensors come back on their device (on the CPU, "
       "the input itself); with pin_memory each is packed as a new CPU copy (pinned where CUDA is available)",
-      doc=SAVE_ON_CPU, features=("non-scalar", "saved-tensor-hooks", "graph-introspection", "autograd.grad"))
+      doc=SAVE_ON_CPU, features=("non-scalar", "saved-tensor-hooks", "graph-introspection", "autograd.grad", "detach"))
 def save_on_cpu_keeps_values_and_places(torch, rec):
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
     w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True, device=rec.device)
@@ -220,11 +220,12 @@ def save_on_cpu_keeps_values_and_places(torch, rec):
         pinned = (x.pow(3) * w).sum()
     rec("grads under save_on_cpu(pin_memory=True)", torch.autograd.grad(pinned, [x, w]))
     device, packed = hooks.pack_hook(x)
-    rec("packed: device, value", (device, packed))
-    rec("packed is a copy", packed is not x)
-    rec("unpacked", hooks.unpack_hook((device, packed)))
-    if rec.device != "cpu":  # pinned memory needs the GPU's runtime
-        rec("packed.is_pinned()", packed.is_pinned())
+    rec("packed on the CPU, as a copy of x", (packed.device.type, packed is not x, packed.detach()))
+    rec("packed requires grad (copied into under grad mode)", packed.requires_grad)
+    rec("the device kept is x's", device == x.device)
+    unpacked = hooks.unpack_hook((device, packed))
+    rec("unpacked on x's device", (unpacked.device == x.device, unpacked.detach()))
+    rec("packed.is_pinned() (True where CUDA is available)", packed.is_pinned())
 
 
 @case("disable_saved_tensors_hooks: entering saved-tensor hooks (save_on_cpu too) inside it raises its message; "

@@ -20,10 +20,11 @@ from typing import NamedTuple
 from .._autograd import record as _record
 from .._autograd.engine import current_task, will_execute
 from .._autograd.node import AccumulateGrad, Node, gradient_edge
+from .._backend import cuda_available
 from .._grad_mode import enable_grad
 from .._hooks import RemovableHandle
 from .._ops.creation import empty
-from .._tensor import Tensor, make_tensor, version_counter
+from .._tensor import Tensor, make_tensor, meta_of, version_counter
 
 __all__ = ["Node", "AccumulateGrad", "GradientEdge", "get_gradient_edge", "increment_version", "saved_tensors_hooks",
            "save_on_cpu", "disable_saved_tensors_hooks", "allow_mutation_on_saved_tensors", "register_multi_grad_hook",
@@ -78,14 +79,15 @@ class saved_tensors_hooks:
 
 class save_on_cpu(saved_tensors_hooks):
     """Saved tensors are kept on the CPU and copied back to their device when backward unpacks them.
-    With ``pin_memory`` each is copied into a new CPU tensor, as torch's (which pins that memory
-    where CUDA is available; myautograd has no pinned memory)."""
+    With ``pin_memory`` each is copied into a new CPU tensor, marked pinned where CUDA is available
+    (``is_pinned()``; myautograd's copies between devices are synchronous all the same)."""
 
     def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
         def pack_to_cpu(tensor: Tensor) -> tuple:
             if not pin_memory:
                 return (tensor.device, tensor.cpu())
             packed = empty(tensor.size(), dtype=tensor.dtype)
+            meta_of(packed).pinned = device_type == "cuda" and cuda_available()
             packed.copy_(tensor)
             return (tensor.device, packed)
 
