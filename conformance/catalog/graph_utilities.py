@@ -7,7 +7,7 @@ refuses the stale saved value; ``allow_mutation_on_saved_tensors``, ``save_on_cp
 ``disable_saved_tensors_hooks`` are the saved-tensor contexts built on ``saved_tensors_hooks``
 (whose pack and unpack order ``hooks`` checks); ``register_multi_grad_hook``'s "any" mode (its "all"
 mode is in ``hooks``); ``set_multithreading_enabled``, which changes where backward runs, not what
-it computes.
+it computes; ``region_activation_memory_budget``, which only torch.compile honours (eager mode refuses it).
 """
 
 from .. import docs
@@ -20,6 +20,7 @@ SAVE_ON_CPU = docs.docstring("torch.autograd.graph.save_on_cpu")
 DISABLE_HOOKS = docs.docstring("torch.autograd.graph.disable_saved_tensors_hooks")
 MULTI_GRAD_HOOK = docs.docstring("torch.autograd.graph.register_multi_grad_hook")
 MULTITHREADING = docs.docstring("torch.autograd.set_multithreading_enabled")
+MEMORY_BUDGET = docs.docstring("torch.autograd.graph.region_activation_memory_budget")
 
 
 # -- gradient edges ----------------------------------------------------------------------------
@@ -307,3 +308,14 @@ def set_multithreading_enabled_leaves_results_alone(torch, rec):
         return gradient()
 
     rec("in a decorated function", decorated())
+
+
+@case("region_activation_memory_budget outside torch.compile raises RuntimeError (it has no effect in eager mode), "
+      "after checking its budget: TypeError for a bool or a string, ValueError outside [0, 1]",
+      doc=MEMORY_BUDGET, tags=("error",))
+def region_activation_memory_budget_refused_in_eager_mode(torch, rec):
+    for budget in (0.4, 0, True, "0.5", 1.5, -0.1):
+        with rec.attempt(f"region_activation_memory_budget({budget!r})"):
+            with torch.autograd.graph.region_activation_memory_budget(budget):
+                x = torch.tensor(2.0, requires_grad=True, device=rec.device)
+                (x * x).backward()

@@ -28,7 +28,7 @@ from .._tensor import Tensor, make_tensor, meta_of, version_counter
 
 __all__ = ["Node", "AccumulateGrad", "GradientEdge", "get_gradient_edge", "increment_version", "saved_tensors_hooks",
            "save_on_cpu", "disable_saved_tensors_hooks", "allow_mutation_on_saved_tensors", "register_multi_grad_hook",
-           "RemovableHandle"]
+           "region_activation_memory_budget", "RemovableHandle"]
 
 
 class GradientEdge(NamedTuple):
@@ -161,6 +161,17 @@ def allow_mutation_on_saved_tensors():
         finally:
             ctx.clear()
             _mutation_context_active = False
+
+
+def region_activation_memory_budget(budget: float):
+    """torch.compile's activation memory budget for a region: checked as torch checks it, then refused,
+    since myautograd has no compiler (torch refuses it the same way in eager mode)."""
+    name = "torch.autograd.graph.region_activation_memory_budget"
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)):
+        raise TypeError(f"{name}: expects a float, got {type(budget).__name__}")
+    if not 0.0 <= budget <= 1.0:
+        raise ValueError(f"{name}: must be in [0, 1], got {budget}")
+    raise RuntimeError(f"{name} can only be used inside a torch.compile region; it has no effect in eager mode.")
 
 
 class _MultiHandle:
