@@ -161,9 +161,10 @@ def increment_version_of_an_inference_tensor(torch, rec):
 # -- saved-tensor contexts ---------------------------------------------------------------------
 
 @case("allow_mutation_on_saved_tensors: a saved tensor changed in place inside it gives the gradient of the "
-      "value it had when saved, where outside it backward raises; a saved tensor left alone comes back as it was",
+      "value it had when saved (also after a write through .data), where outside it backward raises; a saved "
+      "tensor left alone comes back as it was",
       doc=ALLOW_MUTATION, tags=("error",),
-      features=("non-scalar", "in-place", "saved-tensor-hooks", "graph-introspection"))
+      features=("non-scalar", "in-place", "saved-tensor-hooks", "graph-introspection", "detach"))
 def allow_mutation_on_saved_tensors_uses_the_saved_values(torch, rec):
     x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
     with torch.autograd.graph.allow_mutation_on_saved_tensors():
@@ -176,6 +177,12 @@ def allow_mutation_on_saved_tensors_uses_the_saved_values(torch, rec):
         b = x * 1
         kept = b.pow(2)
         rec("an unchanged saved tensor, unpacked", kept.grad_fn._saved_self)
+        x.grad = None
+        d = x.clone()
+        squares = (d * d).sum()
+        d.data.mul_(10)  # a write no version counter sees
+        squares.backward()
+        rec("x.grad after a write through .data", x.grad)
     with rec.attempt("the same without allow_mutation_on_saved_tensors"):
         c = x.clone()
         again = (c * c).sum()

@@ -129,6 +129,15 @@ class _AllowMutationOnSavedContext:
         self.saved.clear()
 
 
+def _unchanged(tensor: Tensor, version: int, values) -> bool:
+    """Whether ``tensor`` still holds ``values``: its version is the same, and so are its elements
+    (a write through ``.data`` bumps no version; torch's copy-on-write sees it all the same)."""
+    if version_counter(tensor)[0] != version:
+        return False
+    now = tensor._data
+    return bool(((now == values) | ((now != now) & (values != values))).all())
+
+
 class _saved_as_first_seen(saved_tensors_hooks):
     def __init__(self, ctx: _AllowMutationOnSavedContext) -> None:
         def pack(tensor: Tensor) -> int:
@@ -141,7 +150,7 @@ class _saved_as_first_seen(saved_tensors_hooks):
             if not _mutation_context_active or key not in ctx.saved:
                 raise AssertionError(MUTATION_OUTSIDE_CONTEXT)
             tensor, version, values = ctx.saved[key]
-            return tensor if version_counter(tensor)[0] == version else make_tensor(values.copy())
+            return tensor if _unchanged(tensor, version, values) else make_tensor(values.copy())
 
         super().__init__(pack, unpack)
 
