@@ -40,7 +40,10 @@ FEATURES: dict[str, str] = {
     "views": "views of tensors (view, slicing, transpose, expand) and Tensor._base",
     "detach": "Tensor.detach(), detach_() and .data",
     "hooks": "tensor hooks, node hooks and post-accumulate-grad hooks",
-    "saved-tensor-hooks": "torch.autograd.graph.saved_tensors_hooks and save_on_cpu",
+    "saved-tensor-hooks": "torch.autograd.graph.saved_tensors_hooks and the contexts built on it (save_on_cpu, "
+                          "allow_mutation_on_saved_tensors, disable_saved_tensors_hooks)",
+    "gradient-edges": "torch.autograd.graph.GradientEdge and get_gradient_edge: autograd.grad and backward(inputs=) "
+                      "with respect to an edge of the graph",
     "custom-function": "torch.autograd.Function subclasses",
     "graph-introspection": "grad_fn.name(), next_functions, _saved_* attributes and node metadata",
     "anomaly": "torch.autograd.detect_anomaly and set_detect_anomaly",
@@ -85,7 +88,8 @@ DETECTORS: dict[str, re.Pattern] = {
     "views": re.compile(r"\._base\b|\.view\(|\.unfold\(|\.expand\(|\bas_strided\b|_is_view\("),
     "detach": re.compile(r"\.detach\(|\.detach_\(|\.data\b"),
     "hooks": re.compile(r"register_(post_accumulate_grad_)?hook\(|register_prehook\("),
-    "saved-tensor-hooks": re.compile(r"saved_tensors_hooks|save_on_cpu"),
+    "saved-tensor-hooks": re.compile(r"saved_tensors_hooks|save_on_cpu|allow_mutation_on_saved_tensors"),
+    "gradient-edges": re.compile(r"get_gradient_edge|GradientEdge"),
     "custom-function": re.compile(r"autograd\.Function\b|once_differentiable"),
     "graph-introspection": re.compile(r"next_functions|\._saved_|\.metadata\b|\.name\(\)"),
     "anomaly": re.compile(r"detect_anomaly|set_detect_anomaly"),

@@ -1,8 +1,8 @@
 """Grad modes: whether operations are recorded for backward, per thread.
 
-``no_grad``, ``enable_grad``, ``set_grad_enabled`` and ``inference_mode`` work as context
-managers and as decorators, as torch's do. ``STATE`` is read on every operation, so it is a
-thread-local object with plain attributes.
+``no_grad``, ``enable_grad``, ``set_grad_enabled``, ``inference_mode`` and
+``set_multithreading_enabled`` work as context managers and as decorators, as torch's do.
+``STATE`` is read on every operation, so it is a thread-local object with plain attributes.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ class _ThreadState(threading.local):
     def __init__(self) -> None:
         self.grad_enabled = True
         self.inference = False
+        self.multithreading = True  # set_multithreading_enabled's flag: myautograd's backward uses one thread
 
 
 STATE = _ThreadState()
@@ -140,6 +141,25 @@ class inference_mode(_DecoratorContextManager):
 
     def __exit__(self, *exc) -> None:
         STATE.grad_enabled, STATE.inference = self.prev
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+
+class set_multithreading_enabled(_DecoratorContextManager):
+    """Sets whether backward may run on device worker threads, from the call (or the block) on, as
+    torch's does; myautograd's engine always runs on the calling thread, so only the flag changes."""
+
+    def __init__(self, mode: bool) -> None:
+        self.prev = STATE.multithreading
+        self.mode = mode
+        STATE.multithreading = mode
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc) -> None:
+        STATE.multithreading = self.prev
 
     def clone(self):
         return self.__class__(self.mode)

@@ -61,7 +61,7 @@ class TensorMeta:
     """The rarely used autograd state of a tensor."""
 
     __slots__ = ("accumulator", "hooks", "post_accumulate_hooks", "retains_grad", "base", "view",
-                 "creation", "inference", "grad_dtype", "plain_views")
+                 "creation", "inference", "grad_dtype", "plain_views", "pinned")
 
     def __init__(self) -> None:
         self.accumulator = None          # weakref to the leaf's AccumulateGrad node
@@ -74,6 +74,7 @@ class TensorMeta:
         self.inference = False
         self.grad_dtype = None
         self.plain_views = None          # for a base that did not require grad: the views taken of it since
+        self.pinned = False              # a CPU copy that save_on_cpu(pin_memory=True) made where CUDA is available
 
 
 _new = object.__new__
@@ -415,6 +416,11 @@ class Tensor:
         self._output_nr = 0
         self._requires_grad = False
         return self
+
+    def is_pinned(self, device=None) -> bool:
+        """Whether this CPU tensor's memory is pinned for the GPU (only save_on_cpu's copies can be)."""
+        meta = self._meta
+        return meta is not None and meta.pinned
 
     def is_inference(self) -> bool:
         meta = self._meta

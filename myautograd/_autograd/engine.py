@@ -136,11 +136,14 @@ class GraphTask:
         targets: set[Node] = set()
         self.captured = [None] * len(inputs)
         for index, tensor in enumerate(inputs):
-            node, nr = gradient_edge(tensor)
+            # a torch.autograd.graph.GradientEdge (a named tuple) names its node and input number itself
+            node, nr = tensor[:2] if isinstance(tensor, tuple) else gradient_edge(tensor)
             if self.accumulate and isinstance(node, AccumulateGrad):
                 targets.add(node)
-            elif self.accumulate:
-                self.retain_targets.setdefault(node, []).append((nr, tensor))
+            elif self.accumulate:  # a non-leaf: its .grad is kept (retain_grad); an edge's gradient goes nowhere
+                targets_of_node = self.retain_targets.setdefault(node, [])
+                if not isinstance(tensor, tuple):
+                    targets_of_node.append((nr, tensor))
             else:
                 self.captures.setdefault(node, []).append((nr, index))
         running, self.active = _plan(root_nodes, targets, set(self.captures) | set(self.retain_targets))

@@ -41,14 +41,14 @@ import numpy as np
 
 from .._dtype import _python_scalar_dtype
 from .._tensor import Tensor, make_tensor
-from .node import Node, SavedTensor, unpack_saved_tensor
+from .node import Node, SavedTensor, hand_to_hooks, unpack_saved_tensor
 
 NODES: dict[str, type] = {}
 
 
 def _freed_saved_tensor() -> SavedTensor:
     saved = object.__new__(SavedTensor)
-    saved.data = saved.tensor = saved.packed = saved.hooks = None
+    saved.data = saved.tensor = saved.packed = saved.hooks = saved.edge = None
     saved.counter, saved.version, saved.nonleaf, saved.output_nr = [0], 0, False, -1
     return saved
 
@@ -277,9 +277,7 @@ class RawSavedTensor:
             raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. "
                                "Hint: only one pair of hooks is allowed at a time.")
         tensor = unpack_saved_tensor(saved, self._node)
-        saved.packed = pack_hook(tensor)
-        saved.hooks = (pack_hook, unpack_hook)
-        saved.data = saved.tensor = None
+        hand_to_hooks(saved, tensor, pack_hook(tensor), (pack_hook, unpack_hook))
 
     def unpack(self):
         return unpack_saved_tensor(self._saved, self._node)

@@ -23,7 +23,7 @@ from typing import Any
 from .._backend import device_of
 from .._dtype import from_numpy
 from .._hooks import RemovableHandle, add_hook
-from .._tensor import Tensor, make_tensor, meta_of, views_follow_requires_grad
+from .._tensor import Tensor, make_tensor, meta_of, version_counter, views_follow_requires_grad
 from .anomaly import STATE as ANOMALY
 
 # Creation order: among ready nodes, the engine runs later-created ones first.
@@ -136,7 +136,7 @@ class Node:
         if stash:
             for value in stash.values():
                 if value.__class__ is SavedTensor:
-                    value.data = value.tensor = value.packed = value.hooks = None  # value.free()
+                    value.data = value.tensor = value.packed = value.hooks = value.edge = None  # value.free()
 
     def __call__(self, *grads):
         """Run this node's backward on the given gradients (``grad_fn(grad)``)."""
@@ -225,10 +225,11 @@ class SavedTensor:
     ``grad_fn`` is the node, as torch does. ``nonleaf``: a saved input that had a grad_fn; if
     ``detach_()`` takes it away, unpacking raises, as torch's does (None: it had one, but a custom
     Function unpacks it all the same, and a version error then names that Function). With saved-tensor hooks,
-    ``packed`` holds what the pack hook returned and ``hooks`` the (pack, unpack) pair.
+    ``packed`` holds what the pack hook returned, ``hooks`` the (pack, unpack) pair and ``edge`` what the
+    unpacked tensor gets of the saved one's history (``hand_to_hooks``).
     """
 
-    __slots__ = ("data", "version", "counter", "tensor", "nonleaf", "output_nr", "packed", "hooks")
+    __slots__ = ("data", "version", "counter", "tensor", "nonleaf", "output_nr", "packed", "hooks", "edge")
 
     @property
     def is_output(self) -> bool:
@@ -239,9 +240,12 @@ class SavedTensor:
         self.tensor = None
         self.packed = None
         self.hooks = None
+        self.edge = None
 
     def check(self, owner: Node) -> None:
-        if self.data is None and self.packed is None:
+        if self.hooks is not None:  # its unpack hook gives the value: torch checks no version then
+            return
+        if self.data is None:
             raise RuntimeError(FREED_MESSAGE)
         if self.nonleaf and self.tensor._grad_fn is None:
             raise RuntimeError(DETACHED_IN_PLACE_MESSAGE)
@@ -282,15 +286,47 @@ def save(tensor: Tensor, output_nr: int = -1) -> SavedTensor:
     saved.tensor = tensor if output_nr < 0 else None
     saved.nonleaf = output_nr < 0 and tensor._grad_fn is not None
     saved.output_nr = output_nr
-    saved.packed = saved.hooks = None
+    saved.packed = saved.hooks = saved.edge = None
     return saved
+
+
+def hand_to_hooks(saved: SavedTensor, tensor: Tensor, packed, hooks: tuple) -> None:
+    """Keep ``saved`` (of ``tensor``) as what its pack hook returned. As torch's, only the history is
+    kept: requires_grad, and an input's grad_fn or a leaf's accumulator (an output's node is the owner)."""
+    saved.packed = packed
+    saved.hooks = hooks
+    if saved.is_output:
+        saved.edge = None
+    elif tensor._grad_fn is not None:
+        saved.edge = (tensor._requires_grad, tensor._grad_fn, tensor._output_nr, None)
+    else:
+        accumulator = weakref.ref(grad_accumulator(tensor)) if tensor._requires_grad else None
+        saved.edge = (tensor._requires_grad, None, 0, accumulator)
+    saved.data = saved.tensor = None
+
+
+def _unpacked_by_hook(saved: SavedTensor, owner: Node):
+    """What the unpack hook returns, as a new tensor with the saved one's history (torch's unpacking
+    gives a new tensor object, sharing the hook's result's memory and version counter)."""
+    value = saved.hooks[1](saved.packed)
+    if not isinstance(value, Tensor):
+        return value
+    if saved.edge is None:
+        out = make_tensor(value._data, True, owner, saved.output_nr)
+    else:
+        requires_grad, grad_fn, output_nr, accumulator = saved.edge
+        out = make_tensor(value._data, requires_grad, grad_fn, output_nr)
+        if accumulator is not None and accumulator() is not None:
+            meta_of(out).accumulator = accumulator
+    out._vc = version_counter(value)
+    return out
 
 
 def unpack_saved_tensor(saved: SavedTensor, owner: Node) -> Tensor:
     """A saved tensor as a tensor: the input itself, or for a saved output a new tensor whose
     grad_fn is the node that saved it; through the unpack hook when one packed it."""
-    if saved.packed is not None:
-        return saved.hooks[1](saved.packed)
+    if saved.hooks is not None:
+        return _unpacked_by_hook(saved, owner)
     saved.check(owner)
     if saved.tensor is not None:
         return saved.tensor

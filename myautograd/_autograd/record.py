@@ -27,9 +27,10 @@ from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
 from . import forward
 from .formulas import is_result_name
-from .node import NO_EDGE, SavedTensor, gradient_edge, init_node, save, set_history, split_edges
+from .node import NO_EDGE, SavedTensor, gradient_edge, hand_to_hooks, init_node, save, set_history, split_edges
 
 _SAVED_HOOKS: list[tuple] = []  # (pack, unpack) pairs of torch.autograd.graph.saved_tensors_hooks
+HOOKS_DISABLED_MESSAGE: str | None = None  # set inside torch.autograd.graph.disable_saved_tensors_hooks
 # While the fast paths are on, their versions of record and record_one (installed by fast.py).
 fast_record = None
 fast_record_one = None
@@ -217,13 +218,12 @@ def save_for_backward(tensor: Tensor, output_nr: int = -1) -> SavedTensor:
     if _SAVED_HOOKS:
         pack, unpack = _SAVED_HOOKS[-1]
         version = version_counter(tensor)[0]
-        saved.packed = pack(tensor)
+        packed = pack(tensor)
         if version_counter(tensor)[0] != version:
             raise RuntimeError(
                 "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack hook "
                 "cannot be modified by in-place operations as this can lead to unexpected side-effects. Please "
                 "open an issue if you need to perform in-place operations on the input to a pack hook."
             )
-        saved.hooks = (pack, unpack)
-        saved.data = saved.tensor = None
+        hand_to_hooks(saved, tensor, packed, (pack, unpack))
     return saved

@@ -290,6 +290,8 @@ def _norm_of(data, ord, axes, keepdim):
         out = np.sqrt((magnitude * magnitude).sum(axis=axes, keepdims=keepdim))
     elif ord == float("inf"):
         out = magnitude.max(axis=axes, keepdims=keepdim)
+    elif ord == float("-inf"):
+        out = magnitude.min(axis=axes, keepdims=keepdim)
     elif ord == 1:
         out = magnitude.sum(axis=axes, keepdims=keepdim)
     elif ord == 0:

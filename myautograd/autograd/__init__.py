@@ -18,7 +18,7 @@ from .._autograd.node import gradient_edge
 from .._autograd.view_links import gradient_tensor
 from .._batched import LEVELS as VMAP_LEVELS
 from .._batched import BatchedTensor, aligned, levels_of, union_of_levels
-from .._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled, set_multithreading_enabled
 from .._missing import missing_attribute as _missing_attribute
 from .._ops.shape import stack
 from .._tensor import Tensor, make_tensor, warn_once
@@ -32,7 +32,7 @@ __all__ = [
     "Function", "FunctionCtx", "Variable", "backward", "grad", "detect_anomaly", "set_detect_anomaly",
     "enable_grad", "no_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled", "graph", "functional",
     "function", "anomaly_mode", "once_differentiable", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
-    "gradcheck", "gradgradcheck", "forward_ad",
+    "gradcheck", "gradgradcheck", "forward_ad", "set_multithreading_enabled",
 
 ]
 
@@ -47,7 +47,7 @@ REFERENCE_CYCLE_WARNING = (
 def _as_tuple(value, count: int | None = None) -> tuple:
     if value is None:
         return (None,) * (count or 1)
-    if isinstance(value, Tensor):
+    if isinstance(value, (Tensor, graph.GradientEdge)):
         return (value,)
     return tuple(value)
 
@@ -56,6 +56,11 @@ def _make_grads(outputs: Sequence[Tensor], grads: Sequence, is_grads_batched: bo
     """Root gradients: checked against the outputs, implicit ones for single-element outputs."""
     made = []
     for out, grad in zip(outputs, grads):
+        if isinstance(out, graph.GradientEdge):  # an output given as an edge has no values to look at
+            if grad is None:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            made.append(grad)
+            continue
         if isinstance(grad, Tensor):
             out_shape = out.shape
             grad_shape = grad.shape
@@ -99,6 +104,10 @@ def _roots(tensors: Sequence[Tensor], grads: list, create_graph: bool):
     """Validated root edges and gradients (arrays for a plain backward, tensors under create_graph)."""
     roots, root_grads = [], []
     for index, (tensor, grad) in enumerate(zip(tensors, grads)):
+        if isinstance(tensor, graph.GradientEdge):
+            roots.append(tensor[:2])
+            root_grads.append(grad if create_graph else grad._data)
+            continue
         edge = gradient_edge(tensor)
         if edge[0] is None:
             raise RuntimeError(f"element {index} of tensors does not require grad and does not have a grad_fn")
@@ -133,7 +142,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         retain_graph = create_graph
     if inputs is not None:
         for tensor in inputs:
-            if not tensor.requires_grad:
+            if not isinstance(tensor, graph.GradientEdge) and not tensor.requires_grad:
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     roots, root_grads = _roots(tensors, made, create_graph)
     try:
@@ -147,7 +156,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 def _inputs_tuple(inputs):
     if inputs is None:
         return None
-    if isinstance(inputs, Tensor):
+    if isinstance(inputs, (Tensor, graph.GradientEdge)):
         return (inputs,)
     if isinstance(inputs, dict):
         return tuple(inputs.values())
@@ -181,6 +190,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grad_outputs)} gradients")
     if retain_graph is None:
         retain_graph = create_graph
+    if materialize_grads and any(isinstance(x, graph.GradientEdge) for x in inputs):
+        raise RuntimeError("materialize_grads cannot be used when the given input is a GradientEdge")
     if is_grads_batched:
         result = _batched_grad(outputs, inputs, made, retain_graph, create_graph, allow_unused)
     else:
@@ -217,7 +228,7 @@ def _grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused) -> t
     tangents_only = not create_graph and _forward.carrying()
     roots, root_grads = _roots(outputs, grads, create_graph or tangents_only)  # the outputs are checked first
     for tensor in inputs:
-        if not tensor.requires_grad:
+        if not isinstance(tensor, graph.GradientEdge) and not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     captured = run_backward(roots, root_grads, keep_graph=retain_graph, create_graph=create_graph or tangents_only,
                             inputs=list(inputs), accumulate=False)

@@ -1,8 +1,8 @@
 """Deliberately broken myautograd: one realistic bug each, to measure what the catalog catches.
 
 Each mutant (``formulas``, ``engine``, ``numerics``, ``transforms``, ``forward_mode``, ``complex_numbers``,
-``module_hooks``, ``checkpointing``, ...) is a small function that patches one piece of myautograd in the running
-process; the source tree is never edited. A mutant is an implementation the harness can run:
+``module_hooks``, ``checkpointing``, ``graph_utilities``, ...) is a small function that patches one piece of
+myautograd in the running process; the source tree is never edited. A mutant is an implementation the harness can run:
 ``python -m conformance run --impl tests.mutants:sin_sign`` (reading the attribute applies the patch, in the
 side worker only, and gives myautograd).
 ``python -m tests.mutants`` runs the whole CPU catalog against every mutant and reports the kill
@@ -18,6 +18,7 @@ from . import (  # noqa: F401 - imported for their registrations
     engine,
     formulas,
     forward_mode,
+    graph_utilities,
     module_hooks,
     numerics,
     promotion,
