@@ -18,6 +18,7 @@ from . import (  # noqa: F401 - imported for their registrations
     conversion,
     convolution,
     creation,
+    dtype_refusals,
     fourier,
     indexing,
     inplace,
@@ -36,7 +37,6 @@ from . import (  # noqa: F401 - imported for their registrations
     unpack_order,
     views,
 )
-from . import dtype_refusals
 from .registry import FUNCTIONS, METHODS
 
 # torch's refusals of dtypes its kernels lack, in front of those ops wherever they are reached.
