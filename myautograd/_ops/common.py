@@ -18,6 +18,16 @@ def check_tensor(value, op: str, arg: str = "input", position: int = 1) -> Tenso
     return value
 
 
+def check_real_parts(first: Tensor, second: Tensor) -> None:
+    """The two parts of ``torch.complex``/``torch.polar``: Half, Float or Double, of one dtype (torch's messages)."""
+    if not all(t._data.dtype in (np.float16, np.float32, np.float64) for t in (first, second)):
+        raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{first.dtype.scalar_type_name} and {second.dtype.scalar_type_name}")
+    if first.dtype != second.dtype:
+        raise RuntimeError(f"Expected object of scalar type {first.dtype.scalar_type_name} but got scalar type "
+                           f"{second.dtype.scalar_type_name} for second argument")
+
+
 def normalize_dim(dim: int, ndim: int) -> int:
     limit = max(ndim, 1)
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):

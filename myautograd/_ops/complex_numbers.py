@@ -17,6 +17,7 @@ import numpy as np
 from .. import _dtype
 from .._autograd.record import recorded
 from .._tensor import Tensor
+from .common import check_real_parts
 from .derivatives import NODES
 from .registry import export, method
 from .shape import clone
@@ -68,12 +69,7 @@ def angle(input):
 
 @export(method=False)
 def polar(abs, angle):  # noqa: A002 - torch's parameter names
+    check_real_parts(abs, angle)
     a, b = abs._data, angle._data
-    if a.dtype.kind != "f" or b.dtype.kind != "f":
-        raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
-                           f"{abs.dtype.scalar_type_name} and {angle.dtype.scalar_type_name}")
-    if a.dtype != b.dtype:
-        raise RuntimeError(f"Expected object of scalar type {abs.dtype.scalar_type_name} but got scalar type "
-                           f"{angle.dtype.scalar_type_name} for second argument")
     out = (a * np.cos(b) + 1j * (a * np.sin(b))).astype(np.result_type(a.dtype, np.complex64))
     return recorded(NODES["PolarBackward0"], out, (abs, angle))

@@ -21,7 +21,15 @@ from .._autograd.record import record, record_one, recorded, records, records_an
 from .._dtype import REDUCED_FLOATS
 from .._reduced import in_float32
 from .._tensor import Tensor, make_tensor
-from .common import PY_NUMBERS, broadcast_error, check_castable, check_tensor, default_float_for, device_error
+from .common import (
+    PY_NUMBERS,
+    broadcast_error,
+    check_castable,
+    check_real_parts,
+    check_tensor,
+    default_float_for,
+    device_error,
+)
 from .derivatives import NODES
 from .registry import export
 
@@ -487,6 +495,7 @@ arctan2 = export(atan2, name="arctan2")
 @export(method=False, name="complex")
 def make_complex(real, imag):
     """``torch.complex(real, imag)`` (named so as not to hide Python's ``complex``)."""
+    check_real_parts(real, imag)
     out = real._data + 1j * imag._data
     out = out.astype(np.complex64 if real._data.dtype == np.float32 else np.complex128)
     return recorded(NODES["ComplexBackward0"], out, (real, imag))
