@@ -67,7 +67,8 @@ def scenario_source(entry: dict, sample: dict) -> str:
         f"        grad_outputs = {grads}",
         "        if outputs:",
         "            sum((o * g).sum() for o, g in zip(outputs, grad_outputs)).backward()",
-        "        rec(f'{mode}: gradients of the inputs', [t.grad for t in tensor_leaves((args, kwargs)) if t.requires_grad])",
+        "        leaves = [t for t in tensor_leaves((args, kwargs)) if t.requires_grad]",
+        "        rec(f'{mode}: gradients of the inputs', [t.grad for t in leaves])",
         "        rec(f'{mode}: gradients of the parameters', {n: p.grad for n, p in module.named_parameters()})",
         "        rec(f'{mode}: buffers', dict(module.named_buffers()))",
     ]
