@@ -17,6 +17,7 @@ from . import (  # noqa: F401 - imported for their registrations
     formulas,
     forward_mode,
     numerics,
+    optimizer_options,
     reduced_precision,
     transforms,
 )
