@@ -110,10 +110,12 @@ def mutant_observed(name: str, case, dtype: str) -> dict:
 @pytest.mark.parametrize(("mutant", "case_id"), [
     ("adam_maximize_after_weight_decay", "optiminfo.Adam.3"),
     ("rmsprop_centered_ignored", "optiminfo.RMSprop.4"),
+    ("scheduler_steps_at_construction", "lr_schedulers.StepLR"),
 ])
 def test_planted_optimizer_bugs_are_caught(mutant, case_id):
     case = REGISTRY.get(case_id)
-    item = Item(case, "cpu", "float64")
-    reference = isolated(lambda: observe(case, resolve(REFERENCE).namespace, "cpu", "float64"))
-    verdict = judge(item, reference, mutant_observed(mutant, case, "float64"), "myautograd").as_dict()
+    dtype = case.dtypes[-1]
+    item = Item(case, "cpu", dtype)
+    reference = isolated(lambda: observe(case, resolve(REFERENCE).namespace, "cpu", dtype))
+    verdict = judge(item, reference, mutant_observed(mutant, case, dtype), "myautograd").as_dict()
     assert verdict["outcome"] == "fail", verdict
