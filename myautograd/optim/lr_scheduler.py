@@ -361,5 +361,14 @@ class ReduceLROnPlateau(LRScheduler):
 
 _LRScheduler = LRScheduler
 
-__all__ = ["CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "MultiStepLR", "ReduceLROnPlateau",
-           "StepLR"]
+from .lr_composed import (  # noqa: E402 - they build on the classes above
+    ChainedScheduler,
+    ConstantLR,
+    LinearLR,
+    MultiplicativeLR,
+    PolynomialLR,
+    SequentialLR,
+)
+
+__all__ = ["ChainedScheduler", "ConstantLR", "CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR",
+           "LinearLR", "MultiStepLR", "MultiplicativeLR", "PolynomialLR", "ReduceLROnPlateau", "SequentialLR", "StepLR"]
