@@ -369,6 +369,8 @@ from .lr_composed import (  # noqa: E402 - they build on the classes above
     PolynomialLR,
     SequentialLR,
 )
+from .lr_cyclic import CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR  # noqa: E402 - as above
 
-__all__ = ["ChainedScheduler", "ConstantLR", "CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR",
+__all__ = ["ChainedScheduler", "ConstantLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts", "CyclicLR",
+           "ExponentialLR", "OneCycleLR", "LRScheduler", "LambdaLR",
            "LinearLR", "MultiStepLR", "MultiplicativeLR", "PolynomialLR", "ReduceLROnPlateau", "SequentialLR", "StepLR"]
