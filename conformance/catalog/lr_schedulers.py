@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from .. import docs
 from ..case import REGISTRY, Registry, case, case_from_source
+from ..features import detected
 from ..operators.tolerances import CHAINED
 
 EPOCHS = 8
-FEATURES = ("nn", "optim")
+FEATURES = ("non-scalar", "nn", "optim")
 LR = "torch.optim.lr_scheduler"
 
 #: Scheduler name -> the source of its construction's arguments after the optimizer (``opt``).
@@ -40,7 +41,7 @@ SCHEDULERS = {
 }
 
 TEMPLATE = '''\
-def scenario(torch, rec):
+def {name}(torch, rec):
     w = torch.nn.Parameter(torch.tensor([1.0, -2.0], device=rec.device))
     opt = torch.optim.SGD([w], lr=0.1, momentum=0.9)
     scheduler = torch.optim.lr_scheduler.{name}(opt, {arguments})
@@ -63,7 +64,8 @@ def build(name: str, arguments: str):
     source = TEMPLATE.format(name=name, arguments=arguments, epochs=EPOCHS, step=step)
     title = f"torch.optim.lr_scheduler.{name}({arguments}): the rates of {EPOCHS} epochs, state_dict names"
     return case_from_source(source, f"lr_schedulers.{name}", title, docs.docstring(f"torch.optim.lr_scheduler.{name}"),
-                            features=FEATURES, devices=("cpu",), tolerances=CHAINED.per_dtype())
+                            function=name, namespace={"__name__": __name__}, features=tuple(sorted(set(FEATURES) | detected(source))), devices=("cpu",),
+                            tolerances=CHAINED.per_dtype())
 
 
 def register(registry: Registry = REGISTRY) -> None:

@@ -24,6 +24,7 @@ from .. import docs
 from ..case import REGISTRY, Registry, case_from_source
 from ..databases import load
 from ..databases.source import source_of, tensor_source
+from ..features import detected
 from ..operators.tolerances import COMPOSITE
 
 DTYPES = ("float32", "float64")
@@ -82,9 +83,11 @@ def build(entry: dict, sample: dict, torch_version: str | None) -> object:
     notes = f"; {'; '.join(sample['notes'])}" if sample["notes"] else ""
     title = (f"torch.nn.{name}, module_db input {sample['index']}{desc}: output, gradients and buffers in "
              f"{' and '.join(sample['modes'])} mode (samples of torch {torch_version}){notes}")
-    return case_from_source(scenario_source(entry, sample), case_id, title, docs.docstring(f"torch.nn.{name}"),
+    source = scenario_source(entry, sample)
+    return case_from_source(source, case_id, title, docs.docstring(f"torch.nn.{name}"),
                             namespace={"__name__": __name__, "tensor_leaves": tensor_leaves}, dtypes=DTYPES,
-                            features=FEATURES, tags=("database", "module_db"), devices=("cpu",),
+                            features=tuple(sorted(set(FEATURES) | detected(source))), tags=("database", "module_db"),
+                            devices=("cpu",),
                             tolerances=COMPOSITE.per_dtype())
 
 

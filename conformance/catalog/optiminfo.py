@@ -23,6 +23,7 @@ from .. import docs
 from ..case import REGISTRY, Registry, case_from_source
 from ..databases import load
 from ..databases.source import source_of
+from ..features import detected
 from ..operators.tolerances import COMPOSITE
 
 DTYPES = ("float32", "float64")
@@ -92,8 +93,10 @@ def build(entry: dict, sample: dict, torch_version: str | None) -> object:
                              saved_after=SAVED_AFTER, state_label=state_label, state_record=state_record)
     title = (f"torch.optim.{name}, optim_db option set {sample['index']} ({sample['desc']}): "
              f"{STEPS} steps and a state_dict round trip (samples of torch {torch_version})")
-    return case_from_source(source, case_id, title, docs.docstring(f"torch.optim.{name}"), dtypes=DTYPES,
-                            features=FEATURES, tags=("database", "optim_db"), devices=("cpu",),
+    return case_from_source(source, case_id, title, docs.docstring(f"torch.optim.{name}"),
+                            namespace={"__name__": __name__}, dtypes=DTYPES,
+                            features=tuple(sorted(set(FEATURES) | detected(source))), tags=("database", "optim_db"),
+                            devices=("cpu",),
                             tolerances=COMPOSITE.per_dtype())
 
 
