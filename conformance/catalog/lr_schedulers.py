@@ -64,7 +64,8 @@ def build(name: str, arguments: str):
     source = TEMPLATE.format(name=name, arguments=arguments, epochs=EPOCHS, step=step)
     title = f"torch.optim.lr_scheduler.{name}({arguments}): the rates of {EPOCHS} epochs, state_dict names"
     return case_from_source(source, f"lr_schedulers.{name}", title, docs.docstring(f"torch.optim.lr_scheduler.{name}"),
-                            function=name, namespace={"__name__": __name__}, features=tuple(sorted(set(FEATURES) | detected(source))), devices=("cpu",),
+                            function=name, namespace={"__name__": __name__},
+                            features=tuple(sorted(set(FEATURES) | detected(source))), devices=("cpu",),
                             tolerances=CHAINED.per_dtype())
 
 
