@@ -470,7 +470,7 @@ class Tensor:
         return kind(self._data.reshape(()).item())
 
     def __float__(self) -> float:
-        if self._requires_grad:
+        if self._requires_grad and STATE.grad_enabled:  # torch warns only where gradients are recorded
             warn_once(SCALAR_CONVERSION_WARNING)
         return self._scalar(float)
 

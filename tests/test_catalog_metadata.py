@@ -17,6 +17,8 @@ from conformance.features import FEATURES, UnknownFeature, detected
 FACTORIES = {"tensor", "ones", "zeros", "full", "empty", "arange", "eye", "linspace", "logspace", "rand",
              "randn", "randint", "ones_like", "zeros_like"}
 TAGS = {"warning", "error", "seed", "hard"}
+#: Cases generated from torch's sample databases (conformance/databases): <topic>.<class>.<index>
+DATABASE_CASE = re.compile(r"(moduleinfo|optiminfo)\.[A-Za-z0-9]+\.\d+")
 OPERATOR_TAGS = {"op", "check:forward", "check:grad", "check:gradgrad", "check:error", "check:forward-mode",
                  "check:forward-over-reverse", "check:vmap", "check:vmap-of-vjp", "torch-refuses:forward-mode",
                  "torch-refuses:forward-over-reverse", "torch-refuses:vmap", "torch-refuses:vmap-of-vjp"}
@@ -38,6 +40,8 @@ def test_case_metadata_is_complete(item: Case):
         _, operator, variant = item.id.split(".")
         assert item.scenario.__name__ == f"op_{operator}__{variant}"
         assert set(item.tags) - OPERATOR_TAGS == {f"op:{operator}"}, f"unexpected tags {item.tags}"
+    elif DATABASE_CASE.fullmatch(item.id):
+        assert set(item.tags) == {"database", "module_db" if item.topic == "moduleinfo" else "optim_db"}
     else:
         assert item.id == f"{item.topic}.{item.scenario.__name__}"
         assert set(item.tags) <= TAGS, f"unknown tags {set(item.tags) - TAGS}"

@@ -1,6 +1,9 @@
 """The behaviour catalog: one module per topic, each holding small ``@case`` scenarios.
 
-Adding a module here adds a topic; ``load()`` imports every module of this package.
+Adding a module here adds a topic; ``load()`` imports every module of this package but the topics
+rendered from PyTorch's own test databases (``DATABASE_TOPICS``: about a thousand items, whose run
+takes minutes), which ``load_with_databases()`` adds (``--registry conformance.catalog:load_with_databases``,
+``tox -e databases``).
 """
 
 from __future__ import annotations
@@ -10,9 +13,26 @@ import pkgutil
 
 from ..case import REGISTRY, Registry
 
+#: Topics rendered from torch's module_db and optim_db (``conformance/databases``), run on request.
+DATABASE_TOPICS = ("moduleinfo", "optiminfo")
 
-def load() -> Registry:
+
+_REGISTERED: set[str] = set()
+
+
+def load(databases: bool = False) -> Registry:
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if not info.name.startswith("_"):
-            importlib.import_module(f"{__name__}.{info.name}")
+        if info.name.startswith("_") or info.name in DATABASE_TOPICS:
+            continue
+        importlib.import_module(f"{__name__}.{info.name}")
+    if databases:
+        for name in DATABASE_TOPICS:
+            if name not in _REGISTERED:  # their modules register when asked, not when imported
+                importlib.import_module(f"{__name__}.{name}").register(REGISTRY)
+                _REGISTERED.add(name)
     return REGISTRY
+
+
+def load_with_databases() -> Registry:
+    """The catalog with the topics of torch's test databases."""
+    return load(databases=True)

@@ -1,16 +1,23 @@
-"""``myautograd.optim``: optimizers mirroring ``torch.optim`` (SGD, Adam, AdamW, RMSprop, Adagrad)
-and the learning-rate schedules of ``lr_scheduler``."""
+"""``myautograd.optim``: optimizers mirroring ``torch.optim`` (SGD, Adadelta, Adagrad, Adam, AdamW,
+Adamax, ASGD, LBFGS, NAdam, RAdam, RMSprop, Rprop) and the learning-rate schedules of
+``lr_scheduler``. Not implemented: Adafactor, Muon and SparseAdam."""
 
 from .._missing import missing_attribute as _missing_attribute
-from . import adagrad, adam, lr_scheduler, optimizer, rmsprop, sgd
+from . import adadelta, adagrad, adam, adamax, asgd, lbfgs, lr_scheduler, nadam, optimizer, rmsprop, sgd
+from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam, AdamW
+from .adamax import Adamax
+from .asgd import ASGD, Rprop
+from .lbfgs import LBFGS
+from .nadam import NAdam, RAdam
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "adagrad", "adam", "lr_scheduler", "optimizer",
-           "rmsprop", "sgd"]
+__all__ = ["ASGD", "LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam", "Optimizer", "RAdam",
+           "RMSprop", "Rprop", "adadelta", "adagrad", "adam", "adamax", "asgd", "lbfgs", "lr_scheduler", "nadam",
+           "optimizer", "rmsprop", "sgd"]
 
 
 __getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

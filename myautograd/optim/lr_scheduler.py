@@ -362,8 +362,19 @@ class ReduceLROnPlateau(LRScheduler):
 
 _LRScheduler = LRScheduler
 
-__all__ = ["CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "MultiStepLR", "ReduceLROnPlateau",
-           "StepLR"]
+from .lr_composed import (  # noqa: E402 - they build on the classes above
+    ChainedScheduler,
+    ConstantLR,
+    LinearLR,
+    MultiplicativeLR,
+    PolynomialLR,
+    SequentialLR,
+)
+from .lr_cyclic import CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR  # noqa: E402 - as above
+
+__all__ = ["ChainedScheduler", "ConstantLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts", "CyclicLR",
+           "ExponentialLR", "OneCycleLR", "LRScheduler", "LambdaLR",
+           "LinearLR", "MultiStepLR", "MultiplicativeLR", "PolynomialLR", "ReduceLROnPlateau", "SequentialLR", "StepLR"]
 
 
 __getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

@@ -211,4 +211,24 @@ def scalar_dtype():
     return _dtype.float64 if _dtype.get_default_dtype() is _dtype.float64 else _dtype.float32
 
 
-__all__ = ["Optimizer", "PerParameterOptimizer", "required", "scalar_dtype"]
+
+
+
+def check_lr(lr) -> None:
+    """torch's checks on a learning rate: a tensor holds one element; it is not negative."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+
+
+def check_betas(betas) -> None:
+    for index, beta in enumerate(betas):
+        if not 0.0 <= beta < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {index}: {beta}")
+
+
+def as_number(value):
+    """A learning rate given as a one-element tensor, as a Python number (torch's ``_to_scalar``)."""
+    return value.item() if isinstance(value, Tensor) else value
+__all__ = ["Optimizer", "PerParameterOptimizer", "as_number", "check_betas", "check_lr", "required", "scalar_dtype"]

@@ -21,6 +21,7 @@ from . import (  # noqa: F401 - imported for their registrations
     graph_utilities,
     module_hooks,
     numerics,
+    optimizer_options,
     promotion,
     reduced_precision,
     transforms,

@@ -1,0 +1,49 @@
+"""Mutants of optimizer options that the hand-written optimizer cases never set, and of the
+learning-rate schedulers: caught by the optim_db cases (``optiminfo``) and the scheduler cases."""
+
+from __future__ import annotations
+
+from myautograd.optim import adam, lr_scheduler, rmsprop
+
+from ._registry import mutant, replace
+
+
+@mutant("optimizers", "Adam's maximize applied after weight decay: -(g + wd p) instead of -g + wd p")
+def adam_maximize_after_weight_decay():
+    def make(original):
+        def update(self, param, group):
+            if group["maximize"] and group["weight_decay"] != 0 and not group["decoupled_weight_decay"]:
+                grad = param.grad
+                param.grad = -(grad.add(param, alpha=group["weight_decay"]) + param * group["weight_decay"])
+                try:
+                    return original(self, param, group)
+                finally:
+                    param.grad = grad
+            return original(self, param, group)
+
+        return update
+
+    replace(adam.Adam, "_update", make)
+
+
+@mutant("optimizers", "RMSprop's centered ignored: the plain running root-mean-square is used")
+def rmsprop_centered_ignored():
+    def make(original):
+        def update(self, param, group):
+            return original(self, param, {**group, "centered": False})
+
+        return update
+
+    replace(rmsprop.RMSprop, "_update", make)
+
+
+@mutant("optimizers", "a learning-rate scheduler steps once more at construction: the first epoch's rate is skipped")
+def scheduler_steps_at_construction():
+    def make(original):
+        def initial_step(self):
+            original(self)
+            self.step()
+
+        return initial_step
+
+    replace(lr_scheduler.LRScheduler, "_initial_step", make)
