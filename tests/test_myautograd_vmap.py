@@ -537,3 +537,30 @@ def test_torchs_own_fallbacks_warn_alike(name):
     theirs = _warnings_and_values(torch, TORCH_LOOPS[name], torch.tensor(x.tolist()), torch.tensor(y.tolist()))
     assert mine[0] == theirs[0]
     assert np.allclose(mine[1], theirs[1], atol=1e-6)
+
+
+COMPLEX_VIEWS = {
+    "resolve_conj of a conjugate": lambda t, z: t.resolve_conj(z.conj()),
+    "resolve_neg": lambda t, z: z.resolve_neg(),
+    "conj_physical": lambda t, z: t.conj_physical(z),
+    "conj_physical_": lambda t, z: z.clone().conj_physical_(),
+    "sgn_": lambda t, z: z.clone().sgn_(),
+    "imag of a conjugate refused": lambda t, z: z.conj().imag,
+}
+
+
+@pytest.mark.parametrize("complex_input", [True, False])
+@pytest.mark.parametrize("name", COMPLEX_VIEWS)
+def test_complex_views_under_vmap_warn_and_refuse_as_torch(name, complex_input):
+    """torch batches resolve_conj/resolve_neg, loops over conj_physical (with its fallback's warning) and has no
+    rule for the negative view that imag of a conjugate is."""
+    op = COMPLEX_VIEWS[name]
+
+    def call(t):
+        samples = batch(t, 3, 4)
+        samples = t.complex(samples, samples.flip(0)) if complex_input else samples
+        return t.func.vmap(lambda z: t.view_as_real(op(t, z)) if complex_input and not name.endswith("refused")
+                           else op(t, z))(samples)
+
+    assert outcome(call, myautograd) == outcome(call, torch)
+
