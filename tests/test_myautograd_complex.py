@@ -230,6 +230,12 @@ def _outcome(fn, t):
     return "value", repr(result) if not isinstance(result, (bool, tuple)) else result
 
 
+def _written(tensor, name: str):
+    """What an in-place op leaves: the values, the node and the version."""
+    getattr(tensor, name)()
+    return repr(tensor.detach()), type(tensor.grad_fn).__name__, tensor._version
+
+
 ERROR_AND_BIT_CASES = {
     "rfft_of_complex": lambda t: t.fft.rfft(t.ones(3, dtype=t.complex64)),
     "rfftn_of_complex": lambda t: t.fft.rfftn(t.ones(2, 2, dtype=t.complex128)),
@@ -237,6 +243,10 @@ ERROR_AND_BIT_CASES = {
     "no_points": lambda t: t.fft.fft(t.ones(3), n=0),
     "bad_dim": lambda t: t.fft.fft(t.ones(3), dim=2),
     "irfft_of_one": lambda t: t.fft.irfft(t.ones(1)),
+    "fft_of_no_dimensions": lambda t: t.fft.fft(t.tensor(1.0)),
+    "fft_of_float16": lambda t: t.fft.fft(t.ones(3, dtype=t.float16), n=0),
+    "irfftn_of_bfloat16": lambda t: t.fft.irfftn(t.ones(2, 3, dtype=t.bfloat16), norm="unitary"),
+    "rfft_of_float16": lambda t: t.fft.rfft(t.ones(3, dtype=t.float16)),
     "polar_of_integers": lambda t: t.polar(t.ones(2, dtype=t.int64), t.ones(2, dtype=t.int64)),
     "polar_mixed": lambda t: t.polar(t.ones(2, dtype=t.float64), t.ones(2)),
     "vdot_mixed": lambda t: t.vdot(t.ones(2), t.ones(2, dtype=t.float64)),
@@ -251,6 +261,9 @@ ERROR_AND_BIT_CASES = {
     "numpy_of_neg": lambda t: t.tensor([1 + 2j]).conj().imag.numpy(),
     "numpy_of_detached_conj": lambda t: t.tensor([1 + 2j], requires_grad=True).conj().detach().numpy(),
     "resolve_conj_graph": lambda t: type(t.tensor([1 + 2j], requires_grad=True).conj().resolve_conj().grad_fn).__name__,
+    "conj_physical_": lambda t: _written(t.tensor([1 + 2j, -3j], requires_grad=True).clone(), "conj_physical_"),
+    "conj_physical_of_reals": lambda t: _written(t.tensor([1.0, -2.0], requires_grad=True) * 1, "conj_physical_"),
+    "sgn_": lambda t: _written(t.tensor([3 + 4j, 0j], requires_grad=True).clone(), "sgn_"),
     "print_conj": lambda t: t.tensor([1 + 2j, -3.5j]).conj(),
     "print_magnitudes": lambda t: t.tensor([1e-5 + 1j, 123456 + 2j, float("nan") - 2j]),
     "print_double": lambda t: t.tensor([[1 + 2j, 3j], [0.125, 1e10]], dtype=t.complex128),

@@ -214,6 +214,13 @@ ONE_OP = {
     "masked_select with an unbatched, broadcast mask": lambda t, x: x.masked_select(t.tensor([True, False, True, True])),
     "dropout that draws nothing": lambda t, x: t.nn.functional.dropout(x, p=0.0) + t.nn.functional.dropout(x, 0.5, False),
     "dropout of every element": lambda t, x: t.dropout(x, 1.0, True),
+    "fft with n, its magnitude": lambda t, x: t.fft.fft(x, n=6).abs(),
+    "ifft2 of the sample, ortho": lambda t, x: t.view_as_real(t.fft.ifft2(x, norm="ortho")),
+    "rfftn with s: the last dims": lambda t, x: t.fft.rfftn(x, s=(5,)).imag,
+    "irfft along dim 0": lambda t, x: t.fft.irfft(x, dim=0),
+    "fftn along the dims given": lambda t, x: t.fft.fftn(x, dim=(-1, 0)).real,
+    "fft gradient": lambda t, x: t.func.grad(lambda a: t.fft.fft(a).abs().sum())(x),
+    "fft of a sample of no dimensions refused": lambda t, x: t.fft.fft(x[0, 0]),
     "boolean mask refused": lambda t, x: x[x > 0],
     "nonzero refused": lambda t, x: x.nonzero(),
     "bool() refused": lambda t, x: x.sum() if bool(x.sum() > 0) else x,
@@ -530,3 +537,30 @@ def test_torchs_own_fallbacks_warn_alike(name):
     theirs = _warnings_and_values(torch, TORCH_LOOPS[name], torch.tensor(x.tolist()), torch.tensor(y.tolist()))
     assert mine[0] == theirs[0]
     assert np.allclose(mine[1], theirs[1], atol=1e-6)
+
+
+COMPLEX_VIEWS = {
+    "resolve_conj of a conjugate": lambda t, z: t.resolve_conj(z.conj()),
+    "resolve_neg": lambda t, z: z.resolve_neg(),
+    "conj_physical": lambda t, z: t.conj_physical(z),
+    "conj_physical_": lambda t, z: z.clone().conj_physical_(),
+    "sgn_": lambda t, z: z.clone().sgn_(),
+    "imag of a conjugate refused": lambda t, z: z.conj().imag,
+}
+
+
+@pytest.mark.parametrize("complex_input", [True, False])
+@pytest.mark.parametrize("name", COMPLEX_VIEWS)
+def test_complex_views_under_vmap_warn_and_refuse_as_torch(name, complex_input):
+    """torch batches resolve_conj/resolve_neg, loops over conj_physical (with its fallback's warning) and has no
+    rule for the negative view that imag of a conjugate is."""
+    op = COMPLEX_VIEWS[name]
+
+    def call(t):
+        samples = batch(t, 3, 4)
+        samples = t.complex(samples, samples.flip(0)) if complex_input else samples
+        return t.func.vmap(lambda z: t.view_as_real(op(t, z)) if complex_input and not name.endswith("refused")
+                           else op(t, z))(samples)
+
+    assert outcome(call, myautograd) == outcome(call, torch)
+

@@ -158,6 +158,7 @@ derivative("HardswishBackwardBackward0", "grad_output self",
            self=lambda grad, grad_output, self, F: F.where((self > -3) & (self < 3), grad * grad_output / 3.0, 0))
 derivative("ConjBackward0", "self", self=lambda grad, F: F.conj(grad))
 derivative("ConjPhysicalBackward0", "self", self=lambda grad, F: F.conj(grad))
+derivative("ConjPhysicalBackward1", "self", self=lambda grad, F: F.conj(grad))  # conj_physical_, in place
 derivative("NanToNumBackward0", "self", self=lambda grad, self, F: grad * F.isfinite(self))
 
 # Backward ops that torch records with the forward input as an input too (so, under create_graph,

@@ -60,14 +60,23 @@ def _normalization(norm, forward: bool) -> int:
 
 
 def _wrapped(dim: int, ndim: int) -> int:
+    if ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     if not -max(ndim, 1) <= dim < max(ndim, 1):
         low, high = -max(ndim, 1), max(ndim, 1) - 1
         raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})")
     return dim % max(ndim, 1)
 
 
+def _supported(input: Tensor) -> None:
+    """torch's CPU FFT (pocketfft) has no float16 or bfloat16 kernel: it refuses them before reading any argument."""
+    if input._data.dtype in _dtype.REDUCED_FLOATS:
+        raise RuntimeError(f"Unsupported dtype {input.dtype._legacy}")
+
+
 def _dims_and_sizes(input: Tensor, s, dim) -> tuple[list[int], list[int] | None]:
     """torch's reading of ``s`` and ``dim``: both given, one (the other follows), or neither (every dim)."""
+    _supported(input)
     ndim = input._data.ndim
     if dim is None:
         dims = list(range(ndim - len(s), ndim)) if s is not None else list(range(ndim))
@@ -120,6 +129,7 @@ def _complex_transform(input, s, dim, norm, forward: bool, one_dim: bool):
 
 
 def _real_to_half(input, s, dim, norm, one_dim: bool):
+    _supported(input)
     if input.is_complex():
         what = "rfft expects a real input tensor" if one_dim else "rfftn expects a real-valued input tensor"
         raise RuntimeError(f"{what}, but got {input.dtype._legacy}")

@@ -155,7 +155,7 @@ def _unary_inplace(name: str):
 
 for _name in ("exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "sqrt", "rsqrt", "reciprocal", "neg",
               "sign", "round", "floor", "ceil", "trunc", "log1p", "expm1", "erf", "erfc", "frac", "tan", "asin", "acos",
-              "atan", "sinh", "cosh", "exp2", "log2", "log10"):
+              "atan", "sinh", "cosh", "exp2", "log2", "log10", "sgn"):
     if _name in UNARY:
         _unary_inplace(_name)
 
@@ -163,6 +163,13 @@ for _name in ("exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "sqr
 @method(name="neg_")
 def neg_(self):
     return apply_inplace(self, np.negative(self._data), "NegBackward0", (self,))
+
+
+@method(name="conj_physical_")
+def conj_physical_(self):
+    """The conjugate written in place, under torch's node of the in-place overload; of a real tensor too (its
+    values unchanged), as torch."""
+    return apply_inplace(self, np.conj(self._data), "ConjPhysicalBackward1", (self,))
 
 
 def _records(self: Tensor, other) -> bool:

@@ -48,11 +48,11 @@ def _shift(dim: int, rank: int, levels: tuple) -> int:
 ELEMENTWISE = """abs absolute acos acosh add addcdiv addcmul arccos arccosh arcsin arcsinh arctan arctan2 arctanh
 asin asinh atan atan2 atanh bitwise_and bitwise_not bitwise_or bitwise_xor bool byte cdouble ceil cfloat char clamp
 clamp_max clamp_min clip clone conj conj_physical contiguous cos cosh cpu cuda detach div divide double eq erf erfc exp
-exp2 expm1 fix float float_power floor floor_divide fmod frac ge greater greater_equal gt half imag int isclose
+exp2 expm1 fix float float_power floor floor_divide fmod frac ge greater greater_equal gt half int isclose
 isfinite isinf isnan isneginf isposinf le lerp less less_equal log log10 log1p log2 logical_and logical_not
 logical_or logical_xor long lt maximum minimum mul multiply nan_to_num ne neg negative not_equal pow real
-reciprocal relu remainder round rsqrt rsub sgn short sigmoid sign signbit sin sinh sqrt square sub subtract tan tanh
-to true_divide trunc type type_as where xlogy tril triu mT
+reciprocal relu remainder resolve_conj resolve_neg round rsqrt rsub sgn short sigmoid sign signbit sin sinh sqrt square
+sub subtract tan tanh to true_divide trunc type type_as where xlogy tril triu mT
 __abs__ __add__ __and__ __eq__ __floordiv__ __ge__ __gt__ __invert__ __le__ __lt__ __mod__ __mul__ __ne__ __neg__
 __or__ __pos__ __pow__ __radd__ __rand__ __rfloordiv__ __rmod__ __rmul__ __ror__ __rpow__ __rsub__ __rtruediv__
 __rxor__ __sub__ __truediv__ __xor__
@@ -69,10 +69,24 @@ def elementwise(op, args, kwargs):
     return batched(op(*args, **kwargs), levels)
 
 
+NEG_VIEW_REFUSED = ("Batching rule not implemented for aten::_neg_view; the fallback path doesn't work on out= or "
+                    "view ops.")
+
+
+@rule("imag")
+def imaginary_part(op, args, kwargs):
+    """The imaginary part; of a conjugate view it is a view with the negative bit (``_neg_view``), which torch has
+    no batching rule for and, being a view, cannot loop over: it raises."""
+    x = args[0]
+    if isinstance(x, BatchedTensor) and x.physical.is_conj():
+        raise RuntimeError(NEG_VIEW_REFUSED)
+    return elementwise(op, args, kwargs)
+
+
 INPLACE = """abs_ acos_ add_ addcdiv_ addcmul_ asin_ atan_ ceil_ clamp_ clamp_max_ clamp_min_ copy_ cos_ cosh_ div_
 divide_ erf_ erfc_ exp2_ exp_ expm1_ fill_ floor_ fmod_ frac_ lerp_ log10_ log1p_ log2_ log_ masked_fill_ mul_
-multiply_ neg_ pow_ reciprocal_ relu_ remainder_ round_ rsqrt_ sigmoid_ sign_ sin_ sinh_ sqrt_ square_ sub_ subtract_
-tan_ tanh_ tril_ triu_ true_divide_ trunc_ zero_ requires_grad_ elu_ leaky_relu_ hardtanh_ relu6_ selu_ celu_
+multiply_ neg_ pow_ reciprocal_ relu_ remainder_ round_ rsqrt_ sgn_ sigmoid_ sign_ sin_ sinh_ sqrt_ square_ sub_
+subtract_ tan_ tanh_ tril_ triu_ true_divide_ trunc_ zero_ requires_grad_ elu_ leaky_relu_ hardtanh_ relu6_ selu_ celu_
 __iadd__ __imod__ __imul__ __ipow__ __isub__ __itruediv__""".split()
 
 INPLACE_ERROR = ("vmap: inplace arithmetic(self, *extra_args) is not possible because there exists a Tensor `other` in "

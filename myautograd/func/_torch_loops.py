@@ -38,6 +38,11 @@ def _tensor_value_only(args, kwargs):
     return ".Tensor" if isinstance(value, Tensor) else None
 
 
+def _complex_only(args, kwargs):
+    """A real input is returned as it is (torch has nothing to batch); a complex one is conjugated per sample."""
+    return "" if args[0].is_complex() else None
+
+
 def _without_grad(args, kwargs):
     """Under a gradient (the inputs require grad) torch decomposes the op into ops it has rules for."""
     return None if any(t.requires_grad for t in _tensors(args, kwargs)) else ""
@@ -49,7 +54,9 @@ TORCH_LOOPS = {
     "clamp_": _overload(".Tensor", "", 1, "min"), "addcmul_": _always(""), "addcdiv_": _always(""),
     "square_": _without_grad, "cumsum_": _always(""), "tril_": _always(""),
     "scatter_": _overload(".src", ".value", 3, "src"), "masked_fill": _tensor_value_only, "kl_div": _without_grad,
+    "conj_physical": _complex_only, "conj_physical_": _always(""),
 }
+SHOWN_AS = {"conj_physical": "_conj_physical"}  # the aten op torch's warning names, where it is not the op's own
 
 
 def _differentiable_count(args, kwargs) -> int:
@@ -98,7 +105,7 @@ def run(name: str, op, args, kwargs):
     loops = TORCH_LOOPS.get(name)
     suffix = loops(args, kwargs) if loops is not None else None
     if suffix is not None:
-        return torch_loop(name, suffix, op, args, kwargs)
+        return torch_loop(name, suffix, op, args, kwargs, shown=SHOWN_AS.get(name))
     found = RULES.get(name)
     if found is None:
         return fallback(op, args, kwargs)

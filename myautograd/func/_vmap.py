@@ -20,7 +20,7 @@ import sys
 from .. import _ops
 from .._batched import LEVELS, RAW, BatchedTensor, Level, aligned, levels_of
 from .._tensor import Tensor
-from . import _batching_rules, _batching_rules_nn  # noqa: F401 - the rules register themselves
+from . import _batching_rules, _batching_rules_fft, _batching_rules_nn  # noqa: F401 - the rules register themselves
 from ._batching_rules import RANDOM, SELF_ONLY
 from ._pytree import flatten, spec_repr, unflatten
 from ._torch_loops import run
@@ -91,6 +91,9 @@ def _replaced() -> list:
         if callable(op) and not name.startswith("_") and not isinstance(op, type) and getattr(op, "__module__", "") \
                 == functional.__name__:
             entries.append((functional, name, op, _dispatcher(name, op)))
+    fourier = sys.modules["myautograd.fft"]
+    for name in fourier.__all__:
+        entries.append((fourier, name, getattr(fourier, name), _dispatcher(f"fft_{name}", getattr(fourier, name))))
     for name, op in RAW.items():
         if _self_only(name, op):
             continue
