@@ -17,6 +17,7 @@ class _ThreadState(threading.local):
         self.grad_enabled = True
         self.inference = False
         self.multithreading = True  # set_multithreading_enabled's flag: myautograd's backward uses one thread
+        self.grad_layout_enforced = True  # enforce_grad_layout_policy's flag (accumulate.py reads it)
 
 
 STATE = _ThreadState()
@@ -141,6 +142,30 @@ class inference_mode(_DecoratorContextManager):
 
     def __exit__(self, *exc) -> None:
         STATE.grad_enabled, STATE.inference = self.prev
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+
+class enforce_grad_layout_policy(_DecoratorContextManager):
+    """Whether a leaf's first gradient must obey the gradient layout contract (its parameter's strides):
+    with False, a gradient the engine owns is adopted as it is laid out, as torch's engine steals it.
+    From the call (or the block) on; decorating a function sets it for the function's calls only."""
+
+    def __init__(self, enable: bool = True) -> None:
+        self.prev = STATE.grad_layout_enforced
+        self.mode = enable
+        STATE.grad_layout_enforced = enable
+
+    def __call__(self, func):
+        STATE.grad_layout_enforced = self.prev
+        return super().__call__(func)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc) -> None:
+        STATE.grad_layout_enforced = self.prev
 
     def clone(self):
         return self.__class__(self.mode)

@@ -301,3 +301,21 @@ def optimizer_zero_grad_then_step(torch, rec):
         optimizer.step()
     rec("net.weight", net.weight)
     rec("net.bias", net.bias)
+
+
+@case("A transposed leaf's first gradient is laid out as the leaf (the gradient layout contract); under "
+      "enforce_grad_layout_policy(False) a gradient the engine owns keeps its own layout, and the policy "
+      "comes back after the block", doc=docs.docstring("torch.autograd.enforce_grad_layout_policy"),
+      features=("non-scalar", "views"))
+def gradient_layout_policy(torch, rec):
+    c = torch.ones(2, 3, device=rec.device)
+    for enable in (True, False):
+        w = torch.ones(3, 2, device=rec.device).t().requires_grad_()
+        with torch.autograd.enforce_grad_layout_policy(enable):
+            (w * c).sum().backward()
+            rec(f"enable={enable}: w.grad.stride()", w.grad.stride())
+            (w * c).sum().backward()
+            rec(f"enable={enable}: after accumulating", w.grad.stride())
+    w = torch.ones(3, 2, device=rec.device).t().requires_grad_()
+    (w * c).sum().backward()
+    rec("after the block: w.grad.stride()", w.grad.stride())

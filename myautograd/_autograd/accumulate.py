@@ -24,6 +24,7 @@ import weakref
 import numpy as np
 
 from .. import _backend
+from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
 from .node import AccumulateGrad
 
@@ -115,7 +116,7 @@ def _adopted(grad, param):
     """``grad`` itself, or a writeable alias of its memory, where torch would adopt it: it obeys
     the gradient layout contract and writing into it reaches each element once (a 0-d view of an
     expanded gradient does); None where it must be copied."""
-    if not _obeys_layout_contract(grad, param):
+    if STATE.grad_layout_enforced and not _obeys_layout_contract(grad, param):
         return None
     return _backend.writeable_alias(grad)
 

@@ -18,7 +18,15 @@ from .._autograd.node import gradient_edge
 from .._autograd.view_links import gradient_tensor
 from .._batched import LEVELS as VMAP_LEVELS
 from .._batched import BatchedTensor, aligned, levels_of, union_of_levels
-from .._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled, set_multithreading_enabled
+from .._grad_mode import (
+    enable_grad,
+    enforce_grad_layout_policy,
+    inference_mode,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+    set_multithreading_enabled,
+)
 from .._missing import missing_attribute as _missing_attribute
 from .._ops.shape import stack
 from .._tensor import Tensor, make_tensor, warn_once
@@ -32,7 +40,7 @@ __all__ = [
     "Function", "FunctionCtx", "Variable", "backward", "grad", "detect_anomaly", "set_detect_anomaly",
     "enable_grad", "no_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled", "graph", "functional",
     "function", "anomaly_mode", "once_differentiable", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
-    "gradcheck", "gradgradcheck", "forward_ad", "set_multithreading_enabled",
+    "gradcheck", "gradgradcheck", "forward_ad", "set_multithreading_enabled", "enforce_grad_layout_policy",
 
 ]
 
