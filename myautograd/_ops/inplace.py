@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _backend, _dtype
 from .._autograd import forward
+from .._autograd.formula_math import library_power, power
 from .._autograd.record import record_inplace, records_any
 from .._autograd.views import OVERLAP_MESSAGE, REBASE_REFUSED, copy_slices, rebase_message
 from .._grad_mode import STATE
@@ -264,8 +265,8 @@ method(sub_, name="subtract_")
 def pow_(self, exponent):
     if isinstance(exponent, Tensor):
         ad, bd = operands(self, exponent)
-        return apply_inplace(self, np.power(ad, bd), "PowBackward1", (self, exponent))
-    return apply_inplace(self, np.power(self._data, exponent), "PowBackward0", (self,), {"exponent": exponent})
+        return apply_inplace(self, library_power(ad, bd), "PowBackward1", (self, exponent))
+    return apply_inplace(self, power(self._data, exponent), "PowBackward0", (self,), {"exponent": exponent})
 
 
 @method
