@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _backend, _dtype
 from .._autograd import formula_math
-from .._autograd.formula_math import library_power, power
+from .._autograd.formula_math import library_power, multiply, power
 from .._autograd.record import record, record_one, recorded, records, records_any
 from .._dtype import REDUCED_FLOATS
 from .._reduced import in_float32
@@ -132,7 +132,7 @@ _ADD, _SUB, _MUL, _DIV = (NODES[n] for n in ("AddBackward0", "SubBackward0", "Mu
 _ONE = {"alpha": 1}
 _add = binary_op(_ADD, np.add, _ONE, number_rounded=True)
 _sub = binary_op(_SUB, np.subtract, _ONE, number_rounded=True)
-_mul = binary_op(_MUL, np.multiply)
+_mul = binary_op(_MUL, multiply)
 
 
 def _alpha(alpha, x):
