@@ -189,19 +189,3 @@ def to_numpy(array) -> np.ndarray:
     if type(array) is np.ndarray or _cupy is None:
         return np.asarray(array)
     return _cupy.asnumpy(array)
-
-
-#: torch warns once per process (TORCH_WARN_ONCE) when a cast drops imaginary parts.
-_IMAGINARY_DISCARDED = {"warned": False}
-
-
-def cast(array, np_dtype, copy: bool = True):
-    """``array.astype(np_dtype)``; complex to real keeps the real parts with torch's one warning per
-    process (UserWarning, the first time) instead of NumPy's ComplexWarning at every cast."""
-    if array.dtype.kind == "c" and np.dtype(np_dtype).kind != "c":
-        if not _IMAGINARY_DISCARDED["warned"]:
-            _IMAGINARY_DISCARDED["warned"] = True
-            import warnings
-            warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=3)
-        return array.real.astype(np_dtype, copy=True)
-    return array.astype(np_dtype, copy=copy)

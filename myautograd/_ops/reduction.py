@@ -377,7 +377,6 @@ def scan(accumulate, data, dim, dtype=None):
     """``np.cumsum``/``np.cumprod`` along ``dim`` (float16 and bfloat16 accumulated in float32); a 0-dim
     tensor stays 0-dim."""
     result = data.dtype if dtype is None else np.dtype(dtype)
-    data = _backend.cast(data, result, copy=False) if result.kind != "c" else data
     out = accumulate(data, axis=normalize_dim(dim, data.ndim), dtype=_accumulator(result))
     out = out.astype(result, copy=False)
     return out.reshape(data.shape) if data.ndim == 0 else out
