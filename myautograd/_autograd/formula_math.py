@@ -63,18 +63,21 @@ def power(x, exponent):
     return library_power(x, exponent)
 
 
-def multiply(x, y):
+def multiply(x, y, out=None):
     """``x * y`` as torch's kernels multiply: for complex values, ``(ac - bd) + (ad + bc)i`` with each
     product and sum rounded in the parts' precision (no fused multiply-add, which NumPy's complex
     multiplication may use); real values as NumPy multiplies them."""
     result_type = np.result_type(x, y)
     if result_type.kind != "c":
-        return np.multiply(x, y)
+        return np.multiply(x, y, out=out)
     x, y = np.asarray(x, dtype=result_type), np.asarray(y, dtype=result_type)
-    out = np.empty(np.broadcast_shapes(x.shape, y.shape), dtype=result_type)
+    product = np.empty(np.broadcast_shapes(x.shape, y.shape), dtype=result_type)
     with np.errstate(all="ignore"):
-        out.real = x.real * y.real - x.imag * y.imag
-        out.imag = x.real * y.imag + x.imag * y.real
+        product.real = x.real * y.real - x.imag * y.imag
+        product.imag = x.real * y.imag + x.imag * y.real
+    if out is None:
+        return product
+    out[...] = product
     return out
 
 
