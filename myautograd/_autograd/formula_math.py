@@ -60,7 +60,45 @@ def power(x, exponent):
             return 1 / x
         if exponent == -2:
             return 1 / (x * x)
-    return np.power(x, exponent)
+    return library_power(x, exponent)
+
+
+def multiply(x, y, out=None):
+    """``x * y`` as torch's kernels multiply: for complex values, ``(ac - bd) + (ad + bc)i`` with each
+    product and sum rounded in the parts' precision (no fused multiply-add, which NumPy's complex
+    multiplication may use); real values as NumPy multiplies them."""
+    result_type = np.result_type(x, y)
+    if result_type.kind != "c":
+        return np.multiply(x, y, out=out)
+    x, y = np.asarray(x, dtype=result_type), np.asarray(y, dtype=result_type)
+    product = np.empty(np.broadcast_shapes(x.shape, y.shape), dtype=result_type)
+    with np.errstate(all="ignore"):
+        product.real = x.real * y.real - x.imag * y.imag
+        product.imag = x.real * y.imag + x.imag * y.real
+    if out is None:
+        return product
+    out[...] = product
+    return out
+
+
+def library_power(x, exponent):
+    """``np.power``, except where NumPy's complex power leaves the C library's ``cpow`` (which torch's
+    complex kernel calls: ``exp(exponent * log(x))``): NumPy multiplies repeatedly for small integral
+    exponents and answers 0 ** y itself (1 for 0 ** 0, where ``exp(0 * log(0))`` is NaN)."""
+    x_complex = np.iscomplexobj(x)
+    if not (x_complex or np.iscomplexobj(exponent)):
+        return np.power(x, exponent)
+    with np.errstate(all="ignore"):
+        result = np.power(x, exponent)
+        exponent_array = np.asarray(exponent)
+        integral = ((exponent_array.imag == 0) & (exponent_array.real == np.round(exponent_array.real))
+                    & (np.abs(exponent_array.real) < 100))
+        special = (np.asarray(x) == 0) | integral
+        if not np.any(special):
+            return result
+        complex_type = np.result_type(result)
+        through_log = np.exp(np.asarray(exponent, dtype=complex_type) * np.log(np.asarray(x, dtype=complex_type)))
+        return np.where(special, through_log, result).astype(complex_type, copy=False)
 
 
 def window_view(x, kernel: tuple, stride: tuple, dilation: tuple):

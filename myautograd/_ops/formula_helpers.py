@@ -305,7 +305,9 @@ def sgn_backward(F, grad, self, result):
         return F.zeros_like(grad)
     magnitude = F.abs(self)
     along = (result * F.conj(result) * grad + result * result * F.conj(grad)) / 2
-    return F.where(magnitude == 0, 0, (grad - along) / magnitude)
+    at_zero = magnitude == 0
+    # divided by 1 at 0, not by 0, so that the formula's own derivative (forward mode takes it) is 0 there, not NaN
+    return F.where(at_zero, 0, (grad - along) / F.where(at_zero, 1, magnitude))
 
 
 def polar_backward(F, grad, result, input_index):

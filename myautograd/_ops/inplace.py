@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _backend, _dtype
 from .._autograd import forward
+from .._autograd.formula_math import library_power, multiply, power
 from .._autograd.record import record_inplace, records_any
 from .._autograd.views import OVERLAP_MESSAGE, REBASE_REFUSED, copy_slices, rebase_message
 from .._grad_mode import STATE
@@ -259,7 +260,7 @@ def _binary_inplace(name: str, node_name: str, compute, with_alpha: bool = False
 
 add_ = _binary_inplace("add", "AddBackward0", np.add, with_alpha=True)
 sub_ = _binary_inplace("sub", "SubBackward0", np.subtract, with_alpha=True)
-mul_ = _binary_inplace("mul", "MulBackward0", np.multiply)
+mul_ = _binary_inplace("mul", "MulBackward0", multiply)
 div_ = _binary_inplace("div", "DivBackward0", np.true_divide)
 method(mul_, name="multiply_")
 method(div_, name="divide_")
@@ -271,8 +272,8 @@ method(sub_, name="subtract_")
 def pow_(self, exponent):
     if isinstance(exponent, Tensor):
         ad, bd = operands(self, exponent)
-        return apply_inplace(self, np.power(ad, bd), "PowBackward1", (self, exponent))
-    return apply_inplace(self, np.power(self._data, exponent), "PowBackward0", (self,), {"exponent": exponent})
+        return apply_inplace(self, library_power(ad, bd), "PowBackward1", (self, exponent))
+    return apply_inplace(self, power(self._data, exponent), "PowBackward0", (self,), {"exponent": exponent})
 
 
 @method

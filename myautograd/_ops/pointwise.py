@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _backend, _dtype
 from .._autograd import formula_math
-from .._autograd.formula_math import power
+from .._autograd.formula_math import library_power, multiply, power
 from .._autograd.record import record, record_one, recorded, records, records_any
 from .._dtype import REDUCED_FLOATS
 from .._reduced import in_float32
@@ -140,7 +140,7 @@ _ADD, _SUB, _MUL, _DIV = (NODES[n] for n in ("AddBackward0", "SubBackward0", "Mu
 _ONE = {"alpha": 1}
 _add = binary_op(_ADD, np.add, _ONE, number_rounded=True)
 _sub = binary_op(_SUB, np.subtract, _ONE, number_rounded=True)
-_mul = binary_op(_MUL, np.multiply)
+_mul = binary_op(_MUL, multiply)
 
 
 def _alpha(alpha, x):
@@ -271,7 +271,7 @@ def _pow_compute(x, y):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     if isinstance(y, (int, float)) and not isinstance(y, bool) and hasattr(x, "dtype"):
         return power(x, y)
-    return np.power(x, y)
+    return library_power(x, y)
 
 
 _pow_tensor = binary_op(NODES["PowBackward1"], _pow_compute)
@@ -300,7 +300,7 @@ def _scalar_pow(base, exponent: Tensor) -> Tensor:
     """``2 ** x``: PowBackward2."""
     target = _dtype.result_type(exponent, base)
     _check_pow_dtype(target)
-    out = in_float32(lambda e: np.power(e.dtype.type(base), e))(exponent._data.astype(target.np, copy=False))
+    out = in_float32(lambda e: library_power(e.dtype.type(base), e))(exponent._data.astype(target.np, copy=False))
     if records(exponent):
         return record(NODES["PowBackward2"], out, (exponent,), {"self": base})
     return make_tensor(out)

@@ -93,6 +93,8 @@ def linspace_values(start, end, steps: int, np_dtype) -> np.ndarray:
         return np.zeros((0,), dtype=np_dtype)
     if steps == 1:
         return np.full((1,), start, dtype=np_dtype)
+    if np.dtype(np_dtype).kind == "c":
+        return _complex_linspace_values(complex(start), complex(end), steps, np_dtype)
     floating = _dtype.kind(np.dtype(np_dtype)) == "f"
     work = np.dtype(np_dtype).type if floating else np.float64
     if not floating:  # the ends are converted to the integer type first; the step is a double
@@ -105,6 +107,19 @@ def linspace_values(start, end, steps: int, np_dtype) -> np.ndarray:
     high = fused(steps - 1 - positions, -np.float64(step), last, work)
     values = np.where(positions < halfway, low, high)
     return values.astype(np_dtype) if floating else np.trunc(values).astype(np_dtype)
+
+
+def _complex_linspace_values(start: complex, end: complex, steps: int, np_dtype) -> np.ndarray:
+    """torch's complex kernel: ``start + step * i`` for the first half, ``end - step * (steps - 1 - i)`` for
+    the second, in complex arithmetic of the output's type (no fused multiply-add; an index's imaginary
+    part is zero, so each part is one product and one sum)."""
+    complex_type = np.dtype(np_dtype).type
+    first, last = complex_type(start), complex_type(end)
+    step = (last - first) / complex_type(steps - 1)
+    positions = np.arange(steps).astype(np_dtype)
+    low = first + step * positions
+    high = last - step * (complex_type(steps - 1) - positions)
+    return np.where(np.arange(steps) < steps // 2, low, high).astype(np_dtype)
 
 
 @function
