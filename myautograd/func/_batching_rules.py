@@ -57,6 +57,7 @@ __abs__ __add__ __and__ __eq__ __floordiv__ __ge__ __gt__ __invert__ __le__ __lt
 __or__ __pos__ __pow__ __radd__ __rand__ __rfloordiv__ __rmod__ __rmul__ __ror__ __rpow__ __rsub__ __rtruediv__
 __rxor__ __sub__ __truediv__ __xor__
 elu gelu hardsigmoid hardswish hardtanh leaky_relu logsigmoid mish relu6 selu celu silu softplus softsign
+angle polar complex
 """.split()
 
 
@@ -136,6 +137,14 @@ def matmul(op, args, kwargs):
                                                     RAW["unsqueeze"](aligned(b, levels, a.dim() - 1), -1)), -1), levels)
     rank = max(a.dim(), b.dim())
     return batched(RAW["matmul"](aligned(a, levels, rank), aligned(b, levels, rank)), levels)
+
+
+@rule("vdot")
+def vdot(op, args, kwargs):
+    """The conjugate of the first vector times the second, summed over each sample's elements."""
+    a, b = args[0], args[1]
+    levels = union_of_levels((a, b))
+    return batched(RAW["sum"](RAW["mul"](RAW["conj_physical"](aligned(a, levels, 1)), aligned(b, levels, 1)), -1), levels)
 
 
 @rule("__rmatmul__")
