@@ -33,6 +33,14 @@ def load(databases: bool = False) -> Registry:
     return REGISTRY
 
 
+def database_case_ids() -> tuple[str, ...]:
+    """The ids of the database topics' cases (built in a registry of their own, the default one untouched)."""
+    registry = Registry()
+    for name in DATABASE_TOPICS:
+        importlib.import_module(f"{__name__}.{name}").register(registry)
+    return tuple(case.id for case in registry)
+
+
 def load_with_databases() -> Registry:
     """The catalog with the topics of torch's test databases."""
     return load(databases=True)
