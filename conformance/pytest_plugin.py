@@ -183,7 +183,7 @@ class ConformanceSession:
         if placed_reason is not None:
             pytest.skip(placed_reason)
         profile = self.impl_file.profile
-        lacking = profile.missing_for(item.features, item.case.optional_features)
+        lacking = profile.missing_for(item.item.features, item.case.optional_features)
         if lacking:
             pytest.skip(f"n/a: the implementation does not aim to support {', '.join(lacking)}")
         try:
