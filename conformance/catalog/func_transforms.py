@@ -361,7 +361,7 @@ def transforms_of_an_inference_tensor(torch, rec):
 
 @case("jacrev of a function whose outputs are empty gives an empty Jacobian, which requires grad where the "
       "backward formulas read an input that does (leaky_relu's), and not where they do not (frac's)",
-      doc=docs.FUNC_JACREV, features=("non-scalar", "func-transforms", "vmap"))
+      doc=docs.FUNC_JACREV, features=("non-scalar", "func-transforms", "vmap", "nn"))
 def jacrev_with_empty_outputs(torch, rec):
     func, F = torch.func, torch.nn.functional
     x = torch.tensor([1.0, -2.0, 3.0], device=rec.device, requires_grad=True)
