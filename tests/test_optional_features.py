@@ -95,7 +95,7 @@ def test_torch_against_itself_passes_the_operator_cases_without_optional_feature
     for without in (("autograd.grad", "higher-order", "forward-ad"), ("higher-order",), ("forward-ad",), ("vmap",)):
         without = tuple(name for name in without if name in case.optional_features)
         options = {"without": without}
-        for dtype in case.dtypes:
+        for dtype in ("float32", "float64"):  # the real dtypes, whose items take every optional step
             reference, implementation = (observe(case, torch, "cpu", dtype, options) for _ in range(2))
             record = judge(Item(case, "cpu", dtype, without=without), reference, implementation, "torch")
             assert (record.outcome, record.detail) == ("pass", ""), (without, dtype)
