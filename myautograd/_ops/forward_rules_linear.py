@@ -119,6 +119,7 @@ LINEAR = {
     "ToCopyBackward0": lambda t, v, F: _cast_copy(t, v["result"]),
     "ConjBackward0": lambda t, v, F: F.conj(t),  # recorded for complex tensors only
     "ConjPhysicalBackward0": lambda t, v, F: t.conj_physical(),  # a copy, not a conjugate view
+    "ConjPhysicalBackward1": lambda t, v, F: t.conj_physical(),  # conj_physical_, in place
     "UnsafeViewBackward0": _reshaped,
     "DiagonalBackward0_copy": lambda t, v, F: F.diagonal(t, v["offset"], v["dim1"], v["dim2"]).clone(),
     "DiagEmbedBackward0": lambda t, v, F: t.diag(v["offset"]),

@@ -50,6 +50,7 @@ COMPLEX_OPS = [
     Op("fft_real", lambda t, x: t.view_as_real(t.fft.fft(x, norm="ortho")), ((6,),), second_order=False),
     Op("fft_complex", lambda t, x, y: t.view_as_real(t.fft.fft2(t.complex(x, y))), ((3, 4), (3, 4)), second_order=False),
     Op("irfft", lambda t, x, y: t.fft.irfft(t.complex(x, y), n=7), ((4,), (4,)), second_order=False),
+    Op("conj_physical_", lambda t, x, y: t.view_as_real(t.complex(x, y).conj_physical_()), ((4,), (4,))),
 ]
 
 ACTIVATION_OPS = [
