@@ -108,7 +108,8 @@ def test_replay_judges_as_a_run_by_the_implementations_file(run_cli, tmp_path):
     (["grad_accumulates_across_backward_calls"], f"(did you mean {BEHAVIOUR}?); `conformance list -k WORD` lists"),
     ([BEHAVIOUR, "--device", "tpu"], "unknown device 'tpu'; expected one of cpu, cuda"),
     ([BEHAVIOUR, "--dtype", "float64"], f"case {BEHAVIOUR} runs in float32, not float64"),
-    (["op.sin.default[cpu,float16]"], "case op.sin.default runs in float32, float64, not float16"),
+    (["op.sin.default[cpu,int32]"], "case op.sin.default runs in float32, float64, complex64, complex128, float16, "
+                                    "bfloat16, not int32"),
     (["op.sin.default[cpu,float64]", "--dtype", "float32"], "op.sin.default[cpu,float64] names float64, but --dtype "
                                                               "says float32"),
     ([BEHAVIOUR, "--script", "/nonexistent/dir/case.py"], "the directory /nonexistent/dir does not exist"),
