@@ -19,6 +19,7 @@ import torch
 
 from conformance.adapters.canary import FAULTS
 from conformance.levels import ASPECTS, LEVELS
+from conformance.operators import refused_in_dtype
 
 CASES = sorted({fault.case for fault in FAULTS.values()})
 
@@ -65,6 +66,10 @@ def test_the_canary_is_caught_on_every_aspect_at_every_level_that_counts_it(cana
         records = by_case.get(fault.case)
         assert records, f"{fault.case} did not run"
         for record in records:
+            if refused_in_dtype(record["id"], record["dtype"]) or record["dtype"] in ("float16", "bfloat16"):
+                # torch refuses the operator in this dtype (no value for the fault to change), or the dtype is
+                # judged by the reduced-precision rule, whose own tests plant faults sized for it
+                continue
             label = f"{record['id']}[{record['dtype']}] ({fault.what})"
             assert record["implementation"]["status"] in ("completed", "raised"), (label, record["detail"])
             # caught where the table says, and nothing else differs: the fault is pure
