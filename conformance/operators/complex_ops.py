@@ -28,7 +28,7 @@ def _flags(call: str, note: str, **inputs):
 
 
 OPERATORS = [
-    op("real", "torch.real", EXACT, features=COMPLEX, default=[
+    op("real", "torch.real", EXACT, features=COMPLEX, gradgrad=False, default=[
         S("torch.real(z)", "the real part, a view", z=R(3, 4)),
         S("z.real", "attribute form, strided input", z=R(2, 3, layout="strided")),
         S("out = z.clone()\nout.real.mul_(2)", "in-place through the real part of a non-leaf", z=R(4)),
@@ -37,18 +37,18 @@ OPERATORS = [
         S("torch.imag(z)", "the imaginary part, a view (torch refuses a real input)", z=R(3, 4)),
         S("z.imag", "attribute form, 0-dim", z=R()),
     ]),
-    op("conj", "torch.conj", EXACT, features=COMPLEX, default=[
+    op("conj", "torch.conj", EXACT, features=COMPLEX, gradgrad=False, default=[
         _flags("torch.conj(z)", "a lazy conjugate view", z=R(3, 4)),
         _flags("z.conj().conj()", "twice: the bit cleared again", z=R(5)),
         S("out = z.clone()\nview = out.conj()\nview.mul_(2)\nview.add_(z.detach())", "in-place through a conjugate "
           "view writes the conjugate into its base", outputs="out", z=R(4)),
         S("torch.conj(z)", "empty", z=R(0, 2)),
     ]),
-    op("conj_physical", "torch.conj_physical", EXACT, features=COMPLEX, default=[
+    op("conj_physical", "torch.conj_physical", EXACT, features=COMPLEX, gradgrad=False, default=[
         _flags("torch.conj_physical(z)", "materialized: no conjugate bit", z=R(3, 4)),
         S("out = z.clone()\nout.conj_physical_()", "in-place on a non-leaf", z=R(4)),
     ]),
-    op("resolve_conj", "torch.resolve_conj", EXACT, features=COMPLEX, default=[
+    op("resolve_conj", "torch.resolve_conj", EXACT, features=COMPLEX, gradgrad=False, default=[
         _flags("torch.resolve_conj(z.conj())", "a conjugate view materialized", z=R(3, 4)),
         _flags("z.resolve_conj()", "without the bit: the tensor itself", z=R(4)),
     ]),
@@ -73,7 +73,7 @@ OPERATORS = [
           "inputs)", r=R(3, 4, low=0.1, high=2.0), theta=R(3, 4, low=-3.0, high=3.0)),
         S("torch.polar(r, theta)", "broadcast", r=R(3, 1, low=0.1, high=2.0), theta=R(4, low=-3.0, high=3.0)),
     ]),
-    op("complex", "torch.complex", EXACT, features=COMPLEX, default=[
+    op("complex", "torch.complex", EXACT, features=COMPLEX, gradgrad=False, default=[
         S("torch.complex(re, im)", "a complex tensor from its parts (torch refuses complex parts)", re=R(3, 4),
           im=R(3, 4)),
         S("torch.complex(re, im)", "0-dim parts", re=R(), im=R()),
@@ -83,7 +83,7 @@ OPERATORS = [
         S("out = z.clone()\ntorch.view_as_real(out).mul_(3)", "in-place through the real view of a non-leaf",
           z=R(4)),
     ]),
-    op("view_as_complex", "torch.view_as_complex", EXACT, features=COMPLEX, default=[
+    op("view_as_complex", "torch.view_as_complex", EXACT, features=COMPLEX, gradgrad=False, default=[
         S("torch.view_as_complex(x)", "a complex view of a real tensor whose last dimension is 2", x=R(3, 2)),
         S("torch.view_as_complex(x * 2)", "of a non-leaf, several dimensions", x=R(2, 3, 2)),
     ]),

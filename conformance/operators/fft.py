@@ -24,7 +24,7 @@ def _norms(call: str, **inputs):
 
 def transform(name: str, shape: tuple[int, ...], sizes: str, dims: str):
     """An entry for ``torch.fft.<name>``: every normalization, then sizes that pad and trim, and a dimension."""
-    return op(f"fft_{name}", f"torch.fft.{name}", COMPOSITE, features=FFT,
+    return op(f"fft_{name}", f"torch.fft.{name}", COMPOSITE, features=FFT, gradgrad=False,  # linear: constant gradients
               default=_norms(f"torch.fft.{name}(x, norm={{norm}})", x=R(*shape)),
               sizes=[S(f"torch.fft.{name}(x, {sizes})", "padded and trimmed", x=R(*shape)),
                      S(f"torch.fft.{name}(x, {dims})", "along a chosen dimension", x=R(*shape))])
