@@ -9,10 +9,9 @@ the base rates, used by ``step(epoch)``). ``lr_scheduler`` re-exports them.
 
 from __future__ import annotations
 
-import types
 from bisect import bisect_right
 
-from .lr_scheduler import LRScheduler, ReduceLROnPlateau, _group_values, _set_group_value
+from .lr_scheduler import LambdaLR, LRScheduler, ReduceLROnPlateau, _group_values, _set_group_value
 
 
 def _lambdas_of(optimizer, lr_lambda) -> list:
@@ -34,19 +33,9 @@ class MultiplicativeLR(LRScheduler):
                 raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
         super().__init__(optimizer, last_epoch)
 
-    def state_dict(self) -> dict:
-        state = {key: value for key, value in self.__dict__.items() if key not in ("optimizer", "lr_lambdas")}
-        state["lr_lambdas"] = [None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
-                               for fn in self.lr_lambdas]
-        return state
-
-    def load_state_dict(self, state_dict: dict) -> None:
-        lambdas = state_dict.pop("lr_lambdas")
-        self.__dict__.update(state_dict)
-        state_dict["lr_lambdas"] = lambdas
-        for fn, saved in zip(self.lr_lambdas, lambdas, strict=False):
-            if saved is not None:
-                fn.__dict__.update(saved)
+    # the factors' state is saved as LambdaLR saves its lambdas'
+    state_dict = LambdaLR.state_dict
+    load_state_dict = LambdaLR.load_state_dict
 
     def get_lr(self) -> list:
         self._warn_if_outside_step()
