@@ -9,7 +9,8 @@ as on a GPU machine where CuPy is installed, and on "cuda". The two must observe
 thing, apart from the device itself.
 
 What is allowed to differ, and nothing else: the device's name in observations and messages
-(``cuda:0`` for ``cpu``, ``torch.cuda.FloatTensor`` for ``torch.FloatTensor``), the
+(``cuda:0`` or ``device(type='cuda', index=0)`` for the CPU's, ``torch.cuda.FloatTensor`` for
+``torch.FloatTensor``, ``"fmod_cuda"`` for ``"fmod_cpu"`` in a dtype refusal), the
 ``device='cuda:0'`` part of a tensor's repr, the line breaks that longer repr causes, and the
 operand names in the matmul dtype error (torch's CUDA kernel says ``mat1 and mat2`` where its
 CPU kernel says ``m1 and m2``; seen on an H100).
@@ -36,11 +37,14 @@ CUDA_CASES = [case for case in catalog.load() if case.runs_on("cuda") and case.r
 TIMEOUT = 30.0
 _DEVICE_IN_REPR = re.compile(r",\s*device='cuda:0'")
 _WHITESPACE = re.compile(r"\s+")
+_CUDA_KERNEL_NAME = re.compile(r'"(\w+)_cuda"')
 
 
 def device_blind(text: str) -> str:
     """A text observed on CUDA, as the CPU run would show it (see the module docstring)."""
     text = _DEVICE_IN_REPR.sub("", text).replace("torch.cuda.", "torch.").replace("cuda:0", "cpu")
+    text = text.replace("device(type='cuda', index=0)", "device(type='cpu')")
+    text = _CUDA_KERNEL_NAME.sub(r'"\1_cpu"', text)
     text = text.replace("expected mat1 and mat2 to have the same dtype", "expected m1 and m2 to have the same dtype")
     return _WHITESPACE.sub(" ", text)
 

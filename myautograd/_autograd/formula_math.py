@@ -70,8 +70,9 @@ def multiply(x, y, out=None):
     result_type = np.result_type(x, y)
     if result_type.kind != "c":
         return np.multiply(x, y, out=out)
-    x, y = np.asarray(x, dtype=result_type), np.asarray(y, dtype=result_type)
-    product = np.empty(np.broadcast_shapes(x.shape, y.shape), dtype=result_type)
+    like = x if hasattr(x, "shape") else y
+    x, y = (_array_of(v, like, result_type) for v in (x, y))
+    product = np.empty_like(like, shape=np.broadcast_shapes(x.shape, y.shape), dtype=result_type)
     with np.errstate(all="ignore"):
         product.real = x.real * y.real - x.imag * y.imag
         product.imag = x.real * y.imag + x.imag * y.real
@@ -90,15 +91,22 @@ def library_power(x, exponent):
         return np.power(x, exponent)
     with np.errstate(all="ignore"):
         result = np.power(x, exponent)
-        exponent_array = np.asarray(exponent)
-        integral = ((exponent_array.imag == 0) & (exponent_array.real == np.round(exponent_array.real))
-                    & (np.abs(exponent_array.real) < 100))
-        special = (np.asarray(x) == 0) | integral
+        complex_type = np.result_type(result)
+        x, exponent = (_array_of(v, result, complex_type) for v in (x, exponent))
+        integral = ((exponent.imag == 0) & (exponent.real == np.round(exponent.real))
+                    & (np.abs(exponent.real) < 100))
+        special = (x == 0) | integral
         if not np.any(special):
             return result
-        complex_type = np.result_type(result)
-        through_log = np.exp(np.asarray(exponent, dtype=complex_type) * np.log(np.asarray(x, dtype=complex_type)))
+        through_log = np.exp(exponent * np.log(x))
         return np.where(special, through_log, result).astype(complex_type, copy=False)
+
+
+def _array_of(value, like, dtype):
+    """``value`` (an array or a Python number) as an array of ``dtype`` on ``like``'s device."""
+    if hasattr(value, "shape"):
+        return value.astype(dtype, copy=False)
+    return _backend.host_value(value, like, dtype)
 
 
 def window_view(x, kernel: tuple, stride: tuple, dilation: tuple):

@@ -113,8 +113,8 @@ def binary_op(node, compute, attrs: dict | None = None, number_rounded: bool = F
         else:
             ad, bd = operands(a, b)
             number = b.__class__ is complex
-        if ad.dtype in REDUCED_FLOATS and number_rounded and not isinstance(bd, np.ndarray):
-            bd = np.asarray(bd, dtype=ad.dtype)
+        if ad.dtype in REDUCED_FLOATS and number_rounded and not hasattr(bd, "shape"):
+            bd = _backend.host_value(bd, ad, ad.dtype)
         try:
             out = compute(ad, bd) if ad.dtype not in REDUCED_FLOATS else widened(ad, bd)
         except ValueError as exc:
@@ -202,7 +202,7 @@ def rsub(input, other, *, alpha=1):
                          stepwise=True)(input, other)
     ad, bd = operands(input, other)
     if ad.dtype in REDUCED_FLOATS:  # as torch's sub: the number rounded to the dtype first
-        bd = np.asarray(bd, dtype=ad.dtype)
+        bd = _backend.host_value(bd, ad, ad.dtype)
     out = _compute(lambda x, y: y - x * _alpha(alpha, x) if alpha != 1 else y - x, ad, bd, stepwise=alpha != 1)
     return recorded(NODES["RsubBackward1"], out, (input,), {"alpha": alpha})
 

@@ -161,9 +161,17 @@ class ndarray:  # noqa: N801 - CuPy's name
     def real(self):
         return _wrap(self._a.real)
 
+    @real.setter
+    def real(self, value):  # CuPy, like NumPy, writes the parts of a complex array in place
+        self._a.real = _unwrap_operand(value)
+
     @property
     def imag(self):
         return _wrap(self._a.imag)
+
+    @imag.setter
+    def imag(self, value):
+        self._a.imag = _unwrap_operand(value)
 
     def get(self) -> np.ndarray:
         return self._a.copy()
