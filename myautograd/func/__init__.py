@@ -13,6 +13,7 @@ otherwise results come back as plain tensors, as torch's do.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
 from .. import autograd
@@ -51,6 +52,22 @@ def _track(leaf):
     return _fresh(leaf)
 
 
+# One list per jvp running: the leaves the transforms inside it start their graphs from (see ``made_inside``).
+_MADE_INSIDE: list[list] = []
+
+
+@contextlib.contextmanager
+def made_inside():
+    """The leaves transforms create while the block runs (a jacrev inside a jvp: ``jacfwd(jacrev(f))``): a
+    result whose graph reaches only these is the block's own business, and comes back plain."""
+    leaves: list = []
+    _MADE_INSIDE.append(leaves)
+    try:
+        yield leaves
+    finally:
+        _MADE_INSIDE.remove(leaves)
+
+
 def _fresh(tensor):
     """A tensor the transform's graph starts from: a view of ``tensor`` if it requires grad, else a new leaf,
     which keeps ``tensor``'s forward-mode tangent (forward-over-reverse: ``jacfwd(jacrev(f))``)."""
@@ -59,6 +76,8 @@ def _fresh(tensor):
     tangent = _tangent_of(tensor)
     # an inference tensor cannot require grad: its copy stands for it (torch's transforms wrap it so)
     leaf = (tensor.clone() if tensor.is_inference() else tensor.detach()).requires_grad_()
+    for leaves in _MADE_INSIDE:
+        leaves.append(leaf)
     return leaf if tangent is None else _forward.make_dual_of(leaf, tangent)
 
 

@@ -103,7 +103,9 @@ def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False)
     for leaf in tangent_leaves:
         if not isinstance(leaf, Tensor):
             raise RuntimeError(f"{WHERE}: Expected tangents to only contain Tensors, got {type(leaf)}")
-    with _forward_ad_module().dual_level():
+    from . import _plain, made_inside  # noqa: PLC0415 - the package imports this module
+
+    with _forward_ad_module().dual_level(), made_inside() as own_leaves:
         duals = [dual(p, t) for p, t in zip(primal_leaves, tangent_leaves, strict=True)]
         result = func(*unflatten(duals, primal_spec))
         aux = None
@@ -124,9 +126,9 @@ def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False)
             aux_leaves, aux_spec = flatten(aux)
             aux = unflatten([unpacked_batched(leaf)[0] if isinstance(leaf, Tensor) else leaf for leaf in aux_leaves],
                             aux_spec)
-    if not any(leaf.requires_grad for leaf in primal_leaves + tangent_leaves):
-        # graphs recorded inside f (a jacrev in it) end here, as torch's results do not require grad
-        values, pushed = [v.detach() for v in values], [p.detach() for p in pushed]
+    # graphs that transforms inside f started (a jacrev in it) end here; graphs reaching tensors from outside
+    # (primals or tangents that require grad, tensors f closes over) go on, as torch's do
+    values, pushed = _plain(values, own_leaves), _plain(pushed, own_leaves)
     answer = (unflatten(values, output_spec), unflatten(pushed, output_spec))
     return (*answer, aux) if has_aux else answer
 
