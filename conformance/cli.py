@@ -184,6 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="a file whose [profile] says which features programs may not use, and whose [[fuzz]] "
                            "entries explain known differences (default: the built-in one for the implementation, "
                            "if any)")
+    fuzz.add_argument("--operators", metavar="NAMES", type=lambda text: tuple(n for n in text.split(",") if n),
+                      default=(), help="comma-separated operators of the table (sin,mul,mse_loss): programs draw only "
+                                       "these, at least one of them elementwise (default: all)")
     fuzz.add_argument("--no-shrink", action="store_true",
                       help="write the first difference as drawn, without shrinking it (quicker; for measuring "
                            "how soon differences are found)")
@@ -497,6 +500,7 @@ def command_surface(args: argparse.Namespace) -> int:
 
 def command_fuzz(args: argparse.Namespace) -> int:
     from .fuzz.campaign import PROGRAM_TIMEOUT, Campaign, FuzzConfig
+    from .fuzz.ops import restricted_to
     from .pool import StartupError
     from .runner import DEFAULT_STARTUP_TIMEOUT
 
@@ -508,6 +512,10 @@ def command_fuzz(args: argparse.Namespace) -> int:
     parse_devices(args.device, args.impl)  # the implementation's own device (NAME@DEVICE) leaves the CPU to torch
     check_report_dir(args.report_dir, ())
     impl_file = load_implementation_file(args)
+    try:
+        restricted_to(args.operators)
+    except ValueError as exc:
+        raise UsageError(f"--operators: {exc}") from None
     campaign = Campaign(FuzzConfig(impl=args.impl, device=args.device, budget=args.budget, seed=args.seed,
                                    level=args.level or impl_file.run.level or DEFAULT_LEVEL,
                                    report_dir=args.report_dir, max_steps=args.max_steps,
@@ -515,7 +523,7 @@ def command_fuzz(args: argparse.Namespace) -> int:
                                    or DEFAULT_STARTUP_TIMEOUT, shrink=not args.no_shrink, shrinker=args.shrinker,
                                    baseline=args.baseline, known=impl_file.known_in_fuzzing, lacks=impl_file.profile.lacks,
                                    program_timeout=impl_file.run.program_timeout or PROGRAM_TIMEOUT,
-                                   set_aside_from=impl_file.warnings.set_aside_from))
+                                   set_aside_from=impl_file.warnings.set_aside_from, operators=args.operators))
     refusal = campaign.gate.refusal(args.device)
     if refusal is not None:
         raise UsageError(f"{impl_file.path or 'the expectations file'}: {refusal}")

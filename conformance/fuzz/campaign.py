@@ -60,7 +60,7 @@ from .conditioning import could_be_ill_conditioned, ill_conditioned, scaled_sour
 from .deletion import StepDeletion, Symptom, program_of, steps_of
 from .gate import Gate
 from .generator import Generator
-from .ops import elementwise_ops, table_ops
+from .ops import restricted_to
 from .program import Program
 
 CHUNK = 10
@@ -118,6 +118,7 @@ class FuzzConfig:
     lacks: tuple[str, ...] = ()         # features the implementation's profile lacks: no program uses them
     program_timeout: float = PROGRAM_TIMEOUT  # seconds per program and side (an implementation's [run] program_timeout)
     set_aside_from: tuple = ()          # modules whose warnings the judge sets aside ([warnings] of the same file)
+    operators: tuple[str, ...] = ()     # only these operators of the table (``ops.restricted_to``); all when empty
 
 
 @dataclass
@@ -154,8 +155,7 @@ class Campaign:
         self.explained: dict[str, int] = {}  # reason of a [[fuzz]] entry -> programs it explained
         self.ill_conditioned = 0        # programs whose every difference is an ill-conditioned value
         self.gate = Gate.of(config.lacks)
-        self.ops = elementwise_ops()
-        self.table = table_ops()
+        self.ops, self.table = restricted_to(config.operators)
         self.startup: float | None = None   # seconds both sides took to start
         self.started = time.monotonic()     # when fuzzing began (once both sides had started)
         self.deadline = self.started + config.budget

@@ -136,3 +136,21 @@ def table_ops() -> dict[str, tuple[TableOp, ...]]:
                 found.setdefault(operator.name, []).append(TableOp(
                     operator.name, sample.call, tuple(sample.inputs.items()), sample_features(operator, variant, sample)))
     return {name: tuple(samples) for name, samples in found.items()}
+
+
+def restricted_to(names: tuple[str, ...]) -> tuple[tuple[ElementwiseOp, ...], dict[str, tuple[TableOp, ...]]]:
+    """The elementwise operators and the table's operators that programs draw, only those named when
+    ``names`` is given (``fuzz --operators``); ValueError, in one line, for a name the table does not
+    have or for names among which no operator is elementwise (chains and pure functions need one)."""
+    elementwise, table = elementwise_ops(), table_ops()
+    if not names:
+        return elementwise, table
+    unknown = sorted(set(names) - set(table))
+    if unknown:
+        raise ValueError(f"not differentiable operators of the table: {', '.join(unknown)} "
+                         "(python -m conformance list -k op. lists the operator cases)")
+    elementwise = tuple(op for op in elementwise if op.name in names)
+    if not elementwise:
+        raise ValueError(f"none of {', '.join(names)} is elementwise; name at least one (sin, mul, ...): "
+                         "programs chain elementwise operators")
+    return elementwise, {name: samples for name, samples in table.items() if name in names}
