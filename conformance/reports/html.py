@@ -324,7 +324,7 @@ def render(result: dict) -> str:
     body = (
         header(result)
         + "<main>"
-        + f"<h2>Matrix ({len(cases)} cases \u00d7 {len(device_names(result))} devices)</h2>"
+        + f"<h2>Matrix ({len(cases)} cases \u00d7 {len(device_names(result))} columns)</h2>"
         + filters(result)
         + matrix(result, problem_ids)
         + coverage_section(result)
