@@ -2,9 +2,9 @@
 
 Optimizers: the same model (torch's weights copied in) trained on both sides; losses, parameters,
 gradients and state compared at float32 precision (multi-step tolerance as in
-tests/support/nn_compare.py: rtol 1e-5, atol 2e-5, the atol scaled by a tensor's largest magnitude). Schedulers: the learning rates they produce each
-epoch, their state dicts, warnings and errors; rates are Python floats computed by the same
-formulas, so they are compared exactly.
+tests/support/nn_compare.py: rtol 1e-5, atol 2e-5, the atol scaled by a tensor's largest
+magnitude). Schedulers: the learning rates they produce each epoch, their state dicts, warnings and
+errors; rates are Python floats computed by the same formulas, so they are compared exactly.
 """
 
 from __future__ import annotations
