@@ -126,8 +126,18 @@ def _fma64(a: np.ndarray, b: float, c: float) -> np.ndarray:
     return total + (product_error + sum_error)
 
 
+def _as_complex(draw, shape: tuple, np_dtype, *args):
+    """A complex draw as torch makes it: the draw of the parts' dtype on the real view (shape + (2,)),
+    real and imaginary parts interleaved."""
+    parts = draw(shape + (2,), np.dtype(np_dtype).type(0).real.dtype, *args)
+    return np.ascontiguousarray(parts).view(np_dtype).reshape(shape)
+
+
 def uniform(gen: Generator, shape: tuple, low: float, high: float, np_dtype) -> np.ndarray:
-    """``uniform_(low, high)`` of a tensor of ``shape`` and floating ``np_dtype``."""
+    """``uniform_(low, high)`` of a tensor of ``shape`` and floating or complex ``np_dtype`` (each part
+    uniform in [low, high))."""
+    if np.dtype(np_dtype).kind == "c":
+        return _as_complex(lambda shape, dtype: uniform(gen, shape, low, high, dtype), shape, np_dtype)
     np_dtype = _require_float(np_dtype, "check_uniform_bounds")
     unit = _unit_floats(gen, math.prod(shape), np_dtype)
     if np_dtype == np.float64:
@@ -178,7 +188,10 @@ def randperm(gen: Generator, n: int) -> np.ndarray:
 
 
 def normal(gen: Generator, shape: tuple, mean: float, std: float, np_dtype) -> np.ndarray:
-    """``normal_(mean, std)``: Box-Muller, drawing as torch's CPU kernel draws."""
+    """``normal_(mean, std)``: Box-Muller, drawing as torch's CPU kernel draws; for a complex dtype, each part
+    with ``std / sqrt(2)`` (a complex normal of variance ``std ** 2``)."""
+    if np.dtype(np_dtype).kind == "c":
+        return _as_complex(lambda shape, dtype: normal(gen, shape, mean, std / math.sqrt(2), dtype), shape, np_dtype)
     np_dtype = _require_float(np_dtype, "normal_kernel_cpu")
     count = math.prod(shape)
     if count >= _NORMAL_BLOCK:
