@@ -100,6 +100,7 @@ VIEW_OPERATORS = frozenset({
     "swapdims", "t", "T", "tensor_split", "to", "transpose", "unbind", "unflatten", "unfold", "unsqueeze", "values",
     "view", "view_as", "view_as_complex", "view_as_real", "vsplit",
     "bilinear", "einsum", "linear", "tensordot",
+    "fft_ifft",  # of a real input: the conjugate view of a forward transform (is_conj())
 })
 
 
@@ -119,8 +120,9 @@ def sample_features(operator, variant, sample) -> frozenset[str]:
 @lru_cache(maxsize=1)
 def table_ops() -> dict[str, tuple[TableOp, ...]]:
     """Every differentiable operator of the table, with its samples that are one plain call
-    whose inputs are all contiguous; keyed by operator name."""
-    from ..operators import operators
+    whose inputs are all contiguous; keyed by operator name. Variants torch refuses in real dtypes,
+    which programs are drawn in (a complex-only operator: ``imag``), are left out."""
+    from ..operators import operators, refused_in_dtype
     from ..operators.spec import Sample
 
     found: dict[str, list[TableOp]] = {}
@@ -128,6 +130,8 @@ def table_ops() -> dict[str, tuple[TableOp, ...]]:
         if not operator.differentiable:
             continue
         for variant in operator.variants:
+            if refused_in_dtype(f"op.{operator.name}.{variant.name}", "float64"):
+                continue
             for sample in variant.samples:
                 if (not isinstance(sample, Sample) or sample.outputs != "out" or "\n" in sample.call
                         or "out" in re.findall(r"\w+", sample.call) or not sample.inputs

@@ -13,7 +13,7 @@ from __future__ import annotations
 from .spec import R, S, op
 from .tolerances import COMPOSITE
 
-FFT = ("fft",)
+FFT = ("fft", "complex")  # every transform computes in complex numbers, on real inputs too
 NORMS = (None, "backward", "forward", "ortho")
 
 
