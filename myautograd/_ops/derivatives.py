@@ -93,9 +93,10 @@ derivative("PowBackward0", "self", saves="exponent",
 derivative("PowBackward1", "self exponent",
            self=lambda grad, self, exponent, F: F.where(exponent == 0, 0, grad * (exponent * F.pow(self, exponent - 1))),
            exponent=lambda grad, self, exponent, result, F:
-           grad * F.where((self == 0) & (exponent >= 0), 0, result * F.log(self)))
+           grad * F.where((self == 0) & H.real_nonnegative(F, exponent), 0, result * F.log(self)))
 derivative("PowBackward2", "exponent", saves="self",
-           exponent=lambda grad, self, exponent, result, F: grad * F.where(exponent >= 0, 0, result * -math.inf)
+           exponent=lambda grad, self, exponent, result, F:
+           grad * F.where(H.real_nonnegative(F, exponent), 0, result * -math.inf)
            if self == 0 else grad * (result * math.log(self)))
 derivative("ClampBackward1", "self", saves="min max",
            self=lambda grad, self, min, max, F: F.where(H.between(self, min, max), grad, 0))

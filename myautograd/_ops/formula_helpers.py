@@ -292,6 +292,14 @@ def is_complex(x) -> bool:
     return getattr(x, "_data", x).dtype.kind == "c"
 
 
+def real_nonnegative(F, x):
+    """``x >= 0``; for a complex ``x``, a real part >= 0 and no imaginary part (where torch's pow gradient
+    counts ``0 ** x`` as a constant)."""
+    if is_complex(x):
+        return (F.imag(x) == 0) & (F.real(x) >= 0)
+    return x >= 0
+
+
 def angle_backward(F, grad, self):
     """torch's: i z / |z|^2 times the (real) gradient, 0 at 0; zeros for a real input, whose angle is constant."""
     if not is_complex(self):
