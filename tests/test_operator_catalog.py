@@ -126,7 +126,8 @@ def test_inputs_are_literals_seeded_by_the_case_id():
     source = REGISTRY.get("op.sin.default").source
     rng = np.random.default_rng(case_seed("op.sin.default"))
     first_input = literal(draw(rng, (3, 4), -3.0, 3.0))  # sample 1 of sin: R(3, 4, low=-3.0, high=3.0)
-    assert f"x = torch.tensor({first_input}, dtype=dtype, device=rec.device, requires_grad=True)" in source
+    # the real parts (the imaginary parts follow, for the complex dtypes)
+    assert f"x = torch.tensor(drawn({first_input}, [[" in source
     assert "manual_seed" not in source and "torch.rand" not in source
 
 

@@ -57,13 +57,13 @@ OPERATORS = [
                z=R(3, 4)),
         _flags("z.conj().imag", "the view with the negative bit", z=R(4)),
     ]),
-    op("angle", "torch.angle", ELEMENTARY, features=COMPLEX, default=[
+    op("angle", "torch.angle", ELEMENTARY, features=COMPLEX, real_gradgrad=False, default=[
         S("torch.angle(z)", "random values", z=R(3, 4)),
         S("z.angle()", "method form, transposed input", z=R(3, 4, layout="transposed")),
         S("torch.angle(z)", "at 0, on the real axis and the negative real axis", z=V([0.0, 1.5, -2.0]),
           gradgrad=False),
     ]),
-    op("sgn", "torch.sgn", ELEMENTARY, features=COMPLEX, default=[
+    op("sgn", "torch.sgn", ELEMENTARY, features=COMPLEX, real_gradgrad=False, default=[
         S("torch.sgn(z)", "z / |z|", z=R(3, 4)),
         S("z.sgn()", "at 0 (0, gradient 0) and on the real axis", z=V([0.0, 2.0, -0.5]), gradgrad=False),
         S("out = z.clone()\nout.sgn_()", "in-place on a non-leaf", z=R(4)),

@@ -226,7 +226,7 @@ class Writer:
         unpack = unpacking(grads)
         twice = self.twice(sample, wanted)
         if twice:
-            self.emit('if rec.has("autograd.grad") and rec.has("higher-order") and not reduced:')
+            self.emit(f'if rec.has("autograd.grad") and rec.has("higher-order") and not reduced{self.complex_only()}:')
             with self.indented():
                 self.emit(f"{unpack} = torch.autograd.grad({outputs}, [{names}], {grad_outputs}, create_graph=True)")
                 self.emit(f'rec("{label}", [{", ".join(f"{g}.detach()" for g in grads)}])')
@@ -290,6 +290,10 @@ class Writer:
         gradgrad = gradgrad_of(self.operator, self.variant, sample)
         return [name for name in wanted if gradgrad is True or (gradgrad and name in gradgrad)]
 
+    def complex_only(self) -> str:
+        """The condition that keeps second-order steps to the complex dtypes (``Operator.real_gradgrad``)."""
+        return "" if self.operator.real_gradgrad else ' and rec.dtype.startswith("complex")'
+
     def second_order(self, number: int, wanted: list[str], twice: list[str]) -> None:
         """The second-order gradients of the ``wanted`` inputs through the first-order gradients of
         those in ``twice`` (taken with ``create_graph=True``) against random vectors."""
@@ -332,7 +336,7 @@ class Writer:
             twice = self.twice(sample, wanted)
             if not twice:
                 return
-            self.emit('if rec.has("autograd.grad") and rec.has("higher-order"):')
+            self.emit(f'if rec.has("autograd.grad") and rec.has("higher-order"){self.complex_only()}:')
             with self.indented():
                 self.dual_attempt(number, sample, "forward-over-reverse", wanted,
                                   self.forward_over_reverse(sample, wanted, twice))

@@ -210,6 +210,8 @@ class Operator:
     every sample, the NotImplementedError of an operator without a forward formula (huber_loss's
     backward has none: no forward-over-reverse) or the error of an operator vmap cannot batch: the
     same exception is checked. ``no_vmap`` is the reason none of its samples is run under vmap.
+    ``real_gradgrad=False``: in the real dtypes the gradient is constant (angle's and sgn's are zero, and do
+    not require grad), so second-order steps are taken in the complex dtypes only.
     ``dtypes`` are the dtypes its variants run in (``DTYPES`` unless narrowed; see the module's docstring).
     """
 
@@ -224,6 +226,7 @@ class Operator:
     torch_raises: tuple[str, ...] = ()
     no_vmap: str = ""
     dtypes: tuple[str, ...] = DTYPES
+    real_gradgrad: bool = True
 
     def __post_init__(self) -> None:
         check_steps(self.torch_raises)
@@ -253,7 +256,8 @@ def one_line(call: str) -> str:
 
 def op(name: str, doc: str, tolerance: Tolerance, *, gradgrad: bool | tuple[str, ...] = True,
        differentiable: bool = True, features: tuple[str, ...] = (), torch_raises: tuple[str, ...] = (),
-       no_vmap: str = "", dtypes: tuple[str, ...] = DTYPES, **variants: list | tuple | Variant) -> Operator:
+       no_vmap: str = "", dtypes: tuple[str, ...] = DTYPES, real_gradgrad: bool = True,
+       **variants: list | tuple | Variant) -> Operator:
     """An operator entry; each keyword names a variant, given as a list of samples or a :func:`variant`."""
     built = []
     for variant_name, given in variants.items():
@@ -264,4 +268,4 @@ def op(name: str, doc: str, tolerance: Tolerance, *, gradgrad: bool | tuple[str,
     if not built:
         raise ValueError(f"operator {name!r} has no variants")
     return Operator(name, doc, tolerance, tuple(built), gradgrad, differentiable, tuple(features),
-                    torch_raises=tuple(torch_raises), no_vmap=no_vmap, dtypes=tuple(dtypes))
+                    torch_raises=tuple(torch_raises), no_vmap=no_vmap, dtypes=tuple(dtypes), real_gradgrad=real_gradgrad)
