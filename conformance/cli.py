@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="comma-separated devices; a device named here must be usable, or the run is incomplete "
                           "(exit status 5) (default: cpu, and cuda where both sides can use it; cpu only with "
                           "--impl NAME@DEVICE)")
+    run.add_argument("--dtype", dest="dtypes", metavar="NAMES", default=None,
+                     help="comma-separated dtypes (float32,float64): only the items in these (default: every dtype "
+                          "of each case)")
     run.add_argument("--allow-empty", action="store_true",
                      help="exit 0 also when the run is incomplete: nothing of the selection ran, or a device named "
                           "with --device cannot be used (the reports still say so)")
@@ -255,6 +258,17 @@ def select_cases(expression: str | None, registry_target: str | None = None) -> 
     return cases
 
 
+def parse_dtypes(text: str | None) -> tuple[str, ...]:
+    """``--dtype float32,float64``: the dtypes named (empty for all); one line for a name no case runs in."""
+    from .operators.spec import DTYPES
+
+    names = tuple(name for name in (text or "").split(",") if name)
+    unknown = [name for name in names if name not in DTYPES]
+    if unknown:
+        raise UsageError(f"--dtype: unknown dtype {unknown[0]!r}; known: {', '.join(DTYPES)}")
+    return names
+
+
 def parse_devices(text: str | None, impl: str | None = None) -> tuple[str, ...]:
     """The devices of ``--device`` (``None``: left out); ``impl``: the implementation, whose device of
     its own (``NAME@DEVICE``, ``placement``) leaves the CPU to the reference."""
@@ -324,11 +338,13 @@ def command_run(args: argparse.Namespace) -> int:
     check_report_dir(args.report_dir)
     level = args.level or impl_file.run.level or DEFAULT_LEVEL
     config = RunConfig(
-        impl=args.impl, cases=cases, devices=devices, report_dir=args.report_dir, jobs=args.jobs,
+        impl=args.impl, cases=cases, devices=devices, dtypes=parse_dtypes(args.dtypes), report_dir=args.report_dir,
+        jobs=args.jobs,
         timeout=args.timeout or impl_file.run.timeout or DEFAULT_TIMEOUT, memory_mib=args.memory_limit,
         isolation=args.isolation, level=level,
         impl_file=impl_file, all_case_ids=known_case_ids(args.registry), registry=args.registry,
-        selection={"k": args.select, "devices": list(devices), "level": level},
+        selection={"k": args.select, "devices": list(devices), "level": level,
+                   **({"dtypes": args.dtypes.split(",")} if args.dtypes else {})},
         live_progress=False if args.no_progress else None,
         startup_timeout=args.startup_timeout or impl_file.run.startup_timeout or DEFAULT_STARTUP_TIMEOUT,
         required_devices=devices if args.device is not None else (), allow_empty=args.allow_empty,

@@ -63,6 +63,7 @@ class RunConfig:
     impl: str = "myautograd"
     cases: list[Case] = field(default_factory=list)
     devices: tuple[str, ...] = ALL_DEVICES
+    dtypes: tuple[str, ...] = ()        # only items in these dtypes (``run --dtype``); every dtype when empty
     report_dir: Path = Path("reports")
     jobs: int = 0
     timeout: float = DEFAULT_TIMEOUT
@@ -188,6 +189,8 @@ class Run:
         profile = self.config.impl_file.profile
         planned = items_of(self.config.cases, self.config.devices)
         for item in planned + self.placement.tied_items(self.config.cases, self.config.devices):
+            if self.config.dtypes and item.dtype not in self.config.dtypes:
+                continue
             reason = self.placement.skip_reason(item.case, item.device) or self.device_status.get(item.device)
             lacking = profile.missing_for(item.features, item.case.optional_features)
             if reason is not None:

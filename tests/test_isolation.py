@@ -238,6 +238,7 @@ def test_an_implementation_that_refuses_fork_fails_clearly_and_runs_with_spawn(t
 def test_spawn_isolation_runs_every_item_in_a_fresh_worker(tmp_path):
     # a spawned worker runs one item and exits: the next item goes to a new one, not to the one leaving
     done, marker = cli("run", "--impl", "torch", "--isolation", "spawn", "--jobs", "1", "--device", "cpu",
+                       "--dtype", "float32,float64",
                        "-k", "op.isnan.default or detach.detach_inplace_on_nonleaf", "--no-progress",
                        "--report-dir", str(tmp_path), timeout=180)
     result = json.loads((tmp_path / "results.json").read_text())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conformance.case import Case, Doc
@@ -73,3 +75,14 @@ def test_malformed_expression_raises(expression, message):
 
 def test_selection_error_is_a_value_error():
     assert issubclass(SelectionError, ValueError)
+
+
+def test_run_dtype_keeps_the_items_in_the_dtypes_named_and_refuses_an_unknown_one_in_one_line(run_cli, tmp_path):
+    done = run_cli("run", "--impl", "torch", "--device", "cpu", "--dtype", "float64,complex128", "-k", "op.sin.default",
+                   "--no-progress", "--report-dir", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    result = json.loads((tmp_path / "results.json").read_text())
+    assert sorted(r["dtype"] for r in result["cases"]) == ["complex128", "float64"]
+    assert result["selection"]["dtypes"] == ["float64", "complex128"]
+    refused = run_cli("run", "--impl", "torch", "--dtype", "float9", "--report-dir", str(tmp_path / "other"))
+    assert refused.returncode == 2 and refused.stderr.strip().count("\n") == 0 and "'float9'" in refused.stderr
