@@ -38,7 +38,9 @@ FAKE = "tests.fakes.renamed_cpu@renamedcpu"
 BROKEN = "tests.broken.exp_left_on_cpu@renamedcpu"
 ASKED_FOR = ("accumulation", "retain_graph", "grad_mode", "detach", "hooks")  # by device-backend authors
 TIED = ("device.mixed_devices_in_one_op", "numeric.trace_of_float32_adds_up_in_double_on_cpu")
-SELECTION = " or ".join((*ASKED_FOR, "grad_fn.tensor_and_node_reprs", "op.tensor.numpy", "op.exp.default", *TIED))
+# the topics by their ids' prefix ("hooks" alone would also select every case with the hooks feature)
+SELECTION = " or ".join((*(f"{topic}." for topic in ASKED_FOR), "grad_fn.tensor_and_node_reprs", "op.tensor.numpy",
+                         "op.exp.default", *TIED))
 
 
 def run(run_cli, out, *args: str):
@@ -197,7 +199,7 @@ def test_torch_on_a_second_device_passes_the_checks_device_backends_ask_for(on_t
     assert results["implementation"] | {"version": None} == {
         "name": FAKE, "module": "torch", "version": None, "device": "renamedcpu", "reads_as": "renamedcpu:0"}
     ran = [r for r in results["cases"] if r["outcome"] != "skip"]
-    assert len(ran) > 300 and {r["outcome"] for r in ran} == {"pass"}
+    assert len(ran) > 100 and {r["outcome"] for r in ran} == {"pass"}
     assert {r["topic"] for r in ran} >= {*ASKED_FOR, "grad_fn", "op"}
     # every tensor was made on the device asked for: the normalisation, not the sides, made them alike
     steps = {side: [s for r in ran for s in r[side]["steps"]] for side in ("reference", "implementation")}
@@ -213,8 +215,7 @@ def test_cases_tied_to_some_devices_skip_with_the_reason(on_the_fake_device):
     reason = ("the case runs on {} only: it checks behaviour of that device, or places tensors on several devices "
               "itself, so it cannot compare the implementation on renamedcpu with the reference on the CPU")
     assert skipped == {("device.mixed_devices_in_one_op", "cuda"): reason.format("cuda"),
-                       ("numeric.trace_of_float32_adds_up_in_double_on_cpu", "cpu"): reason.format("cpu"),
-                       ("nondiff.numpy_of_requires_grad_raises", "cpu"): reason.format("cpu")}  # -k detach: a feature
+                       ("numeric.trace_of_float32_adds_up_in_double_on_cpu", "cpu"): reason.format("cpu")}
 
 
 def test_a_result_left_on_the_cpu_is_caught(run_cli, tmp_path):
