@@ -146,7 +146,8 @@ def test_a_wrong_forward_formula_is_found_within_100_programs_and_shrunk_to_its_
 def test_a_wrong_forward_formula_is_shrunk_by_deleting_steps_to_a_program_that_still_shows_it(tmp_path):
     """The steps shrinker on programs with dual levels and transforms: what it writes is a valid program
     that, run again, shows the same difference in a tangent."""
-    campaign = Campaign(FuzzConfig(impl=SIN_TANGENT_OFF, budget=150, seed=0, report_dir=tmp_path, shrinker="steps"))
+    campaign = Campaign(FuzzConfig(impl=SIN_TANGENT_OFF, budget=150, seed=0, report_dir=tmp_path, shrinker="steps",
+                                   operators=FIVE_OPERATORS))
     finding = campaign.run()
     assert finding is not None and finding.shrinker == "steps" and not finding.cut_short
     assert finding.steps[1] < finding.steps[0]
