@@ -44,6 +44,8 @@ import ast
 import fnmatch
 import functools
 import importlib
+import importlib.metadata
+import importlib.util
 import inspect
 import json
 import pkgutil
@@ -54,6 +56,8 @@ import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from . import cache
 
 EXCLUSIONS_FILE = Path(__file__).with_name("surface_exclusions.toml")
 
@@ -186,7 +190,29 @@ class DeriveError(Exception):
 
 
 def derived(python: str | None = None, timeout: float = 300.0) -> dict:
-    """``derive()`` run in a child process (this process never imports torch)."""
+    """``derive()`` run in a child process (this process never imports torch); for this interpreter's torch,
+    kept in the disk cache (``conformance.cache``) under the torch installed and this module's source."""
+    path = None if python else cache.path_of("surface", _installed_torch_key(), cache.directory())
+    found = cache.read(path)
+    if found is None:
+        found = _derived_in_child(python, timeout)
+        cache.write(path, found)
+    return found
+
+
+def _installed_torch_key() -> str | None:
+    """A key for the torch this interpreter would import (found without importing it), or None."""
+    try:
+        spec = importlib.util.find_spec("torch")
+        version = importlib.metadata.version("torch")
+        origin = Path(spec.origin)
+        return cache.digest(sys.executable, str(origin), version, str(origin.stat().st_mtime_ns),
+                            Path(__file__).read_bytes())
+    except (AttributeError, TypeError, OSError, ValueError, importlib.metadata.PackageNotFoundError):
+        return None
+
+
+def _derived_in_child(python: str | None, timeout: float) -> dict:
     try:
         done = subprocess.run([python or sys.executable, "-m", __name__], capture_output=True, text=True,
                               timeout=timeout, cwd=str(Path(__file__).resolve().parent.parent))

@@ -24,7 +24,7 @@ from conformance import catalog
 from conformance.item import Item
 from conformance.judge import judge
 from conformance.operators import coverage, operators, refused_by_torch, refused_in_dtype
-from conformance.operators.render import build
+from conformance.operators.cases import build
 from conformance.operators.spec import DTYPES, Sample
 from conformance.operators.tolerances import CLASSES, EXACT
 from conformance.operators.values import case_seed, draw, literal

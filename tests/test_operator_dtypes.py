@@ -24,9 +24,9 @@ from conformance import catalog
 from conformance.expectations import Profile
 from conformance.item import Item
 from conformance.operators import checks_made, operators
+from conformance.operators.cases import build
 from conformance.operators.dtype_refusals import TORCH_REFUSES
 from conformance.operators.probe_dtypes import refusal
-from conformance.operators.render import build
 from conformance.operators.spec import DTYPES, R, S, op
 from conformance.operators.tolerances import EXACT, FLOOR_ULPS, reduced_precision_problem, representable
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from ..case import REGISTRY, Registry
 from ..operators import operators
-from ..operators.render import build
+from ..operators.cases import build_all
 
 
 def register(registry: Registry = REGISTRY) -> None:
-    for operator in operators():
-        for variant in operator.variants:
-            registry.add(build(operator, variant))
+    for case in build_all(operators()):
+        registry.add(case)
 
 
 register()

@@ -100,6 +100,12 @@ def build(entry: dict, sample: dict, torch_version: str | None) -> object:
                             tolerances=COMPOSITE.per_dtype())
 
 
+def case_ids() -> tuple[str, ...]:
+    """The ids ``register`` gives its cases, read off the data without building them."""
+    return tuple(f"optiminfo.{entry['name']}.{sample['index']}" for entry in load("optim_db")["entries"]
+                 for sample in entry["samples"])
+
+
 def register(registry: Registry = REGISTRY) -> None:
     data = load("optim_db")
     for entry in data["entries"]:

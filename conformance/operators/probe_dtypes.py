@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from . import operators
-from .render import build
+from .cases import build
 
 TARGET = Path(__file__).with_name("dtype_refusals.py")
 HEADER = '''"""Where torch {version} refuses an operator case in a dtype (CPU): case id -> dtype -> the step it

@@ -1,8 +1,8 @@
 """Turn a variant of the operator table into a catalog case: a small generated scenario program.
 
-The scenario is ordinary Python source, compiled under a stable file name that is registered
-in ``linecache``, so ``Case.source`` is exactly what runs, tracebacks show its lines and the
-recorder's line numbers point into it. For each sample it
+The scenario is ordinary Python source (``rendered``), which ``cases.build`` compiles under a stable
+file name that is registered in ``linecache``, so ``Case.source`` is exactly what runs, tracebacks
+show its lines and the recorder's line numbers point into it. For each sample it
 
 1. builds the inputs from literals (``dtype=getattr(torch, rec.dtype)``: the runner runs it once
    per dtype of ``Case.dtypes``),
@@ -44,19 +44,16 @@ Error samples record the exception their call raises (``rec.attempt``).
 from __future__ import annotations
 
 import contextlib
-import linecache
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
-from .. import docs
-from ..case import ALL_DEVICES, Case
 from ..features import FEATURES, detected
-from . import OPTIONAL_FEATURES, spec
-from .batching import differing
+from . import spec
 from .spec import RAISING_STEPS, Input, Operator, Raises, Sample, Variant
-from .tolerances import EPSILON, FLOAT64_SUFFIX, REDUCED
-from .values import case_seed, draw, draw_ints, drawn, imaginary_parts, literal, random_floats
+from .tolerances import FLOAT64_SUFFIX
+from .values import case_seed, draw, draw_ints, imaginary_parts, literal
 
 INDENT = "    "
 #: How a case's title names the values of each step that torch may refuse.
@@ -569,7 +566,18 @@ def features_of(operator: Operator, variant: Variant, source: str) -> tuple[str,
     return tuple(name for name in FEATURES if name in found)
 
 
-def build(operator: Operator, variant: Variant) -> Case:
+@dataclass(frozen=True)
+class Rendered:
+    """A variant rendered: its scenario's source and what the case says about it (``cases.build`` makes the case)."""
+
+    id: str
+    source: str
+    title: str
+    tags: tuple[str, ...]
+    features: tuple[str, ...]
+
+
+def rendered(operator: Operator, variant: Variant) -> Rendered:
     writer = Writer(operator, variant)
     tolerance = variant.tolerance or operator.tolerance
     writer.emit(f"tolerance = TOLERANCE[rec.dtype]  # (rtol, atol) of the vmap steps: the class {tolerance.name}")
@@ -584,27 +592,11 @@ def build(operator: Operator, variant: Variant) -> Case:
             samples += 1
             writer.sample(samples, entry)
     source = "\n".join(writer.lines) + "\n"
-    filename = source_file(operator, variant)
-    namespace = {"__name__": operator.module, "random_floats": random_floats, "drawn": drawn, "differing": differing,
-                 "TOLERANCE": {dtype: tolerance.in_dtype(dtype) for dtype in EPSILON}, "REDUCED": REDUCED,
-                 "WIDE": "float64"}
-    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 (our own generated source)
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    scenario = namespace[function_name(operator, variant)]
-    features = features_of(operator, variant, source)
-    return Case(
-        id=writer.id,
+    return Rendered(
+        id=writer.id, source=source,
         title=title(operator, variant, writer.checks, writer.refused(), samples, errors),
-        doc=docs.docstring(operator.doc),
-        scenario=scenario,
-        devices=ALL_DEVICES,
-        dtypes=variant.dtypes or operator.dtypes,
         tags=("op", f"op:{operator.name}", *sorted(writer.checks), *(f"torch-refuses:{step}" for step in writer.refused())),
-        features=features,
-        optional_features=tuple(name for name in OPTIONAL_FEATURES if name in features),
-        tolerances=tolerance.per_dtype(),
-        source=source,
-    )
+        features=features_of(operator, variant, source))
 
 
 def title(operator: Operator, variant: Variant, checks: set[str], refused: tuple[str, ...], samples: int,
