@@ -132,8 +132,12 @@ def lerp_values(start, end, weight):
     difference = end - start
     small = np.abs(weight) < 0.5
     if difference.dtype == np.float32:
-        coefficient, base = np.where(small, weight, weight - 1), np.where(small, start, end)
-        return (coefficient.astype(np.float64) * difference.astype(np.float64) + base).astype(np.float32)
+        if isinstance(weight, np.generic):  # a number: a scalar, which CuPy takes with its arrays
+            coefficient = np.float64(weight if small else weight - np.float32(1))
+        else:
+            coefficient = np.where(small, weight, weight - 1).astype(np.float64)
+        base = np.where(small, start, end)
+        return (coefficient * difference.astype(np.float64) + base).astype(np.float32)
     return np.where(small, start + weight * difference, end - difference * (1 - weight))
 
 
