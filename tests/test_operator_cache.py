@@ -30,7 +30,7 @@ def test_a_cached_load_gives_the_cases_an_uncached_load_gives(tmp_path):
     assert written.name == f"operators-{cases.fingerprint()}.pickle"
 
 
-def test_what_the_file_holds_is_what_runs(tmp_path, monkeypatch):
+def test_what_the_file_holds_is_what_runs(tmp_path):
     cases.build_all(SOME, directory=tmp_path)
     (path,) = tmp_path.glob("operators-*.pickle")
     stored = pickle.loads(path.read_bytes())
