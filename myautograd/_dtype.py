@@ -90,7 +90,7 @@ ALL = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, floa
 BY_NUMPY = {d.np: d for d in ALL}
 BY_NAME = {d.name: d for d in ALL}
 #: The NumPy dtypes of float16 and bfloat16 (``is_reduced_float``).
-REDUCED_FLOATS = (float16.np, bfloat16.np)
+REDUCED_FLOATS = frozenset((float16.np, bfloat16.np))
 _BFLOAT16 = bfloat16.np
 ALIASES = {
     "bool": bool_, "half": float16, "float": float32, "double": float64, "short": int16,

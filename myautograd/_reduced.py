@@ -24,6 +24,7 @@ import numpy as np
 from ._dtype import REDUCED_FLOATS
 
 _FLOAT32 = np.dtype(np.float32)
+_ndarray = np.ndarray
 
 
 def reduced_type(*values):
@@ -33,6 +34,22 @@ def reduced_type(*values):
         if dtype is not None and dtype in REDUCED_FLOATS and not isinstance(value, np.generic):
             return dtype
     return None
+
+
+def _reduced_argument(args: tuple, kwargs: dict):
+    """``reduced_type`` of the arguments, then of the elements of list and tuple arguments (in one
+    pass over ``args``: every kernel call on other dtypes pays for this)."""
+    sequences = None
+    for value in args:
+        cls = value.__class__
+        if cls is list or cls is tuple:
+            sequences = (sequences or []) + [value]
+        elif cls is not _ndarray or value.dtype in REDUCED_FLOATS:
+            dtype = reduced_type(value)
+            if dtype is not None:
+                return dtype
+    return (reduced_type(*kwargs.values()) if kwargs else None) or (
+        reduced_type(*(v for sequence in sequences for v in sequence)) if sequences else None)
 
 
 def widen(value):
@@ -57,8 +74,7 @@ def in_float32(compute: Callable) -> Callable:
     float32, its floating result rounded once to their type; sequences of arrays (``cat``'s) count."""
 
     def kernel(*args, **kwargs):
-        target = reduced_type(*args, *kwargs.values()) or reduced_type(
-            *(v for a in args if isinstance(a, (list, tuple)) for v in a))
+        target = _reduced_argument(args, kwargs)
         if target is None:
             return compute(*args, **kwargs)
         args = [type(a)(widen(v) for v in a) if isinstance(a, (list, tuple)) else widen(a) for a in args]

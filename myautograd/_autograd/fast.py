@@ -48,6 +48,7 @@ from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, meta_of
 from . import engine, formulas, record
 from .engine import evaluate, validate_outputs
+from .formula_math import NativeArrayMath
 from .formulas import NODES, check_saved, is_result_name
 from .node import AccumulateGrad, SavedTensor, gradient_edge, init_node, save
 from .ready_queue import ReadyQueue
@@ -95,12 +96,12 @@ class enabled:
 # -- 2. generated apply ------------------------------------------------------------------------------
 def _argument(param: str, index: str) -> str:
     """The expression that fetches a formula parameter inside a generated ``apply`` (which has
-    ``grad``, ``grads``, ``stash``, ``mode`` and ``node`` at hand; ``index`` is the input's):
-    what ``Formula.evaluate`` fetches for it."""
+    ``grad``, ``grads``, ``stash``, ``mode``, ``node`` and ``F = mode.math(grad)`` at hand;
+    ``index`` is the input's): what ``Formula.evaluate`` fetches for it."""
     if param in ("grad", "grads"):
         return param
     if param == "F":
-        return "mode.F"
+        return "F"
     if param == "input_index":
         return index
     return f"(v if (v := stash[{param!r}]).__class__ is not Saved else mode.unpack(v, node))"
@@ -115,32 +116,60 @@ def apply(node, grads, mode):
     if stash:
         check_saved(node, stash)
     visited = mode.visited
-{body}
+{math}{body}
 """
 _EDGE_TEMPLATE = """\
     child = node._children[{index}]
     if child is None or (visited is not None and child not in visited):
         result{index} = None
     else:
-        result{index} = formula{index}({arguments})
+{call}"""
+# A formula that ``formulas.conjugating`` wraps: its values fetched first, and the formula as written
+# called directly when none is complex (the wrapper's own test, inlined: one call less per node).
+_CONJUGATING_CALL = """\
+{fetches}        if {all_real}:
+            result{index} = raw{index}({arguments})
+        else:
+            result{index} = formula{index}({arguments})
 """
+_REAL = ("((v{index}_{k}.dtype not in COMPLEX) if v{index}_{k}.__class__ is ndarray "
+         "else v{index}_{k}.__class__ in REAL_SCALARS)")
+
+
+# ``F = mode.math(grad)``, with a plain backward's common case inlined (only its gradients are arrays)
+_MATH = ("    F = NativeArrayMath if grad.__class__ is ndarray and grad.dtype not in REDUCED "
+         "else mode.math(grad)\n")
 
 
 def _generated_apply(cls):
     """``FormulaNode.apply`` written out for a class of one or two inputs: no loop, and each
     formula called with its arguments fetched in place."""
     count = len(cls._inputs)
-    namespace = {"Saved": SavedTensor, "check_saved": check_saved}
+    namespace = {"Saved": SavedTensor, "check_saved": check_saved, "ndarray": _ndarray,
+                 "COMPLEX": formulas.COMPLEX_DTYPES, "REAL_SCALARS": formulas.REAL_SCALARS,
+                 "REDUCED": REDUCED, "NativeArrayMath": NativeArrayMath}
     body = []
     for index, formula in enumerate(cls._formulas):
         if formula is None:
             body.append(f"    result{index} = None\n")
             continue
         namespace[f"formula{index}"] = formula.fn
-        arguments = ", ".join(_argument(param, str(index)) for param in formula.params)
-        body.append(_EDGE_TEMPLATE.format(index=index, arguments=arguments))
+        if formula.fn is formula.raw:
+            arguments = ", ".join(_argument(param, str(index)) for param in formula.params)
+            call = f"        result{index} = formula{index}({arguments})\n"
+        else:
+            namespace[f"raw{index}"] = formula.raw
+            values = [param for param in formula.params if param not in formulas.SPECIAL]
+            fetches = "".join(f"        v{index}_{k} = {_argument(param, str(index))}\n" for k, param in enumerate(values))
+            arguments = ", ".join(f"v{index}_{values.index(param)}" if param in values else _argument(param, str(index))
+                                  for param in formula.params)
+            all_real = " and ".join(_REAL.format(index=index, k=k) for k in range(len(values)))
+            call = _CONJUGATING_CALL.format(fetches=fetches, all_real=all_real, index=index, arguments=arguments)
+        body.append(_EDGE_TEMPLATE.format(index=index, call=call))
     body.append(f"    return [{', '.join(f'result{i}' for i in range(count))}]")
-    source = _APPLY_TEMPLATE.format(nones=[None] * count, body="".join(body))
+    uses_math = any(formula is not None and "F" in formula.params for formula in cls._formulas)
+    source = _APPLY_TEMPLATE.format(nones=[None] * count, body="".join(body),
+                                    math=_MATH if uses_math else "")
     exec(source, namespace)  # noqa: S102 - built from parameter names only
     apply = namespace["apply"]
     apply.__qualname__ = f"{cls.__name__}.apply"
@@ -327,8 +356,8 @@ def _record_one(cls, data, x: Tensor, attrs: dict | None, numbers: tuple, elemen
                 value = attrs[name]
                 stash[name] = save_for_backward(value) if isinstance(value, Tensor) else value
     xd = x._data
-    if (elementwise or (xd.shape == data.shape and xd.dtype is data.dtype and type(xd) is type(data))) \
-            and xd.dtype not in REDUCED:
+    if elementwise or (xd.shape == data.shape and xd.dtype is data.dtype and type(xd) is type(data)
+                       and xd.dtype not in REDUCED):
         metas = None
     else:
         metas = (input_meta(xd, data),) + (None,) * len(numbers)

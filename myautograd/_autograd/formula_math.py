@@ -17,6 +17,9 @@ carries no gradient, a mask or weights, the kernel's result as a constant tensor
 built from other primitives is written once, over ``F`` (``COMPOSITES``). ``ArrayMath`` and
 ``TensorMath`` are the two kinds' namespaces built from these; the engine picks one per pass
 (``_autograd/modes.py``), so a plain backward calls NumPy directly, at no dispatch cost.
+(``ArrayMath`` computes float16 and bfloat16 as torch's kernels do, in float32 rounded once,
+which costs a dtype test per call; a plain backward evaluates a node whose gradient is of
+another dtype with ``NativeArrayMath``, the same kernels without that test.)
 ``DispatchMath`` has the same names and picks the kind at each call from the values it is
 given (``kind_of``: a tensor among them makes it a tensor call), for code that holds values of
 either kind, as forward mode's tangents are.
@@ -63,13 +66,24 @@ def power(x, exponent):
     return library_power(x, exponent)
 
 
+_COMPLEX_DTYPES = frozenset(np.dtype(t) for t in (np.complex64, np.complex128))
+
+
+def _complex_operand(value) -> bool:
+    cls = value.__class__
+    if cls is float or cls is int:
+        return False
+    return cls is complex or getattr(value, "dtype", None) in _COMPLEX_DTYPES
+
+
 def multiply(x, y, out=None):
     """``x * y`` as torch's kernels multiply: for complex values, ``(ac - bd) + (ad + bc)i`` with each
     product and sum rounded in the parts' precision (no fused multiply-add, which NumPy's complex
     multiplication may use); real values as NumPy multiplies them."""
-    result_type = np.result_type(x, y)
-    if result_type.kind != "c":
+    if not (x.__class__ is complex or y.__class__ is complex  # _complex_operand, inlined: every real mul comes here
+            or getattr(x, "dtype", None) in _COMPLEX_DTYPES or getattr(y, "dtype", None) in _COMPLEX_DTYPES):
         return np.multiply(x, y, out=out)
+    result_type = np.result_type(x, y)
     like = x if hasattr(x, "shape") else y
     x, y = (_array_of(v, like, result_type) for v in (x, y))
     product = np.empty_like(like, shape=np.broadcast_shapes(x.shape, y.shape), dtype=result_type)
@@ -86,8 +100,7 @@ def library_power(x, exponent):
     """``np.power``, except where NumPy's complex power leaves the C library's ``cpow`` (which torch's
     complex kernel calls: ``exp(exponent * log(x))``): NumPy multiplies repeatedly for small integral
     exponents and answers 0 ** y itself (1 for 0 ** 0, where ``exp(0 * log(0))`` is NaN)."""
-    x_complex = np.iscomplexobj(x)
-    if not (x_complex or np.iscomplexobj(exponent)):
+    if not (_complex_operand(x) or _complex_operand(exponent)):
         return np.power(x, exponent)
     with np.errstate(all="ignore"):
         result = np.power(x, exponent)
@@ -524,9 +537,14 @@ COMPUTING = frozenset((
     "mul_number", "clamp_min", "sigmoid", "log_sigmoid", "xlogy", "erf",
     "exp", "log", "log1p", "sin", "cos", "sinh", "cosh", "tanh", "sqrt", "abs",
 ))
-ArrayMath = _namespace("ArrayMath", "Formula primitives on arrays: NumPy (CuPy) kernels, nothing recorded.",
+ArrayMath = _namespace("ArrayMath", "Formula primitives on arrays of any dtype: NumPy (CuPy) kernels, nothing recorded.",
                        {name: in_float32(on_arrays) if name in COMPUTING else on_arrays
                         for name, (on_arrays, _) in PRIMITIVES.items()}, recording=False)
+# The same primitives with no reduced-precision test at each call: what a backward pass uses for a
+# gradient that is not float16 or bfloat16 (``ArrayMode.math``), the common case, at no cost.
+NativeArrayMath = _namespace("NativeArrayMath",
+                             "Formula primitives on arrays other than float16 and bfloat16: the kernels as they are.",
+                             {name: on_arrays for name, (on_arrays, _) in PRIMITIVES.items()}, recording=False)
 TensorMath: type | None = None  # built by install(), once myautograd's operations exist
 
 

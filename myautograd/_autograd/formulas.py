@@ -63,6 +63,11 @@ def is_result_name(name: str) -> bool:
     return name == "result" or (name.startswith("result") and name[6:].isdigit())
 
 
+_ndarray = np.ndarray
+COMPLEX_DTYPES = frozenset(np.dtype(t) for t in (np.complex64, np.complex128))
+REAL_SCALARS = frozenset((float, int, bool, type(None), str))  # classes of values that are never complex
+
+
 def _is_complex(value) -> bool:
     """A complex array, tensor or Python number (or a list or tuple holding one)."""
     cls = value.__class__
@@ -95,7 +100,11 @@ def conjugating(fn: Callable, params: tuple[str, ...]) -> Callable:
 
     def backward(*arguments):
         for i in positions:
-            if _is_complex(arguments[i]):
+            value = arguments[i]
+            cls = value.__class__
+            if (value.dtype not in COMPLEX_DTYPES) if cls is _ndarray else cls in REAL_SCALARS:
+                continue  # the common cases, decided without a call
+            if _is_complex(value):
                 arguments = tuple(_conj(a) if j in positions else a for j, a in enumerate(arguments))
                 break
         return fn(*arguments)
@@ -117,8 +126,8 @@ class Formula:
         self.params = tuple(inspect.signature(fn).parameters)
         self.fn = conjugating(fn, self.params) if holomorphic else fn
 
-    def evaluate(self, grad, grads, stash: dict, mode, node: Node, index: int):
-        """Call the formula with each parameter fetched by its name."""
+    def evaluate(self, grad, grads, stash: dict, mode, node: Node, index: int, F: type):  # noqa: N803 - the formulas' name
+        """Call the formula with each parameter fetched by its name (``F``: ``mode.math`` of the gradient)."""
         arguments = []
         for param in self.params:
             if param == "grad":
@@ -126,7 +135,7 @@ class Formula:
             elif param == "grads":
                 arguments.append(grads)
             elif param == "F":
-                arguments.append(mode.F)
+                arguments.append(F)
             elif param == "input_index":
                 arguments.append(index)
             else:
@@ -227,13 +236,14 @@ class FormulaNode(Node):
             if grad is None:
                 return [None] * len(self._children)
         visited = mode.visited
+        F = mode.math(grad if grad is not None else next(g for g in grads if g is not None))  # noqa: N806
         results = []
         for index, node in enumerate(self._children):
             formula = self.formula_for(index)
             if node is None or formula is None or (visited is not None and node not in visited):
                 results.append(None)
             else:
-                results.append(formula.evaluate(grad, grads, self._stash, mode, self, index))
+                results.append(formula.evaluate(grad, grads, self._stash, mode, self, index, F))
         return results
 
 

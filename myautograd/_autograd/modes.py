@@ -11,7 +11,8 @@ differs between the two through the mode object.
 from __future__ import annotations
 
 from .._backend import device_of
-from .formula_math import ArrayMath
+from .._dtype import REDUCED_FLOATS
+from .formula_math import ArrayMath, NativeArrayMath
 from .node import Node, SavedTensor, unpack_saved_tensor
 from .view_links import gradient_tensor
 
@@ -34,6 +35,12 @@ class ArrayMode:
     def runs(self, node: Node) -> bool:
         """Whether ``node`` executes in this pass."""
         return self.running is None or node in self.running
+
+    @staticmethod
+    def math(grad) -> type:
+        """The ``F`` of the formulas that take ``grad`` back through a node: ``NativeArrayMath``,
+        or ``ArrayMath`` for a float16 or bfloat16 gradient (computed in float32, rounded once)."""
+        return ArrayMath if grad.dtype in REDUCED_FLOATS else NativeArrayMath
 
     @staticmethod
     def unpack(saved: SavedTensor, owner: Node):
@@ -68,6 +75,10 @@ class TensorMode(ArrayMode):
 
     create_graph = True
     F = None  # formula_math.TensorMath, installed by myautograd._ops once its operations exist
+
+    @classmethod
+    def math(cls, grad) -> type:
+        return cls.F
 
     @staticmethod
     def unpack(saved: SavedTensor, owner: Node):

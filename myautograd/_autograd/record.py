@@ -39,7 +39,11 @@ fast_recorded = None
 
 def any_requires_grad(inputs) -> bool:
     """Whether an op on ``inputs`` is recorded: grad mode is on and a tensor among them requires grad."""
-    return STATE.grad_enabled and any(isinstance(x, Tensor) and x._requires_grad for x in inputs)
+    if STATE.grad_enabled:
+        for x in inputs:  # a loop, not any() over a generator: every op asks
+            if isinstance(x, Tensor) and x._requires_grad:
+                return True
+    return False
 
 
 def records(x: Tensor) -> bool:
@@ -92,7 +96,8 @@ def record_one(cls, data, x: Tensor, attrs: dict | None = None, numbers: tuple =
                elementwise: bool = False) -> Tensor:
     """``record`` for an op whose only tensor input is ``x``, which requires grad (most ops):
     ``numbers`` are its trailing Python-number operands (``x * 2``). ``elementwise``: the result
-    has ``x``'s shape, dtype and device, which the fast path then need not compare (this path
+    has ``x``'s shape, dtype and device, and ``x`` is not float16 or bfloat16 (whose gradients the
+    engine rounds back), which the fast path then need not check (this path
     works it out regardless; tests/test_fast_paths.py holds the two to the same graphs)."""
     if fast_record_one is not None:
         return fast_record_one(cls, data, x, attrs, numbers, elementwise)

@@ -15,10 +15,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend, _dtype
-from .._autograd import formula_math
+from .._autograd import formula_math, forward
 from .._autograd.formula_math import library_power, multiply, power
+from .._autograd.formulas import COMPLEX_DTYPES
 from .._autograd.record import record, record_one, recorded, records, records_any
 from .._dtype import REDUCED_FLOATS
+from .._grad_mode import STATE
 from .._reduced import in_float32
 from .._tensor import Tensor, make_tensor
 from .common import (
@@ -92,38 +94,48 @@ def _constant(cache: dict, value, dtype):
     return array
 
 
-def binary_op(node, compute, attrs: dict | None = None, number_rounded: bool = False, stepwise: bool = False):
+def binary_op(node, compute, attrs: dict | None = None, number_rounded: bool = False, stepwise: bool = False,
+              complex_compute=None):
     """The op ``compute(a, b)`` on a tensor ``a`` and a tensor or Python number ``b``, recorded as
     ``node``: operands cast as torch casts them, a number kept in the tensor's float type.
     float16 and bfloat16 compute in float32; a number enters unrounded (torch's mul and div), or
     rounded to the tensor's dtype first where ``number_rounded`` (torch's add and sub); ``stepwise``:
-    each NumPy step of ``compute`` rounds, in the dtype (torch's add and sub with an ``alpha``)."""
+    each NumPy step of ``compute`` rounds, in the dtype (torch's add and sub with an ``alpha``).
+    ``complex_compute``: what computes complex operands, where torch's kernel differs from ``compute``."""
     widened = compute if stepwise else in_float32(compute)
 
     def op(a: Tensor, b) -> Tensor:
         ad = a._data
         number = b.__class__ is float or b.__class__ is int
         cache = _CONSTANTS.get(ad.dtype) if number else None
-        if cache is not None and type(ad) is np.ndarray:
-            bd = cache.get(b)
-            if bd is None:
-                bd = _constant(cache, b, ad.dtype)
-        elif cache is not None:
-            bd = b  # on CUDA: CuPy takes the number
+        if cache is not None:  # a number beside a float32, float64 or complex tensor: the common case
+            reduced = False
+            if type(ad) is np.ndarray:
+                bd = cache.get(b)
+                if bd is None:
+                    bd = _constant(cache, b, ad.dtype)
+            else:
+                bd = b  # on CUDA: CuPy takes the number
         else:
             ad, bd = operands(a, b)
             number = b.__class__ is complex
-        if ad.dtype in REDUCED_FLOATS and number_rounded and not hasattr(bd, "shape"):
-            bd = _backend.host_value(bd, ad, ad.dtype)
+            reduced = ad.dtype in REDUCED_FLOATS
+            if reduced and number_rounded and not hasattr(bd, "shape"):
+                bd = _backend.host_value(bd, ad, ad.dtype)
         try:
-            out = compute(ad, bd) if ad.dtype not in REDUCED_FLOATS else widened(ad, bd)
+            if reduced:
+                out = widened(ad, bd)
+            elif complex_compute is not None and ad.dtype in COMPLEX_DTYPES:  # the operands' common dtype
+                out = complex_compute(ad, bd)
+            else:
+                out = compute(ad, bd)
         except ValueError as exc:
             raise _compute_error(exc, ad, bd) from None
         if number:
-            if records(a):
+            if STATE.grad_enabled and a._requires_grad or forward.ACTIVE:  # records(a), inlined: the hottest path
                 return record_one(node, out, a, attrs, (b,))
-        elif records_any((a, b)):
-            return record(node, out, (a, b), attrs)
+        elif STATE.grad_enabled and (a._requires_grad or isinstance(b, Tensor) and b._requires_grad) or forward.ACTIVE:
+            return record(node, out, (a, b), attrs)  # records_any((a, b)), inlined
         return make_tensor(out)
 
     return op
@@ -140,7 +152,7 @@ _ADD, _SUB, _MUL, _DIV = (NODES[n] for n in ("AddBackward0", "SubBackward0", "Mu
 _ONE = {"alpha": 1}
 _add = binary_op(_ADD, np.add, _ONE, number_rounded=True)
 _sub = binary_op(_SUB, np.subtract, _ONE, number_rounded=True)
-_mul = binary_op(_MUL, multiply)
+_mul = binary_op(_MUL, np.multiply, complex_compute=multiply)
 
 
 def _alpha(alpha, x):
@@ -328,6 +340,9 @@ def _with_out(name, out, result, *inputs):
 
 # -- unary math -----------------------------------------------------------------------------------------
 _INTEGRAL = frozenset(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16, np.int32, np.int64))
+# The input dtypes an elementwise op treats apart, in one lookup: integers (computed in the default
+# float dtype) and float16 and bfloat16 (computed in float32).
+_SPECIAL_INPUTS = {**{dtype: "integral" for dtype in _INTEGRAL}, **{dtype: "reduced" for dtype in REDUCED_FLOATS}}
 
 
 def elementwise(name: str, node, compute, keep_int: bool = False, stepwise: bool = False):
@@ -340,11 +355,14 @@ def elementwise(name: str, node, compute, keep_int: bool = False, stepwise: bool
         if input.__class__ is not Tensor and not isinstance(input, Tensor):
             check_tensor(input, name)
         data = input._data
-        if not keep_int and data.dtype in _INTEGRAL:
+        special = _SPECIAL_INPUTS.get(data.dtype)  # None for float32, float64 and complex: most calls
+        if special == "integral" and not keep_int:
             data = data.astype(default_float_for(data))
-        out = compute(data) if data.dtype not in REDUCED_FLOATS else widened(data)
-        if records(input):  # a complex input's abs or angle is real: not of the input's dtype
-            return record_one(node, out, input, elementwise=out.dtype is data.dtype)
+            special = _SPECIAL_INPUTS.get(data.dtype)
+        out = widened(data) if special == "reduced" else compute(data)
+        if STATE.grad_enabled and input._requires_grad or forward.ACTIVE:  # records(input), inlined: the hottest path
+            # a complex input's abs or angle is real: not of the input's dtype
+            return record_one(node, out, input, elementwise=special is None and out.dtype is data.dtype)
         return make_tensor(out)
 
     op.__name__ = op.__qualname__ = name
