@@ -103,7 +103,8 @@ _default = [float32]
 def kind(np_dtype) -> str:
     """NumPy's kind letter of ``np_dtype`` (``'f'``, ``'c'``, ``'i'``, ``'u'``, ``'b'``), with bfloat16 a float
     (``'f'``: ml_dtypes registers it as ``'V'``)."""
-    return "f" if np_dtype == _BFLOAT16 else np_dtype.kind
+    letter = np_dtype.kind
+    return "f" if letter == "V" and np_dtype == _BFLOAT16 else letter
 
 
 def get_default_dtype() -> dtype:

@@ -71,10 +71,15 @@ REAL_SCALARS = frozenset((float, int, bool, type(None), str))  # classes of valu
 def _is_complex(value) -> bool:
     """A complex array, tensor or Python number (or a list or tuple holding one)."""
     cls = value.__class__
+    if cls in REAL_SCALARS:
+        return False
     if cls is complex:
         return True
-    if cls is list or cls is tuple:
-        return any(_is_complex(v) for v in value)
+    if cls is list or cls is tuple:  # most often sizes: Python integers
+        for v in value:
+            if v.__class__ not in REAL_SCALARS and _is_complex(v):
+                return True
+        return False
     dtype = getattr(value._data if isinstance(value, Tensor) else value, "dtype", None)
     return dtype is not None and getattr(dtype, "kind", None) == "c"
 

@@ -15,6 +15,7 @@ import types
 from collections.abc import Callable
 from typing import NamedTuple
 
+from .. import _dtype
 from .._grad_mode import STATE
 from .._tensor import Tensor
 
@@ -163,10 +164,26 @@ def check(name: str, args: tuple, kwargs: dict) -> None:
             raise refusal.error(refusal.message.format(dtype=dtype.scalar_type_name))
 
 
+def _may_refuse(args: tuple, kwargs: dict, refused: frozenset) -> bool:
+    """Whether ``check`` can raise: a tensor argument's NumPy dtype is in ``refused`` (the dtypes the
+    op's refusals name), or an argument ``check`` reads is not a plain tensor or value (a list, a
+    tuple, ``dtype=``). Most calls are none of these, and skip ``check``."""
+    for value in (*args, *kwargs.values()) if kwargs else args:
+        if isinstance(value, Tensor):
+            if value._data.dtype in refused:
+                return True
+        elif value.__class__ is list or value.__class__ is tuple:
+            return True
+    return "dtype" in kwargs
+
+
 def _guarded(name: str, op: Callable) -> Callable:
+    refused = frozenset(_dtype.BY_NAME[dtype].np for refusal in REFUSALS[name] for dtype in refusal.dtypes)
+
     @functools.wraps(op)
     def refusing(*args, **kwargs):
-        check(name, args, kwargs)
+        if _may_refuse(args, kwargs, refused):
+            check(name, args, kwargs)
         return op(*args, **kwargs)
 
     refusing.refused_as = name

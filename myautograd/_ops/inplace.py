@@ -228,12 +228,15 @@ def _check_partial_overlap(written, read) -> None:
 
 def _binary_inplace(name: str, node_name: str, compute, with_alpha: bool = False):
     def op(self, other, *, alpha=1):
-        if name == "sub":
-            check_bool_sub(self, other)
-        result = _dtype.result_type(self, other)
-        if name == "div" and result.category < _dtype.FLOATING:
-            result = _dtype.get_default_dtype()  # true division
-        check_castable(result, self.dtype)
+        dtype = self._data.dtype
+        if not (isinstance(other, Tensor) and other._data.dtype is dtype and dtype.kind in "fc"):
+            # (two floating or complex tensors of one dtype, an optimizer's update: nothing to promote or refuse)
+            if name == "sub":
+                check_bool_sub(self, other)
+            result = _dtype.result_type(self, other)
+            if name == "div" and result.category < _dtype.FLOATING:
+                result = _dtype.get_default_dtype()  # true division
+            check_castable(result, self.dtype)
         ad, bd = operands(self, other)
         if alpha != 1:
             bd = bd * alpha

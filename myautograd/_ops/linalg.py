@@ -14,6 +14,7 @@ import numpy as np
 from .. import _backend
 from .._autograd.record import recorded
 from .._autograd.views import make_view
+from .._dtype import REDUCED_FLOATS
 from .._reduced import in_float32
 from .._tensor import Tensor
 from . import formula_helpers as H
@@ -86,7 +87,8 @@ def mm(input, mat2):
     # torch's CPU kernel forms an outer product (k = 1, several rows and columns) from the products
     # themselves, which keeps the sign of a zero (0 * -1.7 is -0.0); a BLAS call sums from +0.0
     outer = isinstance(a, np.ndarray) and a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1
-    return recorded(NODES["MmBackward0"], _times(a, b) if outer else _product(a, b), (input, mat2),
+    product = _product if a.dtype in REDUCED_FLOATS else np.matmul  # (the same dtype: checked above)
+    return recorded(NODES["MmBackward0"], _times(a, b) if outer else product(a, b), (input, mat2),
                     {"self_column_major": H.column_major(a), "mat2_column_major": H.column_major(b)})
 
 

@@ -76,7 +76,7 @@ def operands(a: Tensor, b):
 
 def _compute(compute, ad, bd, stepwise: bool = False):
     try:
-        return compute(ad, bd) if stepwise else in_float32(compute)(ad, bd)
+        return in_float32(compute)(ad, bd) if not stepwise and ad.dtype in REDUCED_FLOATS else compute(ad, bd)
     except ValueError as exc:
         raise _compute_error(exc, ad, bd) from None
 
@@ -180,10 +180,13 @@ def add(input, other, *, alpha=1, out=None):
     return binary_op(_ADD, lambda x, y: x + y * _alpha(alpha, x), {"alpha": alpha}, True, True)(input, other)
 
 
+_BOOL = np.dtype(np.bool_)
+
+
 def check_bool_sub(a: Tensor, b) -> None:
     """torch refuses a subtraction with a bool operand (a Python bool counts as one)."""
-    a_bool = a._data.dtype == np.bool_
-    b_bool = isinstance(b, bool) or (isinstance(b, Tensor) and b._data.dtype == np.bool_)
+    a_bool = a._data.dtype is _BOOL
+    b_bool = isinstance(b, bool) or (isinstance(b, Tensor) and b._data.dtype is _BOOL)
     if a_bool and b_bool:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
@@ -298,7 +301,7 @@ def pow(input, exponent):
         return _pow_tensor(input, exponent)
     ad, e = operands(input, exponent)
     out = _compute(_pow_compute, ad, e)
-    if isinstance(exponent, bool) and ad.dtype == np.bool_:
+    if isinstance(exponent, bool) and ad.dtype is _BOOL:
         out = out.astype(np.bool_)  # torch keeps a bool base with a bool exponent bool
     return recorded(NODES["PowBackward0"], out, (input,), {"exponent": exponent})
 
