@@ -17,6 +17,8 @@ place, ``_ops`` the math methods, ``autograd`` ``Tensor.backward``.
 from __future__ import annotations
 
 import copy
+import os
+import sys
 import warnings
 import weakref
 from collections.abc import Callable
@@ -50,11 +52,24 @@ SCALAR_CONVERSION_WARNING = (
 _warned_once: set[str] = set()
 
 
-def warn_once(message: str, category=UserWarning, stacklevel: int = 3) -> None:
-    """Warnings that torch emits once per process."""
+def warn_once(message: str, category=UserWarning, stacklevel: int | None = 3) -> None:
+    """Warnings that torch emits once per process; ``stacklevel=None``: pointing at the first frame
+    outside myautograd, as a warning from torch's C++ code points at the Python line that called it."""
     if message not in _warned_once:
         _warned_once.add(message)
-        warnings.warn(message, category, stacklevel=stacklevel)
+        warnings.warn(message, category, stacklevel=_user_stacklevel() if stacklevel is None else stacklevel)
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning issued by this function's caller point at the first
+    frame outside the package."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 class TensorMeta:

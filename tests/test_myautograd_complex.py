@@ -292,3 +292,31 @@ def test_a_complex_leaf_grad_accumulates_as_torch(dtype_name: str):
     (mine_first, mine_total), (ref_first, ref_total) = grads
     _close(mine_first, ref_first, dtype_name, ".grad after one backward")
     _close(mine_total, ref_total, dtype_name, ".grad after two")
+
+
+_CAST_CHILD = """
+import warnings, sys
+namespace = __import__(sys.argv[1])
+z = namespace.tensor([1 + 2j, 3 - 1j], dtype=namespace.complex128)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    values = [z.to(namespace.float64).tolist(), z.sum(dtype=namespace.float64).item(),
+              z.cumsum(0, dtype=namespace.float32).tolist(), namespace.zeros(2).copy_(z).tolist(), z.bool().tolist()]
+print(values)
+print([(w.category.__name__, str(w.message).split(" (Triggered")[0], w.filename) for w in caught])
+"""
+
+
+@pytest.mark.parametrize("namespace", ["torch", "myautograd"])
+def test_complex_to_real_casts_warn_once_per_process_at_the_callers_line(namespace, tmp_path):
+    """Casting complex to real keeps the real part, and warns once per process (torch's
+    TORCH_WARN_ONCE) with torch's message, pointing at the user's line; into bool, no warning."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "casts.py"
+    script.write_text(_CAST_CHILD)
+    result = subprocess.run([sys.executable, str(script), namespace], capture_output=True, text=True, check=True)
+    values, warned = result.stdout.strip().splitlines()
+    assert values == "[[1.0, 3.0], 4.0, [1.0, 4.0], [1.0, 3.0], [True, True]]"
+    assert warned == repr([("UserWarning", "Casting complex values to real discards the imaginary part", str(script))])

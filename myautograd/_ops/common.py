@@ -7,9 +7,25 @@ import numpy as np
 from .. import _dtype
 from .._backend import device_of, host_value
 from .._grad_mode import STATE
-from .._tensor import Tensor, make_tensor
+from .._tensor import Tensor, make_tensor, warn_once
 
 PY_NUMBERS = (bool, int, float, complex)
+COMPLEX_TO_REAL_WARNING = "Casting complex values to real discards the imaginary part"
+
+
+def read_as(array, np_dtype):
+    """``array``, or its real part where it is complex and ``np_dtype`` a real number type: a cast or
+    a reduction into a real dtype, with torch's warning, once per process as torch gives it (NumPy's
+    own ComplexWarning would come at each cast). Into bool, a complex value is whether it is nonzero."""
+    if array.dtype.kind == "c" and np.dtype(np_dtype).kind not in "cb":
+        warn_once(COMPLEX_TO_REAL_WARNING, stacklevel=None)
+        return array.real
+    return array
+
+
+def cast(array, np_dtype, copy: bool = True):
+    """``array.astype(np_dtype)``, a complex array into a real dtype as ``read_as`` reads it."""
+    return read_as(array, np_dtype).astype(np_dtype, copy=copy)
 
 
 def check_tensor(value, op: str, arg: str = "input", position: int = 1) -> Tensor:

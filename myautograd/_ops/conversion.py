@@ -10,7 +10,7 @@ from .. import _backend, _dtype
 from .._autograd.record import record, records
 from .._device import as_device, device
 from .._tensor import Tensor, make_tensor
-from .common import to_dtype
+from .common import cast, to_dtype
 from .derivatives import NODES
 from .registry import method
 
@@ -22,7 +22,7 @@ def _convert(self: Tensor, dtype: _dtype.dtype | None, dev: device | None, copy:
     if target_dtype is self.dtype and target_device == self.device and not copy:
         return self
     moved = _backend.to_device(data, target_device) if target_device != self.device else data
-    out = moved.astype(target_dtype.np, copy=copy or moved is data)
+    out = cast(moved, target_dtype.np, copy=copy or moved is data)
     if records(self) and target_dtype.category >= _dtype.FLOATING:
         return record(NODES["ToCopyBackward0"], out, (self,), {"self_device": self.device})
     return make_tensor(out)

@@ -22,7 +22,7 @@ from .._autograd.views import OVERLAP_MESSAGE, REBASE_REFUSED, copy_slices, reba
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
 from . import ternary
-from .common import check_castable
+from .common import cast, check_castable
 from .derivatives import NODES
 from .pointwise import BINARY, UNARY, check_bool_sub, operands
 from .registry import method
@@ -358,7 +358,7 @@ def fill_(self, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} "
                                "dimensions.")
         values = np.broadcast_to(_backend.to_device(value._data, self.device), self._data.shape)
-        return apply_inplace(self, values.astype(self._data.dtype), "FillBackward3", (self, value))
+        return apply_inplace(self, cast(values, self._data.dtype), "FillBackward3", (self, value))
     return apply_inplace(self, np.full_like(self._data, value), "FillBackward2", (self,), fills=True)
 
 
@@ -372,7 +372,7 @@ def copy_(self, src, non_blocking=False):
         raise RuntimeError(f"The size of tensor a ({self._data.shape[-1] if self._data.ndim else 1}) must match the "
                            f"size of tensor b ({data.shape[-1] if data.ndim else 1}) at non-singleton dimension "
                            f"{max(self._data.ndim - 1, 0)}") from None
-    values = values.astype(self._data.dtype, copy=False)
+    values = cast(values, self._data.dtype, copy=False)
     return apply_inplace(self, values, "CopyBackwards", (self, src))
 
 

@@ -18,7 +18,7 @@ from .._autograd.record import record, records
 from .._dtype import REDUCED_FLOATS
 from .._reduced import in_float32
 from .._tensor import Tensor, make_tensor
-from .common import check_tensor, normalize_dim, normalize_dims, to_dtype
+from .common import check_tensor, normalize_dim, normalize_dims, read_as, to_dtype
 from .derivatives import NODES
 from .registry import export
 
@@ -57,8 +57,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     data = input._data
     axes = _dims_arg(dim, data.ndim)
     result = _sum_dtype(data, dtype)
-    out = _backend.as_array(data.sum(axis=axes, keepdims=keepdim if axes is not None else False,
-                                     dtype=_accumulator(result)), dtype=result)
+    out = _backend.as_array(read_as(data, result).sum(axis=axes, keepdims=keepdim if axes is not None else False,
+                                                      dtype=_accumulator(result)), dtype=result)
     if not records(input):
         return make_tensor(out)
     if dim is None:
@@ -211,14 +211,15 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     data = input._data
     if dim is None:
         result = _sum_dtype(data, dtype)
-        out = _backend.as_array(data.prod(dtype=_accumulator(result)), dtype=result)
+        out = _backend.as_array(read_as(data, result).prod(dtype=_accumulator(result)), dtype=result)
         if records(input):
             return record(NODES["ProdBackward0"], out, (input,))
         return make_tensor(out)
     axis = normalize_dim(dim, data.ndim)
     result = _sum_dtype(data, dtype)
-    out = _backend.as_array(data.prod(axis=axis if data.ndim else None, keepdims=keepdim and data.ndim > 0,
-                                      dtype=_accumulator(result)), dtype=result)
+    out = _backend.as_array(read_as(data, result).prod(axis=axis if data.ndim else None,
+                                                       keepdims=keepdim and data.ndim > 0, dtype=_accumulator(result)),
+                            dtype=result)
     if records(input):
         return record(NODES["ProdBackward1"], out, (input,), {"dim": dim, "keepdim": keepdim})
     return make_tensor(out)
@@ -379,7 +380,7 @@ def scan(accumulate, data, dim, dtype=None):
     """``np.cumsum``/``np.cumprod`` along ``dim`` (float16 and bfloat16 accumulated in float32); a 0-dim
     tensor stays 0-dim."""
     result = data.dtype if dtype is None else np.dtype(dtype)
-    out = accumulate(data, axis=normalize_dim(dim, data.ndim), dtype=_accumulator(result))
+    out = accumulate(read_as(data, result), axis=normalize_dim(dim, data.ndim), dtype=_accumulator(result))
     out = out.astype(result, copy=False)
     return out.reshape(data.shape) if data.ndim == 0 else out
 
