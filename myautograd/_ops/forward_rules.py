@@ -184,19 +184,6 @@ def _embedding(tangents, values, F):
     return tangents[0][values["indices"]]
 
 
-def _std(tangents, values, F):
-    """The variance's tangent over the reduced dims, divided by twice the result: 0 where the result is 0."""
-    self, result, dim, keepdim = values["self"], values["result"], values["dim"], values["keepdim"]
-    dims = tuple(range(self.ndim)) if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
-    count = 1
-    for d in dims:
-        count *= self.shape[d]
-    centered = self - self.mean(dims, keepdim=True) if dims else self * 0
-    variance_t = (2 * centered * tangents[0]).sum(dims, keepdim=keepdim) if dims else centered * tangents[0]
-    variance_t = variance_t / (count - values["correction"])
-    return F.masked_fill(variance_t / (2 * result), result == 0, 0)  # torch masks in place: MaskedFillBackward0
-
-
 def _atan2(tangents, values, F):
     """torch's ``(other * self_t - self * other_t) / (self**2 + other**2)``: NaN at the origin."""
     self, other = values["self"], values["other"]
@@ -310,7 +297,6 @@ RULES = {
     "CatBackward0": _cat,
     "StackBackward0": _stack,
     "Atan2Backward0": _atan2,
-    "StdBackward0": _std,
     "ClampBackward0": _clamp_tensors,
     "ThresholdBackwardBackward0": _zeros_without_grad_output("ThresholdBackwardBackward0"),
     "MaxPool2DWithIndicesBackwardBackward0": _zeros_without_grad_output("MaxPool2DWithIndicesBackwardBackward0"),

@@ -21,7 +21,8 @@ Three kinds of entries are here:
 * rules for backward kernels linear in their incoming gradient (``_softmax_backward_data``...): the
   kernel applied to that gradient's tangent, plus the derivative in the other inputs.
 
-Complex values take the fallback, as the element-wise entries do (``_real_only``).
+Complex values take the fallback, as the element-wise entries do (``_real_only``), except in the
+rules of ``COMPLEX_RULES``.
 """
 
 from __future__ import annotations
@@ -174,11 +175,27 @@ def _var_mean(tangents, values, F):
     return [_variance(tangent, self, dim, values["correction"], keepdim, F), _mean(tangent, self, dim, keepdim)]
 
 
+def _deviation(variance_tangent, std, F):
+    """A standard deviation's tangent: the variance's over twice the deviation, 0 where that is 0
+    (torch masks in place: MaskedFillBackward0)."""
+    return F.masked_fill(variance_tangent / (2 * std), std == 0, 0)
+
+
+def _std(tangents, values, F):
+    """torch's: the variance's tangent over twice the deviation. For complex values that tangent is
+    real, the real part of the tangent times the conjugate of the centered input, summed."""
+    self = values["self"]
+    if self.is_complex():
+        variance = _variance(tangents[0], self.conj(), values["dim"], values["correction"], values["keepdim"], F).real
+    else:
+        variance = _variance(tangents[0], self, values["dim"], values["correction"], values["keepdim"], F)
+    return _deviation(variance, values["result"], F)
+
+
 def _std_mean(tangents, values, F):
-    """The variance's tangent over twice the standard deviation (0 where that is 0), and the mean's."""
-    tangent, self, dim, keepdim, std = tangents[0], values["self"], values["dim"], values["keepdim"], values["result0"]
+    tangent, self, dim, keepdim = tangents[0], values["self"], values["dim"], values["keepdim"]
     variance = _variance(tangent, self, dim, values["correction"], keepdim, F)
-    return [F.masked_fill(variance / (2 * std), std == 0, 0), _mean(tangent, self, dim, keepdim)]
+    return [_deviation(variance, values["result0"], F), _mean(tangent, self, dim, keepdim)]
 
 
 # -- losses -----------------------------------------------------------------------------------------
@@ -433,9 +450,17 @@ RULES = {
 }
 
 
+# Rules written for complex values as well.
+COMPLEX_RULES = {
+    "StdBackward0": _std,
+}
+
+
 def install() -> None:
     """Give this module's entries their forward rules."""
     for name in ELEMENTWISE:
         NODES[name].forward_rule = "elementwise"
     for name, rule in RULES.items():
         NODES[name].forward_rule = _real_only(rule, name)
+    for name, rule in COMPLEX_RULES.items():
+        NODES[name].forward_rule = rule
