@@ -320,3 +320,21 @@ def test_complex_to_real_casts_warn_once_per_process_at_the_callers_line(namespa
     values, warned = result.stdout.strip().splitlines()
     assert values == "[[1.0, 3.0], 4.0, [1.0, 4.0], [1.0, 3.0], [True, True]]"
     assert warned == repr([("UserWarning", "Casting complex values to real discards the imaginary part", str(script))])
+
+
+@pytest.mark.parametrize("exponent", [0, 1, 0.0, 1.0, 0j, 1 + 0j, True, False, 2.0])
+@pytest.mark.parametrize("dtype", ["complex128", "float64"])
+def test_pow_of_a_number_zero_or_one_is_ones_or_the_base_whatever_the_base(exponent, dtype):
+    """torch's pow answers an exponent 0 with ones and 1 with the base itself before any kernel, so
+    a complex 0 (whose cpow is NaN) or a NaN base give 1 and the base; the double backward of
+    ``z ** 2`` at 0 reads ``z ** 1``."""
+    values = [0, 1.5, float("nan")] if dtype == "float64" else [0j, 1 + 1j, complex(float("nan"), 0)]
+    if isinstance(exponent, complex) and dtype == "float64":
+        values = [complex(v) for v in values]
+    results = [(t.tensor(values, dtype=getattr(t, "complex128" if isinstance(exponent, complex) else dtype))
+                       .pow(exponent)).tolist() for t in (torch, myautograd)]
+    np.testing.assert_equal(results[1], results[0])
+    z = myautograd.tensor([0j, 0.5 + 1j], dtype=myautograd.complex128, requires_grad=True)
+    (grad,) = myautograd.autograd.grad(z.pow(2.0), [z], myautograd.ones_like(z), create_graph=True)
+    (second,) = myautograd.autograd.grad(grad, [z], myautograd.ones_like(z))
+    assert np.isfinite(np.asarray(second.tolist())).all()

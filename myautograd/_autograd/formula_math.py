@@ -49,7 +49,12 @@ BACKWARD_KERNELS: dict = {}
 def power(x, exponent):
     """``x ** exponent`` for a Python-number exponent, as torch's kernel computes it: products for
     the small integer exponents (x * x, x * x * x, 1 / x, 1 / (x * x)), sqrt and 1 / sqrt for the
-    halves, the library's pow otherwise."""
+    halves, the library's pow otherwise; and, as torch's pow does before any kernel, ones for an
+    exponent 0 and a copy of ``x`` for 1, whatever ``x`` holds (NaN, or a complex 0 whose pow is NaN)."""
+    if exponent == 0:
+        return np.ones_like(x)
+    if exponent == 1:
+        return x.copy()
     if _dtype.kind(x.dtype) in "fc" and not isinstance(exponent, complex):
         if exponent == 2:
             return x * x
@@ -473,7 +478,7 @@ PRIMITIVES: dict[str, tuple] = {
     "view_as_complex": (lambda x: x[..., 0] + 1j * x[..., 1], method("view_as_complex")),
     "sign": (sign, method("sign")),
     "sgn": (sgn, method("sgn")),
-    "pow": (lambda x, exponent: power(x, exponent) if isinstance(exponent, (int, float)) else np.power(x, exponent),
+    "pow": (lambda x, exponent: power(x, exponent) if isinstance(exponent, (int, float, complex)) else np.power(x, exponent),
             method("pow")),
     "div_number": (operator.truediv, "div_by_number"),  # x / a Python number: torch's C++ div(Tensor, Scalar)
     "mul_number": (operator.mul, "mul_by_number"),  # x * a Python number: torch's C++ mul(Tensor, Scalar)

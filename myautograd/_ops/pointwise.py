@@ -284,7 +284,7 @@ negative = export(neg, name="negative")
 def _pow_compute(x, y):
     if getattr(x, "dtype", np.float32).kind in "iu" and isinstance(y, int) and y < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    if isinstance(y, (int, float)) and not isinstance(y, bool) and hasattr(x, "dtype"):
+    if isinstance(y, (int, float, complex)) and hasattr(x, "dtype"):
         return power(x, y)
     return library_power(x, y)
 
