@@ -308,14 +308,12 @@ def angle_backward(F, grad, self):
 
 
 def sgn_backward(F, grad, self, result):
-    """torch's: (g - s Re(conj(s) g)) / |z| for s = sgn(z), written as torch writes it; 0 at 0 and for real input."""
+    """torch's: (g - s^2 conj(g)) / (2 |z|) for s = sgn(z), filled with 0 where z is 0 (in place in torch:
+    MaskedFillBackward0, whose tangent is 0 there too); 0 for real input."""
     if not is_complex(self):
         return F.zeros_like(grad)
     magnitude = F.abs(self)
-    along = (result * F.conj(result) * grad + result * result * F.conj(grad)) / 2
-    at_zero = magnitude == 0
-    # divided by 1 at 0, not by 0, so that the formula's own derivative (forward mode takes it) is 0 there, not NaN
-    return F.where(at_zero, 0, (grad - along) / F.where(at_zero, 1, magnitude))
+    return F.masked_fill((grad - result * result * F.conj(grad)) / (2 * magnitude), magnitude == 0, 0)
 
 
 def polar_backward(F, grad, result, input_index):

@@ -35,6 +35,7 @@ from .._autograd import forward
 from .._autograd.formulas import NODES
 from .._grad_mode import STATE
 from .._tensor import Tensor
+from . import formula_helpers as H
 from . import forward_rules_linear, forward_rules_nonlinear
 from .forward_rules_linear import materialized as _materialized
 
@@ -43,7 +44,7 @@ ELEMENTWISE = (
     "Log10Backward0", "Log1PBackward0", "SinBackward0", "CosBackward0", "TanBackward0", "SinhBackward0",
     "CoshBackward0", "TanhBackward0", "AsinBackward0", "AcosBackward0", "AtanBackward0", "SigmoidBackward0",
     "ReluBackward0", "AbsBackward0", "SqrtBackward0", "RsqrtBackward0", "ReciprocalBackward0", "SignBackward0",
-    "SgnBackward0", "RoundBackward0", "FloorBackward0", "CeilBackward0", "TruncBackward0", "FracBackward0",
+    "RoundBackward0", "FloorBackward0", "CeilBackward0", "TruncBackward0", "FracBackward0",
     "ErfBackward0", "ErfcBackward0", "AsinhBackward0", "AcoshBackward0", "AtanhBackward0", "RoundBackward1",
     "PowBackward0", "PowBackward1", "PowBackward2", "ClampBackward1", "ClampMinBackward0", "ClampMaxBackward0",
     "LeakyReluBackward0", "LeakyReluBackward1", "SiluBackward0", "MishBackward0", "SoftplusBackward0",
@@ -184,6 +185,11 @@ def _embedding(tangents, values, F):
     return tangents[0][values["indices"]]
 
 
+def _sgn(tangents, values, F):
+    """torch's: sgn's backward formula, a self-adjoint real-linear map, applied to the tangent (0 at 0; 0 for real input)."""
+    return H.sgn_backward(F, tangents[0], values["self"], values["result"])
+
+
 def _atan2(tangents, values, F):
     """torch's ``(other * self_t - self * other_t) / (self**2 + other**2)``: NaN at the origin."""
     self, other = values["self"], values["other"]
@@ -297,6 +303,7 @@ RULES = {
     "CatBackward0": _cat,
     "StackBackward0": _stack,
     "Atan2Backward0": _atan2,
+    "SgnBackward0": _sgn,
     "ClampBackward0": _clamp_tensors,
     "ThresholdBackwardBackward0": _zeros_without_grad_output("ThresholdBackwardBackward0"),
     "MaxPool2DWithIndicesBackwardBackward0": _zeros_without_grad_output("MaxPool2DWithIndicesBackwardBackward0"),
