@@ -57,6 +57,9 @@ TORCH_LOOPS = {
     "conj_physical": _complex_only, "conj_physical_": _always(""),
 }
 SHOWN_AS = {"conj_physical": "_conj_physical"}  # the aten op torch's warning names, where it is not the op's own
+# op name -> the ops torch's backward of a looped call loops over too, under a gradient: a complex conjugate's
+# gradient is conjugated by the same op (a real one's passes as it is)
+TORCH_BACKWARD_LOOPS = {"conj_physical": ("_conj_physical",), "conj_physical_": ("_conj_physical",)}
 
 
 def _differentiable_count(args, kwargs) -> int:
@@ -105,11 +108,14 @@ def run(name: str, op, args, kwargs):
     loops = TORCH_LOOPS.get(name)
     suffix = loops(args, kwargs) if loops is not None else None
     if suffix is not None:
-        return torch_loop(name, suffix, op, args, kwargs, shown=SHOWN_AS.get(name))
+        differentiated = (name in TORCH_BACKWARD_LOOPS and args[0].is_complex()
+                          and any(t.requires_grad for t in _tensors(args, kwargs)))
+        return torch_loop(name, suffix, op, args, kwargs, shown=SHOWN_AS.get(name),
+                          backward=TORCH_BACKWARD_LOOPS[name] if differentiated else ())
     found = RULES.get(name)
     if found is None:
         return fallback(op, args, kwargs)
     return found(op, args, kwargs)
 
 
-__all__ = ["TORCH_LOOPS", "run"]
+__all__ = ["TORCH_BACKWARD_LOOPS", "TORCH_LOOPS", "run"]
