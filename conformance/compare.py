@@ -37,7 +37,7 @@ import numpy as np
 
 from .bounds import cut_text
 from .normalize import is_ignored_warning, is_set_aside
-from .operators.tolerances import FLOAT64_SUFFIX, REDUCED, reduced_precision_problem
+from .operators.tolerances import FLOAT64_SUFFIX, PARTS, REDUCED, reduced_precision_problem
 from .snapshot import decode_float
 
 DEFAULT_TOLERANCES: dict[str, tuple[float, float]] = {
@@ -98,6 +98,10 @@ class Comparison:
         self.norm_impl = normalize_impl
         self.tolerances = tolerances_for(tolerances)
         self.float_tolerance = self.tolerances.get(f"torch.{dtype}", self.tolerances["torch.float32"])
+        if dtype in PARTS:  # real values computed from complex ones (abs, angle, a tangent's real part): the complex floor
+            parts = f"torch.{PARTS[dtype]}"
+            self.tolerances[parts] = tuple(max(a, b) for a, b in zip(self.tolerances.get(parts, (0.0, 0.0)),
+                                                                     self.float_tolerance))
         self.reduced = dtype in REDUCED
         self._float64_steps: dict[str, dict] = {}  # label -> torch's float64 computation of that step's values
         self._float64_at: dict[str, dict] = {}  # where -> the float64 tensor of the step being compared

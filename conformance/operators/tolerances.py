@@ -12,7 +12,12 @@ reason each class states. complex64 and complex128 take the classes of float32 a
 parts are of that precision), with at least ``COMPLEX_FLOOR_ULPS``: a complex product or quotient is
 several real operations (``(a + bi)(c + di) = (ac - bd) + (ad + bc)i``) that vectorized code fuses
 (FMA) or groups otherwise than scalar code, so even torch's batched and unbatched complex
-multiplications differ in the last place.
+multiplications differ in the last place. The real values of a complex item (``abs``, ``angle``,
+the real part of a product, the tangents of those) come from the same arithmetic and take the
+same floor (``PARTS``): torch's own ``sgn`` of complex128, for one, divides each part by the
+magnitude in its vectorized loop but multiplies by the reciprocal in the scalar loop that finishes
+an array whose length is not a multiple of the vector block (8 elements with AVX-512, 4 with
+AVX2; measured), so ``abs``'s tangent moves by an ulp with the length of the array and the CPU.
 
 float16 and bfloat16 are judged by another rule, :func:`reduced_precision_problem`: fixed
 tolerances are wrong there, because how far torch's own result lies from the true one depends on
@@ -51,6 +56,8 @@ REDUCED = ("float16", "bfloat16")
 FLOAT64_SUFFIX = " (in double precision, on the same inputs)"
 #: The fewest units in the last place a complex dtype is compared with (see above).
 COMPLEX_FLOOR_ULPS = 4
+#: The dtype of the parts of each complex dtype, whose values in a complex item take its floor too.
+PARTS = {"complex64": "float32", "complex128": "float64"}
 #: The floor of the reduced-precision rule, in units in the last place of the reduced dtype.
 FLOOR_ULPS = 1
 

@@ -43,7 +43,7 @@ ELEMENTWISE = (
     "NegBackward0", "ExpBackward0", "Exp2Backward0", "Expm1Backward0", "LogBackward0", "Log2Backward0",
     "Log10Backward0", "Log1PBackward0", "SinBackward0", "CosBackward0", "TanBackward0", "SinhBackward0",
     "CoshBackward0", "TanhBackward0", "AsinBackward0", "AcosBackward0", "AtanBackward0", "SigmoidBackward0",
-    "ReluBackward0", "AbsBackward0", "SqrtBackward0", "RsqrtBackward0", "ReciprocalBackward0", "SignBackward0",
+    "ReluBackward0", "SqrtBackward0", "RsqrtBackward0", "ReciprocalBackward0", "SignBackward0",
     "RoundBackward0", "FloorBackward0", "CeilBackward0", "TruncBackward0", "FracBackward0",
     "ErfBackward0", "ErfcBackward0", "AsinhBackward0", "AcoshBackward0", "AtanhBackward0", "RoundBackward1",
     "PowBackward0", "PowBackward1", "PowBackward2", "ClampBackward1", "ClampMinBackward0", "ClampMaxBackward0",
@@ -185,6 +185,15 @@ def _embedding(tangents, values, F):
     return tangents[0][values["indices"]]
 
 
+def _abs(tangents, values, F):
+    """torch's: the tangent times the sign, or, for complex input, the real part of the conjugate of
+    the tangent times the sign."""
+    self = values["self"]
+    if self.is_complex():
+        return (F.conj(tangents[0]) * F.sgn(self)).real
+    return tangents[0] * F.sgn(self)
+
+
 def _sgn(tangents, values, F):
     """torch's: sgn's backward formula, a self-adjoint real-linear map, applied to the tangent (0 at 0; 0 for real input)."""
     return H.sgn_backward(F, tangents[0], values["self"], values["result"])
@@ -304,6 +313,7 @@ RULES = {
     "StackBackward0": _stack,
     "Atan2Backward0": _atan2,
     "SgnBackward0": _sgn,
+    "AbsBackward0": _abs,
     "ClampBackward0": _clamp_tensors,
     "ThresholdBackwardBackward0": _zeros_without_grad_output("ThresholdBackwardBackward0"),
     "MaxPool2DWithIndicesBackwardBackward0": _zeros_without_grad_output("MaxPool2DWithIndicesBackwardBackward0"),

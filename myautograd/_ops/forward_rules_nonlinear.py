@@ -183,12 +183,12 @@ def _deviation(variance_tangent, std, F):
 
 def _std(tangents, values, F):
     """torch's: the variance's tangent over twice the deviation. For complex values that tangent is
-    real, the real part of the tangent times the conjugate of the centered input, summed."""
-    self = values["self"]
+    real: the variance's gradient for the conjugate tangent, its real part."""
+    tangent, self = tangents[0], values["self"]
     if self.is_complex():
-        variance = _variance(tangents[0], self.conj(), values["dim"], values["correction"], values["keepdim"], F).real
+        variance = _variance(F.conj(tangent), self, values["dim"], values["correction"], values["keepdim"], F).real
     else:
-        variance = _variance(tangents[0], self, values["dim"], values["correction"], values["keepdim"], F)
+        variance = _variance(tangent, self, values["dim"], values["correction"], values["keepdim"], F)
     return _deviation(variance, values["result"], F)
 
 

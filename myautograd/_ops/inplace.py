@@ -147,6 +147,8 @@ def _unary_inplace(name: str):
 
     def op(self):
         data = self._data
+        if name == "abs" and data.dtype.kind == "c":  # its result is real: it cannot be written into the input
+            raise RuntimeError("In-place abs is not supported for complex tensors.")
         out = compute(data if keep_int or _dtype.kind(data.dtype) in "fc" else data.astype(_dtype.get_default_dtype().np))
         return apply_inplace(self, out, node._node_name, (self,))
 
