@@ -62,9 +62,17 @@ class dtype:
         return self._legacy
 
     def legacy_type_name(self, device_type: str = "cpu") -> str:
-        """The legacy type string torch prints in messages, e.g. ``torch.FloatTensor``."""
+        """The legacy type string of ``Tensor.type()``, e.g. ``torch.FloatTensor``."""
         prefix = "torch." if device_type == "cpu" else f"torch.{device_type}."
         return f"{prefix}{self._legacy}Tensor"
+
+    def message_type_name(self, device_type: str = "cpu") -> str:
+        """How torch's C++ messages name a tensor's type: ``CPUComplexFloatType``, which torch's Python
+        layer rewrites into the legacy name (``torch.FloatTensor``) for the eight dtypes that have one
+        in its messages (not bool, bfloat16 or the complex dtypes)."""
+        if self._legacy in _REWRITTEN_IN_MESSAGES:
+            return self.legacy_type_name(device_type)
+        return f"{device_type.upper()}{self._legacy}Type"
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
@@ -73,6 +81,7 @@ class dtype:
         return self.name
 
 
+_REWRITTEN_IN_MESSAGES = frozenset(("Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double"))
 bool_ = dtype("bool", np.bool_, BOOL, "Bool", "bool")
 uint8 = dtype("uint8", np.uint8, INTEGER, "Byte", "unsigned char")
 int8 = dtype("int8", np.int8, INTEGER, "Char", "signed char")

@@ -338,3 +338,15 @@ def test_pow_of_a_number_zero_or_one_is_ones_or_the_base_whatever_the_base(expon
     (grad,) = myautograd.autograd.grad(z.pow(2.0), [z], myautograd.ones_like(z), create_graph=True)
     (second,) = myautograd.autograd.grad(grad, [z], myautograd.ones_like(z))
     assert np.isfinite(np.asarray(second.tolist())).all()
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "complex64", "complex128", "float32", "bool", "uint8", "int64"])
+def test_messages_name_a_tensors_type_as_torchs_do(dtype):
+    """torch's C++ messages name a type ``CPUComplexFloatType``; its Python layer rewrites that into
+    ``torch.FloatTensor`` for the eight dtypes that have a legacy name there (not bool, bfloat16, complex)."""
+    messages = []
+    for namespace in (torch, myautograd):
+        with pytest.raises(RuntimeError) as raised:
+            namespace.zeros(2, 4, dtype=getattr(namespace, dtype)).expand(4)
+        messages.append(str(raised.value))
+    assert messages[1] == messages[0]

@@ -466,7 +466,8 @@ def _run_tensor_hooks(hooks: dict, grad, task: GraphTask):
         if result.dtype is not value.dtype or result.device != value.device:
             raise RuntimeError(
                 f"hook '{_hook_name(hook)}' has changed the type of value (was "
-                f"{value.dtype.legacy_type_name(value.device.type)} got {result.dtype.legacy_type_name(result.device.type)})"
+                f"{value.dtype.message_type_name(value.device.type)} "
+                f"got {result.dtype.message_type_name(result.device.type)})"
             )
         value = result
     final = mode.from_tensor(value)

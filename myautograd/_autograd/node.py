@@ -254,7 +254,7 @@ class SavedTensor:
 
     def _version_message(self, owner: Node) -> str:
         shape = ", ".join(str(n) for n in self.data.shape)
-        type_name = from_numpy(self.data.dtype).legacy_type_name(device_of(self.data).type)
+        type_name = from_numpy(self.data.dtype).message_type_name(device_of(self.data).type)
         producer = ""
         if self.is_output:
             producer = f", which is output {self.output_nr} of {forward_name(owner.name())},"

@@ -207,7 +207,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     bias = input._data if beta == 1 else input._data * beta
     from .views import expand_shape
 
-    expand_shape(bias.shape, out.shape, input.dtype.legacy_type_name(input.device.type))  # torch's error
+    expand_shape(bias.shape, out.shape, input.dtype.message_type_name(input.device.type))  # torch's error
     if beta != 0:  # torch ignores the bias when beta is 0, NaN and infinities included
         out += bias
     return recorded(NODES["AddmmBackward0"], out, (input, mat1, mat2),

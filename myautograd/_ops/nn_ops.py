@@ -50,7 +50,7 @@ def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1, scale_grad
               sparse: bool = False) -> Tensor:
     """``torch.embedding``: rows of ``weight`` picked by ``indices`` (EmbeddingBackward0)."""
     if indices.dtype.scalar_type_name not in ("Long", "Int"):
-        raise RuntimeError(EMBEDDING_INDEX_TYPES.format(indices.dtype.legacy_type_name(indices.device.type)))
+        raise RuntimeError(EMBEDDING_INDEX_TYPES.format(indices.dtype.message_type_name(indices.device.type)))
     data = weight._data
     positions = indices._data
     if positions.size and (positions.max() >= data.shape[0] or positions.min() < 0):

@@ -212,7 +212,7 @@ def expand_shape(data_shape: tuple, sizes: tuple, type_name: str = "torch.FloatT
 
 @method
 def expand(self, *sizes):
-    shape = expand_shape(self._data.shape, _shape_arg(sizes), self.dtype.legacy_type_name(self.device.type))
+    shape = expand_shape(self._data.shape, _shape_arg(sizes), self.dtype.message_type_name(self.device.type))
     return make_view(self, _backend.broadcast_to(self._data, shape), "ExpandBackward0",
                      {"self_sym_sizes": self._data.shape})
 
