@@ -350,3 +350,26 @@ def test_messages_name_a_tensors_type_as_torchs_do(dtype):
             namespace.zeros(2, 4, dtype=getattr(namespace, dtype)).expand(4)
         messages.append(str(raised.value))
     assert messages[1] == messages[0]
+
+
+_PART_WRITES = {
+    "real": lambda t, out, w: out.real.mul_(w),
+    "imag": lambda t, out, w: out.imag.mul_(3),
+    "view_as_real": lambda t, out, w: t.view_as_real(out)[1:, 0].add_(1),
+}
+
+
+@pytest.mark.parametrize("write", sorted(_PART_WRITES))
+def test_an_in_place_write_through_a_real_view_of_a_complex_tensor_keeps_the_other_part_s_gradient(write):
+    """CopySlices of a real view of a complex base works among the base's parts: the gradient of
+    the part not written passes unchanged (it was lost, or the write refused as overlapping)."""
+    results = []
+    for t in (torch, myautograd):
+        z = t.tensor([-1.049 + 1.908j, 1.84 + 1.376j, 0.5 - 0.2j], dtype=t.complex128, requires_grad=True)
+        w = t.tensor([0.5, 2.0, 1.0], dtype=t.float64, requires_grad=True)
+        out = z.clone()
+        _PART_WRITES[write](t, out, w)
+        grads = t.autograd.grad(out, [z, w], t.tensor([1 + 2j, 3 - 1j, 0.5 + 0.5j], dtype=t.complex128),
+                                allow_unused=True, materialize_grads=True)
+        results.append([g.tolist() for g in grads])
+    assert results[1] == results[0]

@@ -55,6 +55,11 @@ def view_positions(view_data, base_data) -> np.ndarray:
     return lookup[view_offsets - low]
 
 
+def parts_of(complex_data):
+    """A complex array's real and imaginary parts as a real array of one more dimension (NumPy's view)."""
+    return complex_data[..., None].view(complex_data.real.dtype)
+
+
 # -- creating views -----------------------------------------------------------------------------------
 def make_view(base: Tensor, data, node_name: str, attrs: dict) -> Tensor:
     """The view ``data`` of ``base`` made by the op ``node_name`` (inside a dual level, with the same
@@ -168,7 +173,7 @@ def _new_node(cls):
 class CopySlices(Node):
     """The base's node after an in-place op on one of its views (see module docstring)."""
 
-    __slots__ = ("fn", "positions", "view_shape", "repeats")
+    __slots__ = ("fn", "positions", "view_shape", "repeats", "parts")
     _node_name = "torch::autograd::CopySlices"
     _frees_more = True  # what its in-place op's node saved
 
@@ -179,6 +184,8 @@ class CopySlices(Node):
         if self.fn is None:  # released: torch drops the in-place op's node with the graph
             raise RuntimeError(FREED_MESSAGE)
         F = mode.F
+        if self.parts:  # a real view of a complex base (.real, .imag, view_as_real): positions among its parts
+            grad = F.view_as_real(grad)
         flat = F.reshape(grad, (-1,))
         region = F.reshape(F.index(flat, self.positions), self.view_shape)
         inner = self.fn.apply([region], _with_view_input(mode, self.fn))
@@ -199,6 +206,8 @@ class CopySlices(Node):
             scattered = F.reshape(F.index_put_zeros((mask.size,), grad, (self.positions.reshape(-1),), values, False),
                                   shape)
             base_grad = F.where(F.constant(mask, grad), scattered, grad)
+        if self.parts:
+            base_grad = F.view_as_complex(base_grad)
         return [base_grad, *inner[1:]]
 
     def release(self) -> None:
@@ -229,7 +238,8 @@ def copy_slices(view: Tensor, base: Tensor, fn: Node) -> None:
     init_node(node, (old_edge[0], *fn._children[1:]), (old_edge[1], *fn._nrs[1:]), None,
               ((base._data.shape, base._data.dtype), *fn._input_meta[1:]))
     node.fn = fn
-    node.positions = view_positions(view._data, base._data)
+    node.parts = base._data.dtype.kind == "c" and view._data.dtype.kind != "c"
+    node.positions = view_positions(view._data, parts_of(base._data) if node.parts else base._data)
     node.view_shape = view._data.shape
     node.repeats = bool(np.unique(node.positions).size < node.positions.size)
     set_history(base, node)
