@@ -90,8 +90,9 @@ REFUSALS: dict[str, tuple[Refusal, ...]] = {
     "erfc": (_kernel("erfc_vml_cpu"),),
     **{name: (_kernel(f"{name}_cpu"),) for name in ("gt", "lt", "ge", "le")},
     **{name: (_CLAMP,) for name in ("clamp", "clip", "clamp_min", "clamp_max", "relu", "relu6", "hardtanh")},
-    "maximum": (Refusal(RuntimeError, "maximum not implemented for complex tensors."),),
-    "minimum": (Refusal(RuntimeError, "minimum not implemented for complex tensors."),),
+    # (torch's argument parser refuses a number ``other`` first, whatever the dtype)
+    "maximum": (Refusal(RuntimeError, "maximum not implemented for complex tensors.", when=_pairs_tensors),),
+    "minimum": (Refusal(RuntimeError, "minimum not implemented for complex tensors.", when=_pairs_tensors),),
     "max": _extremes("max"),
     "min": _extremes("min"),
     "amax": (_kernel("max_values_cpu"),),
