@@ -60,6 +60,12 @@ def warn_once(message: str, category=UserWarning, stacklevel: int | None = 3) ->
         warnings.warn(message, category, stacklevel=_user_stacklevel() if stacklevel is None else stacklevel)
 
 
+def warn_from_user_code(message: str, category=UserWarning) -> None:
+    """A warning pointing at the first frame outside myautograd, as a warning from torch's C++ code
+    points at the Python line that called the op (however many of myautograd's frames lie between)."""
+    warnings.warn(message, category, stacklevel=_user_stacklevel())
+
+
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 

@@ -237,8 +237,10 @@ def var_backward(F, grad, self, dim, correction, keepdim):
     degrees = count - correction
     if degrees <= 0 and (dim is None or self.ndim == 0):
         # torch's closed form for a whole-tensor reduction with no degree of freedom: 2 / 0 times
-        # (self - mean) is NaN where self equals the mean (inf * 0) and inf elsewhere, NaN included
-        return grad * F.where(self == mean, F.constant(math.nan, self), F.constant(math.inf, self))
+        # (self - mean) is NaN where self equals the mean (inf * 0) and inf elsewhere, NaN included;
+        # real numbers, also for a complex input (whose gradient is then NaN + 0j, not NaN + NaNj)
+        like = F.real(self) if is_complex(self) else self
+        return grad * F.where(self == mean, F.constant(math.nan, like), F.constant(math.inf, like))
     scale = 2.0 / degrees if degrees else math.copysign(math.inf, degrees)  # as C++ divides: 2 / 0 is inf
     return scale * grad * (self - mean)
 

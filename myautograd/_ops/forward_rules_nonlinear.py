@@ -155,10 +155,13 @@ def _cumprod(tangents, values, F):
 
 
 def _variance(tangent, self, dim, correction, keepdim, F):
-    """torch's: the variance's gradient for the tangent as incoming gradient, kept, summed over the reduced dims."""
+    """torch's var_jvp: the variance's gradient for the tangent as incoming gradient, summed over the
+    reduced dims; for complex values, for the conjugate tangent, and its real part (the variance is real)."""
     dims = None if dim is None else _dims(dim, self.ndim)
-    derivative = H.var_backward(F, tangent, self, dims, correction, True)
-    return _summed(derivative, _dims(dims, self.ndim), keepdim if dim is not None else False)
+    complex_values = self.is_complex()
+    derivative = H.var_backward(F, F.conj(tangent) if complex_values else tangent, self, dims, correction, True)
+    summed = _summed(derivative, _dims(dims, self.ndim), keepdim if dim is not None else False)
+    return summed.real if complex_values else summed
 
 
 def _mean(tangent, self, dim, keepdim):
@@ -182,13 +185,7 @@ def _deviation(variance_tangent, std, F):
 
 
 def _std(tangents, values, F):
-    """torch's: the variance's tangent over twice the deviation. For complex values that tangent is
-    real: the variance's gradient for the conjugate tangent, its real part."""
-    tangent, self = tangents[0], values["self"]
-    if self.is_complex():
-        variance = _variance(F.conj(tangent), self, values["dim"], values["correction"], values["keepdim"], F).real
-    else:
-        variance = _variance(tangent, self, values["dim"], values["correction"], values["keepdim"], F)
+    variance = _variance(tangents[0], values["self"], values["dim"], values["correction"], values["keepdim"], F)
     return _deviation(variance, values["result"], F)
 
 
@@ -425,9 +422,6 @@ RULES = {
     "ProdBackward0": _prod,
     "ProdBackward1": _prod_dim,
     "CumprodBackward0": _cumprod,
-    "VarBackward0": _var,
-    "VarMeanBackward0": _var_mean,
-    "StdMeanBackward0": _std_mean,
     "MseLossBackward0": _symmetric_loss(_mse_terms),
     "SmoothL1LossBackward0": _symmetric_loss(_smooth_l1_terms),
     "HuberLossBackward0": _symmetric_loss(_huber_terms),
@@ -452,7 +446,10 @@ RULES = {
 
 # Rules written for complex values as well.
 COMPLEX_RULES = {
+    "VarBackward0": _var,
+    "VarMeanBackward0": _var_mean,
     "StdBackward0": _std,
+    "StdMeanBackward0": _std_mean,
 }
 
 

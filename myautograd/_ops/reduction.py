@@ -18,7 +18,7 @@ from .._autograd import formula_math
 from .._autograd.record import record, records
 from .._dtype import REDUCED_FLOATS
 from .._reduced import in_float32
-from .._tensor import Tensor, make_tensor
+from .._tensor import Tensor, make_tensor, warn_from_user_code
 from .common import check_tensor, normalize_dim, normalize_dims, read_as, to_dtype
 from .derivatives import NODES
 from .registry import export
@@ -242,8 +242,10 @@ def _var_like(name: str, node: str, finish, with_mean: bool = False):
         ddof = _correction(unbiased, correction)
         count = data.size if axes is None else _reduced_size(data.shape, axes)
         if (count if data.size else 0) - ddof <= 0:  # torch counts an empty input's reduction as 0 elements
-            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
-                          "factor (input numel divided by output numel).", UserWarning, stacklevel=2)
+            # (for a complex input torch reduces the real and the imaginary parts apart: each warns)
+            for _ in range(2 if data.dtype.kind == "c" else 1):
+                warn_from_user_code(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
+                                    "the reduction factor (input numel divided by output numel).")
         keep = keepdim if axes is not None else False
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)

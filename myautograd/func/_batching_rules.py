@@ -23,7 +23,7 @@ from .._batched import LEVELS, RAW, BatchedTensor, aligned, batched, level_size,
 from .._dtype import bool_
 from .._ops.registry import FUNCTIONS
 from .._tensor import Tensor
-from ._per_sample import _map_tensors, _tensors, fallback, warning_once
+from ._per_sample import _map_tensors, _tensors, fallback
 
 RULES: dict = {}
 
@@ -175,10 +175,10 @@ def reduction(op, args, kwargs):
     """``dim`` (at its position or as a keyword) shifted; none means every dimension of the sample."""
     position = REDUCTIONS[op.__name__] if op.__name__ in REDUCTIONS else 1
     x = args[0]
-    if op.__name__ in ("var", "std") and _whole_without_freedom(x, args, kwargs):
+    if op.__name__ in ("var", "std", "var_mean", "std_mean") and _whole_without_freedom(x, args, kwargs):
         # torch's closed-form gradient of a whole-tensor var/std with no degree of freedom (inf, not NaN)
         # holds for a whole sample only: each sample (of one element, or so) alone, with no warning, as torch
-        return warning_once(lambda: fallback(op, args, kwargs, warn=False))
+        return fallback(op, args, kwargs, warn=False, one_sample_warns=True)
     levels, rank = x.levels, x.dim()
     args = list(args)
     if rank == 0:  # a sample of one element: reduced over a dimension of one (an empty dims tuple means all)
@@ -205,7 +205,8 @@ def reduction(op, args, kwargs):
 
 
 def _whole_without_freedom(x, args, kwargs) -> bool:
-    """A var/std over every dimension of the sample, whose correction leaves no degree of freedom."""
+    """A var/std (or var_mean/std_mean) over every dimension of the sample, whose correction leaves no
+    degree of freedom."""
     dim = args[1] if len(args) > 1 and not isinstance(args[1], (bool, float)) else kwargs.get("dim")
     unbiased = args[1] if len(args) > 1 and isinstance(args[1], bool) else kwargs.get("unbiased", True)
     correction = kwargs.get("correction", 1 if unbiased else 0)

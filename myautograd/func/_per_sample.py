@@ -2,8 +2,9 @@
 
 ``fallback`` runs an op once for every combination of the running levels' indices and stacks the results,
 after the warning torch's own fallback gives (``FALLBACK_WARNING``); ``per_sample`` does the same for a
-computation over several values (the gradients of ``vmap(grad(f))`` where torch loops). ``warning_once``
-gives each warning of the samples' own code once, as torch's per-sample code gives it once for the batch.
+computation over several values (the gradients of ``vmap(grad(f))`` where torch loops). With
+``one_sample_warns``, the samples' own warnings are those of one sample, as torch's batched code gives
+them once for the batch.
 The rules that batch at once are ``_batching_rules`` and ``_batching_rules_nn``; where torch itself loops,
 ``_torch_loops``.
 """
@@ -40,8 +41,10 @@ FALLBACK_WARNING = ("There is a performance drop because we have not yet impleme
                     "Please file us an issue on GitHub so that we can prioritize its implementation.")
 
 
-def fallback(op, args, kwargs, warn: bool = True):
-    """The op run once per sample (every combination of the levels' indices) and the results stacked."""
+def fallback(op, args, kwargs, warn: bool = True, one_sample_warns: bool = False):
+    """The op run once per sample (every combination of the levels' indices) and the results stacked.
+    ``one_sample_warns``: the warnings of the first sample alone are given (each as often as it gives
+    it: a complex var's two, one for each part), as torch's batched code gives them once for the batch."""
     name = getattr(op, "__name__", str(op))
     if name.endswith("_") and not name.startswith("__"):
         raise RuntimeError(f"vmap: {name} has no batching rule, and an in-place op cannot run sample by sample")
@@ -60,7 +63,17 @@ def fallback(op, args, kwargs, warn: bool = True):
         picked_args, picked_kwargs = _map_tensors(pick, args, kwargs)
         return op(*picked_args, **picked_kwargs)
 
-    results = [sample(i) for i in range(count)]
+    if one_sample_warns:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            results = [sample(0)]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            results += [sample(i) for i in range(1, count)]
+        for caught_warning in caught:
+            warnings.warn(caught_warning.message, caught_warning.category, stacklevel=5)
+    else:
+        results = [sample(i) for i in range(count)]
     from .._ops.shape import stack  # noqa: PLC0415 - the shape ops import nothing of vmap
 
     def join(items):
@@ -109,17 +122,3 @@ def _stacked(items: list, levels: list, sizes: list):
     count = len(order)
     joined = RAW["permute"](joined, [order.index(n) for n in target] + list(range(count, joined.dim())))
     return BatchedTensor(joined, tuple(target))
-
-
-def warning_once(call):
-    """``call()``, each distinct warning it gives (a sample's own, repeated by a loop) given once, as torch's
-    per-sample code gives it once for the batch."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = call()
-    seen = []
-    for caught_warning in caught:
-        if (caught_warning.category, str(caught_warning.message)) not in seen:
-            seen.append((caught_warning.category, str(caught_warning.message)))
-            warnings.warn(caught_warning.message, caught_warning.category, stacklevel=5)
-    return result

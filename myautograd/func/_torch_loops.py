@@ -17,7 +17,7 @@ import warnings
 from .._batched import RAW, BatchedTensor, levels_of, union_of_levels
 from .._tensor import Tensor
 from ._batching_rules import INPLACE_ERROR, RULES
-from ._per_sample import FALLBACK_WARNING, _tensors, fallback, warning_once
+from ._per_sample import FALLBACK_WARNING, _tensors, fallback
 
 
 # -- where torch itself loops: its fallback's warning, under torch's name of the op's overload -------------
@@ -87,7 +87,7 @@ def torch_loop(name: str, suffix: str, op, args, kwargs, shown: str | None = Non
     compute = RAW[name[:-1]] if inplace else op
     if inplace:  # the samples read from a copy, so that writing the target leaves what backward saved intact
         args = (BatchedTensor(RAW["clone"](target.physical), levels), *args[1:])
-    result = warning_once(lambda: fallback(compute, args, kwargs, warn=False))
+    result = fallback(compute, args, kwargs, warn=False, one_sample_warns=True)
     warnings.warn(FALLBACK_WARNING.format(f"aten::{shown or name}{suffix}"), UserWarning, stacklevel=4)
     if backward and isinstance(result, BatchedTensor) and result.requires_grad:
         def backward_warnings(grad):
