@@ -373,3 +373,27 @@ def test_an_in_place_write_through_a_real_view_of_a_complex_tensor_keeps_the_oth
                                 allow_unused=True, materialize_grads=True)
         results.append([g.tolist() for g in grads])
     assert results[1] == results[0]
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_a_complex_convolution_is_three_real_ones_as_torchs(bias):
+    """torch convolves complex tensors with three real convolutions (Gauss's trick), recorded op by op:
+    the result's node is AddBackward0 over SubBackward0 and MulBackward1, and its values and gradients
+    are those roundings."""
+    results = []
+    for t in (torch, myautograd):
+        rng = np.random.default_rng(0)
+
+        def drawn(*shape, t=t, rng=rng):
+            return t.tensor(rng.standard_normal(shape) + 1j * rng.standard_normal(shape), dtype=t.complex128,
+                            requires_grad=True)
+
+        x, w, b = drawn(1, 2, 6), drawn(3, 2, 2), drawn(3)
+        out = t.nn.functional.conv1d(x, w, b if bias else None)
+        nodes = [out.grad_fn.name(), *(n.name() for n, _ in out.grad_fn.next_functions)]
+        grads = t.autograd.grad(out, [x, w], t.ones_like(out) * (0.5 - 1j))
+        results.append((nodes, out.tolist(), [g.tolist() for g in grads]))
+    assert results[1][0] == results[0][0] == ["AddBackward0", "SubBackward0", "MulBackward1"]
+    np.testing.assert_allclose(np.asarray(results[1][1]), np.asarray(results[0][1]), rtol=1e-14, atol=1e-14)
+    for mine, theirs in zip(results[1][2], results[0][2]):
+        np.testing.assert_allclose(np.asarray(mine), np.asarray(theirs), rtol=1e-14, atol=1e-14)

@@ -95,6 +95,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     stride, padding, dilation = _tuple(stride, ndim), _tuple(padding, ndim), _tuple(dilation, ndim)
     output_padding = _tuple(output_padding, ndim)
     _check_conv(input, weight, ndim, stride, padding, dilation, groups, transposed, output_padding)
+    if input._data.dtype.kind == "c":
+        return _complex_convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
     x, w = input._data, weight._data.astype(input._data.dtype, copy=False)
     if transposed:
         out = W.conv_transpose(ArrayMath, x, w, stride, padding, dilation, groups, output_padding)
@@ -106,6 +108,29 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     return recorded(NODES["ConvolutionBackward0"], out, (input, weight, bias),
                     {"stride": stride, "padding": padding, "dilation": dilation, "transposed": transposed,
                      "output_padding": output_padding, "groups": groups})
+
+
+def _complex_convolution(input, weight, bias, *settings):
+    """A complex convolution as torch composes it, from three real ones (Gauss's trick, one product
+    fewer than four): with a = conv(xr, wr, br), b = conv(xi, wi), c = conv(xr + xi, wr + wi, br + bi),
+    the result is a - b + i (c - a - b), recorded op by op (its node: AddBackward0)."""
+    from .special import mul_by_number  # noqa: PLC0415 - the elementwise layer imports the convolutions
+    from .views import select, view_as_real  # noqa: PLC0415
+
+    def parts(tensor):
+        pair = view_as_real(tensor)
+        return select(pair, -1, 0), select(pair, -1, 1)
+
+    (x_real, x_imag), (w_real, w_imag) = parts(input), parts(weight)
+    if bias is None:
+        a = convolution(x_real, w_real, None, *settings)
+        c = convolution(x_real + x_imag, w_real + w_imag, None, *settings)
+    else:
+        b_real, b_imag = parts(bias)
+        a = convolution(x_real, w_real, b_real, *settings)
+        c = convolution(x_real + x_imag, w_real + w_imag, b_real + b_imag, *settings)
+    b = convolution(x_imag, w_imag, None, *settings)
+    return a - b + mul_by_number(c - a - b, 1j)
 
 
 def _same_padding(input: Tensor, weight: Tensor, ndim: int, stride, dilation):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
+from .._autograd.formula_math import multiply
 from .._autograd.record import recorded
 from .._tensor import Tensor
 from .derivatives import NODES
@@ -37,9 +38,15 @@ def xlogy_values(x, y):
 
 
 def mul_by_number(input: Tensor, number) -> Tensor:
-    """``input * number`` as torch's C++ ``mul(Tensor, Scalar)``: MulBackward1."""
+    """``input * number`` as torch's C++ ``mul(Tensor, Scalar)``: MulBackward1 (a real tensor times
+    a complex number is complex, multiplied as torch's complex kernel multiplies)."""
     data = input._data
-    out = data * (data.dtype.type(number) if _dtype.kind(data.dtype) in "fc" else number)
+    if isinstance(number, complex) and _dtype.kind(data.dtype) != "c":
+        data = data.astype(_dtype.from_numpy(data.dtype).to_complex().np)
+    if _dtype.kind(data.dtype) == "c":
+        out = multiply(data, np.asarray(number, dtype=data.dtype))
+    else:
+        out = data * (data.dtype.type(number) if _dtype.kind(data.dtype) == "f" else number)
     return recorded(NODES["MulBackward1"], out, (input,), {"other": number})
 
 
