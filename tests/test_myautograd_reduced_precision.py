@@ -212,3 +212,15 @@ def test_bfloat16_is_a_dtype_as_torch():
     assert repr((bf * 2.5).dtype) == repr((torch.ones(2, dtype=torch.bfloat16) * 2.5).dtype) == "torch.bfloat16"
     assert repr((bf + myautograd.ones(2, dtype=myautograd.float16)).dtype) == "torch.float32"
     assert repr((myautograd.ones(2, dtype=myautograd.int64) * bf[0]).dtype) == "torch.bfloat16"
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_linspace_in_reduced_precision_rounds_each_product_and_sum_as_torch(dtype):
+    """torch's float16/bfloat16 linspace rounds the step, each product and each sum to the dtype (no
+    fused multiply-add): torch.linspace(-1, 1, 7) has 0 in the middle, not an ulp above it."""
+    rng = np.random.default_rng(7)
+    cases = [(-1.0, 1.0, 7), (5.0, -5.0, 101)] + [
+        (float(rng.uniform(-10, 10)), float(rng.uniform(-10, 10)), int(rng.integers(2, 200))) for _ in range(50)]
+    for start, end, steps in cases:
+        expected = torch.linspace(start, end, steps, dtype=getattr(torch, dtype)).float().tolist()
+        assert myautograd.linspace(start, end, steps, dtype=getattr(myautograd, dtype)).float().tolist() == expected

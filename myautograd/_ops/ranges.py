@@ -103,8 +103,12 @@ def linspace_values(start, end, steps: int, np_dtype) -> np.ndarray:
     step = (last - first) / work(steps - 1)
     positions = np.arange(steps, dtype=np.float64)
     halfway = steps // 2
-    low = fused(positions, step, first, work)
-    high = fused(steps - 1 - positions, -np.float64(step), last, work)
+    if np.dtype(np_dtype) in _dtype.REDUCED_FLOATS:  # torch's reduced-precision kernel rounds each product and sum
+        low = first + step * positions.astype(work)
+        high = last - step * (steps - 1 - positions).astype(work)
+    else:
+        low = fused(positions, step, first, work)
+        high = fused(steps - 1 - positions, -np.float64(step), last, work)
     values = np.where(positions < halfway, low, high)
     return values.astype(np_dtype) if floating else np.trunc(values).astype(np_dtype)
 
