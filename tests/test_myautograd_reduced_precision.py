@@ -224,3 +224,15 @@ def test_linspace_in_reduced_precision_rounds_each_product_and_sum_as_torch(dtyp
     for start, end, steps in cases:
         expected = torch.linspace(start, end, steps, dtype=getattr(torch, dtype)).float().tolist()
         assert myautograd.linspace(start, end, steps, dtype=getattr(myautograd, dtype)).float().tolist() == expected
+
+
+def test_binary_cross_entropy_backward_in_float16_rounds_each_operation_as_torchs_kernel():
+    """torch's binary_cross_entropy_backward runs in float16 itself: its epsilon (1e-12) is 0 there, so
+    p = t = 0 gives 0 / 0 = NaN, where a float32 computation gives 0."""
+    grads = []
+    for t in (torch, myautograd):
+        p = t.tensor([0.0, 1.0, 0.0, 1.0, 0.3], dtype=t.float16, requires_grad=True)
+        target = t.tensor([0.0, 1.0, 1.0, 0.0, 0.7], dtype=t.float16)
+        (grad,) = t.autograd.grad(t.nn.functional.binary_cross_entropy(p, target), [p])
+        grads.append(grad.float().tolist())
+    np.testing.assert_array_equal(np.asarray(grads[1]), np.asarray(grads[0]))

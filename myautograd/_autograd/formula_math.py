@@ -44,6 +44,15 @@ from .._tensor import Tensor, make_tensor
 # node torch records for them under create_graph -> kernel(grad, forward_input, **attrs) on arrays.
 # Filled by the op modules; their second derivatives are entries of the derivative table.
 BACKWARD_KERNELS: dict = {}
+# The kernels torch runs in float16 and bfloat16 themselves, each operation rounded (``scalar_t`` arithmetic:
+# binary_cross_entropy_backward, whose epsilon is 0 in float16); the others compute in float32, rounded once.
+STEPWISE_KERNELS: set = set()
+
+
+def backward_kernel(name: str):
+    """The kernel of ``BACKWARD_KERNELS[name]`` as torch computes it in every dtype (see ``STEPWISE_KERNELS``)."""
+    kernel = BACKWARD_KERNELS[name]
+    return kernel if name in STEPWISE_KERNELS else in_float32(kernel)
 
 
 # -- kernels on arrays (longer than a line) -----------------------------------------------------------
@@ -413,7 +422,7 @@ def as_constant(kernel: Callable) -> Callable:
 def backward_op_on_arrays(node_name, grad, *forward_inputs, kernel=None, **attrs):
     """A backward with a kernel of its own (see ``BACKWARD_KERNELS``; ``kernel``: its name, when
     not the node's)."""
-    return BACKWARD_KERNELS[kernel or node_name](grad, *forward_inputs, **attrs)
+    return backward_kernel(kernel or node_name)(grad, *forward_inputs, **attrs)
 
 
 def backward_op_on_tensors(node_name, grad, *forward_inputs, kernel=None, **attrs):
@@ -421,7 +430,7 @@ def backward_op_on_tensors(node_name, grad, *forward_inputs, kernel=None, **attr
     inputs), whose derivatives are in the table."""
     arrays = {k: v._data if isinstance(v, Tensor) else v for k, v in attrs.items()}
     inputs = (None if x is None else x._data for x in forward_inputs)
-    out = BACKWARD_KERNELS[kernel or node_name](grad._data, *inputs, **arrays)
+    out = backward_kernel(kernel or node_name)(grad._data, *inputs, **arrays)
     return OPS.recorded(OPS.nodes[node_name], out, (grad, *forward_inputs), attrs)
 
 
@@ -574,7 +583,7 @@ def _bound(composite: Callable, namespace: type) -> Callable:
 # The primitives that compute (one torch kernel each): in float16 and bfloat16, in float32 and rounded once.
 # (rsqrt: torch rounds the square root, then its reciprocal.)
 COMPUTING = frozenset((
-    "einsum", "trilinear", "col2im", "tanh_backward", "sigmoid_backward", "masked_backward", "backward_op",
+    "einsum", "trilinear", "col2im", "tanh_backward", "sigmoid_backward", "masked_backward",
     "reciprocal", "sum", "prod", "cumprod", "cumsum", "matmul", "bmm", "sign", "sgn", "pow", "div_number",
     "mul_number", "clamp_min", "sigmoid", "log_sigmoid", "xlogy", "erf",
     "exp", "log", "log1p", "sin", "cos", "sinh", "cosh", "tanh", "sqrt", "abs",

@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 
 from .. import _backend
-from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath
+from .._autograd.formula_math import BACKWARD_KERNELS, STEPWISE_KERNELS, ArrayMath
 from .._autograd.record import recorded
 from .._tensor import Tensor, make_tensor
 from . import formula_helpers as H
@@ -253,6 +253,7 @@ def bce_backward_values(grad, x, y, weight=None, reduction=1):
 
 
 BACKWARD_KERNELS["BinaryCrossEntropyBackwardBackward0"] = bce_backward_values
+STEPWISE_KERNELS.add("BinaryCrossEntropyBackwardBackward0")
 BACKWARD_KERNELS["nll_loss_backward"] = lambda grad, x, **attrs: nll_backward(ArrayMath, grad, x, **attrs)
 
 
