@@ -236,3 +236,38 @@ def test_binary_cross_entropy_backward_in_float16_rounds_each_operation_as_torch
         (grad,) = t.autograd.grad(t.nn.functional.binary_cross_entropy(p, target), [p])
         grads.append(grad.float().tolist())
     np.testing.assert_array_equal(np.asarray(grads[1]), np.asarray(grads[0]))
+
+
+@pytest.mark.parametrize("case", ["float64 input, float16 weight", "float32 input, float64 weight",
+                                  "float64 input, float32 weight", "float16 input, float32 weight"])
+def test_normalization_with_parameters_of_another_dtype_is_refused_as_torchs_cpu_kernels_refuse_it(case):
+    """torch's CPU layer/group/batch norm take parameters of another dtype only in float32 beside a
+    float16 or bfloat16 input."""
+    input_dtype, weight_dtype = (part.split()[0] for part in case.split(", "))
+    outcomes = []
+    for t in (torch, myautograd):
+        x = t.ones(4, 3, dtype=getattr(t, input_dtype))
+        w = t.ones(3, dtype=getattr(t, weight_dtype))
+        found = []
+        for call in (lambda: t.nn.functional.layer_norm(x, (3,), w),
+                     lambda: t.nn.functional.group_norm(x.reshape(4, 3, 1), 1, w),
+                     lambda: t.nn.functional.batch_norm(x, None, None, w, training=True)):
+            try:
+                found.append(str(call().dtype))
+            except RuntimeError as error:
+                found.append(str(error))
+        outcomes.append(found)
+    assert outcomes[1] == outcomes[0]
+
+
+def test_batch_norm_running_statistics_in_float16_as_torch_updates_them():
+    """The batch statistics in float32 (torch's accumulation type for float16), the update in double."""
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        data = rng.standard_normal((int(rng.integers(2, 9)), 3)) * rng.uniform(0.1, 5)
+        stats = []
+        for t in (torch, myautograd):
+            module = t.nn.BatchNorm1d(3).to(dtype=t.float16)
+            module(t.tensor(data, dtype=t.float16))
+            stats.append((module.running_mean.float().tolist(), module.running_var.float().tolist()))
+        assert stats[1] == stats[0]

@@ -3,16 +3,18 @@
 values and gradients come from ``norm_math``, whose layer and batch norm gradients are registered
 here as backward kernels (recorded under ``create_graph`` as torch's ``...BackwardBackward0`` nodes).
 ``batch_norm`` in training updates the running statistics in place, with the unbiased variance, as
-torch does (in double precision, then cast).
+torch does (in double precision, then cast). Each forward is one torch kernel: in float16 and bfloat16
+it computes in float32 and rounds once (``in_float32`` around the whole computation).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .. import _backend
-from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath
+from .. import _backend, _dtype
+from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, NativeArrayMath
 from .._autograd.record import record, recorded, records_any
+from .._reduced import in_float32
 from .._tensor import Tensor, make_tensor
 from . import norm_math as N
 from .common import refuse_requires_grad
@@ -27,13 +29,30 @@ BACKWARD_KERNELS["NativeBatchNormBackwardBackward0"] = (
     N.batch_norm_grads(ArrayMath, grad, x, weight, running_mean, running_var, training, eps, which))
 
 
+def _check_mixed_dtypes(input: Tensor, *parameters) -> None:
+    """torch's CPU normalization kernels take parameters of another dtype than the input only in
+    float32, beside a float16 or bfloat16 input (computed in float32), with these messages."""
+    defined = [p for p in parameters if p is not None]
+    if input.device.type != "cpu" or all(p.dtype is input.dtype for p in defined):
+        return
+    for p in defined[1:]:  # the parameters share one dtype
+        if p.dtype is not defined[0].dtype:
+            raise RuntimeError(f"expected scalar type {defined[0].dtype.scalar_type_name} but found "
+                               f"{p.dtype.scalar_type_name}")
+    if defined[0].dtype is not _dtype.float32:
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    if input.dtype not in (_dtype.float16, _dtype.bfloat16):
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+
+
 def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     if tuple(input.shape[input.dim() - len(shape):]) != shape or input.dim() < len(shape):
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                            f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
-    out = N.layer_norm(ArrayMath, input._data, None if weight is None else weight._data,
-                       None if bias is None else bias._data, len(shape), eps)
+    _check_mixed_dtypes(input, weight, bias)
+    out = in_float32(N.layer_norm)(NativeArrayMath, input._data, None if weight is None else weight._data,
+                                   None if bias is None else bias._data, len(shape), eps)  # one kernel: in float32
     return recorded(NODES["NativeLayerNormBackward0"], out.astype(input._data.dtype, copy=False),
                     (input, weight, bias), {"normalized_count": len(shape), "eps": eps})
 
@@ -56,12 +75,14 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
                 raise RuntimeError(f"{name} must be defined in evaluation mode")
     _check_running("running_mean", running_mean, channels)
     _check_running("running_var", running_var, channels)
+    _check_mixed_dtypes(input, weight, bias, running_mean, running_var)
     use_batch = training
     if training and running_mean is not None:  # first, as torch's kernel: a weight that aliases them reads them updated
         _update_running(data, running_mean, running_var, momentum)
-    out = N.batch_norm(ArrayMath, data, None if weight is None else weight._data, None if bias is None else bias._data,
-                       None if running_mean is None else running_mean._data,
-                       None if running_var is None else running_var._data, use_batch, eps)
+    out = in_float32(N.batch_norm)(NativeArrayMath, data, None if weight is None else weight._data,
+                                   None if bias is None else bias._data,
+                                   None if running_mean is None else running_mean._data,
+                                   None if running_var is None else running_var._data, use_batch, eps)
     # saved in training too (torch's node saves them whatever the mode): modifying them in place fails the backward
     attrs = {"running_mean": running_mean, "running_var": running_var, "training": use_batch, "eps": eps}
     return recorded(NODES["NativeBatchNormBackward0"], out.astype(data.dtype, copy=False), (input, weight, bias),
@@ -73,9 +94,11 @@ def _update_running(data, running_mean: Tensor, running_var: Tensor, momentum: f
     torch's kernel does, behind autograd (their versions do not change)."""
     dims = N.batch_dims(data.ndim)
     count = N._count(data.shape, dims)
-    wide = data.astype(np.float64)
-    mean = wide.mean(axis=dims)
-    var = ((wide - mean.reshape((1, -1) + (1,) * (data.ndim - 2))) ** 2).sum(axis=dims) / max(count - 1, 1)
+    # the statistics in torch's accumulation type (float32 for float16 and bfloat16, else double), the update in double
+    wide = data.astype(np.float32 if data.dtype in _dtype.REDUCED_FLOATS else np.float64)
+    mean = wide.sum(axis=dims) / wide.dtype.type(count)
+    var = ((wide - mean.reshape((1, -1) + (1,) * (data.ndim - 2))) ** 2).sum(axis=dims) / wide.dtype.type(max(count - 1, 1))
+    mean, var = mean.astype(np.float64), var.astype(np.float64)
     if count == 1:
         var = var * np.nan
     new_mean = momentum * mean + (1 - momentum) * running_mean._data.astype(np.float64)
@@ -89,8 +112,9 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
     if data.ndim < 2 or data.shape[1] % num_groups:
         raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got input of "
                            f"shape {list(data.shape)} and num_groups={num_groups}")
-    out, mean, rstd = N.group_norm(ArrayMath, data, None if weight is None else weight._data,
-                                   None if bias is None else bias._data, num_groups, eps)
+    _check_mixed_dtypes(input, weight, bias)
+    out, mean, rstd = in_float32(N.group_norm)(NativeArrayMath, data, None if weight is None else weight._data,
+                                               None if bias is None else bias._data, num_groups, eps)
     outputs = tuple(a.astype(data.dtype, copy=False) for a in (out, mean, rstd))
     if records_any((input, weight, bias)):  # mean and rstd: outputs the node saves, not returned
         return record(NODES["NativeGroupNormBackward0"], outputs, (input, weight, bias), {"groups": num_groups},
