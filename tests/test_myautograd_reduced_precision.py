@@ -271,3 +271,17 @@ def test_batch_norm_running_statistics_in_float16_as_torch_updates_them():
             module(t.tensor(data, dtype=t.float16))
             stats.append((module.running_mean.float().tolist(), module.running_var.float().tolist()))
         assert stats[1] == stats[0]
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16", "int64", "bool", "float64"])
+def test_clamp_by_numbers_keeps_torchs_dtype_and_rounding(dtype):
+    """A bfloat16 array beside a Python float is float32 to NumPy: clamp_min/clamp_max/clamp gave a
+    float32 result (normalize's output was no bfloat16); an integer tensor with a float bound is the
+    default dtype, as torch promotes it."""
+    results = []
+    for t in (torch, myautograd):
+        x = t.tensor([1.162, 0.974, -0.044, 0.989], dtype=getattr(t, dtype)) if dtype != "bool" else t.tensor([True, False])
+        values = [x.clamp_min(0.1), x.clamp_max(0.3), x.clamp(0.05, 2), x.clamp_min(2), t.nn.functional.normalize(
+            x.reshape(1, -1).float().to(x.dtype), dim=1) if x.dtype.is_floating_point else x]
+        results.append([(str(v.dtype), v.double().tolist()) for v in values])
+    assert results[1] == results[0]

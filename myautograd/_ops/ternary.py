@@ -62,11 +62,15 @@ def clamp(input, min=None, max=None):
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _clamp_tensors(input, min, max)
-    data = input._data
-    out = _clamp_in_float32(data, min, max)
-    if out.dtype != data.dtype:
-        out = out.astype(np.result_type(data, *(v for v in (min, max) if v is not None)))
-    return recorded(NODES["ClampBackward1"], out, (input,), {"min": min, "max": max})
+    return recorded(NODES["ClampBackward1"], _clamped_by_numbers(input, min, max), (input,), {"min": min, "max": max})
+
+
+def _clamped_by_numbers(input: Tensor, low, high):
+    """``clamp_values`` with Python-number bounds: float16 and bfloat16 computed in float32 and rounded (a
+    bfloat16 array beside a Python float is float32 to NumPy), in the dtype torch promotes to (an integer
+    tensor and a float bound: the default dtype)."""
+    target = _dtype.result_type(input, *(v for v in (low, high) if v is not None)).np
+    return _clamp_in_float32(input._data, low, high).astype(target, copy=False)
 
 
 clip = export(clamp, name="clip")
@@ -76,14 +80,14 @@ clip = export(clamp, name="clip")
 def clamp_min(input, min):
     if isinstance(min, Tensor):
         return _clamp_tensors(input, min, None)
-    return recorded(NODES["ClampMinBackward0"], np.maximum(input._data, min), (input,), {"min": min})
+    return recorded(NODES["ClampMinBackward0"], _clamped_by_numbers(input, min, None), (input,), {"min": min})
 
 
 @export
 def clamp_max(input, max):
     if isinstance(max, Tensor):
         return _clamp_tensors(input, None, max)
-    return recorded(NODES["ClampMaxBackward0"], np.minimum(input._data, max), (input,), {"max": max})
+    return recorded(NODES["ClampMaxBackward0"], _clamped_by_numbers(input, None, max), (input,), {"max": max})
 
 
 # -- where -------------------------------------------------------------------------------------------
