@@ -30,7 +30,6 @@ The tensor side calls operations of the layer above (``myautograd._ops``), which
 
 from __future__ import annotations
 
-import math
 import operator
 from collections.abc import Callable
 
@@ -39,6 +38,7 @@ import numpy as np
 from .. import _backend, _dtype
 from .._reduced import in_float32
 from .._tensor import Tensor, make_tensor
+from .arithmetic import absolute, power
 
 # Backward ops with a kernel of their own (``elu_backward``, ``hardswish_backward``, ...): name of the
 # node torch records for them under create_graph -> kernel(grad, forward_input, **attrs) on arrays.
@@ -56,117 +56,6 @@ def backward_kernel(name: str):
 
 
 # -- kernels on arrays (longer than a line) -----------------------------------------------------------
-def power(x, exponent):
-    """``x ** exponent`` for a Python-number exponent, as torch's kernel computes it: products for
-    the small integer exponents (x * x, x * x * x, 1 / x, 1 / (x * x)), sqrt and 1 / sqrt for the
-    halves, the library's pow otherwise; and, as torch's pow does before any kernel, ones for an
-    exponent 0 and a copy of ``x`` for 1, whatever ``x`` holds (NaN, or a complex 0 whose pow is NaN)."""
-    if exponent == 0:
-        return np.ones_like(x)
-    if exponent == 1:
-        return x.copy()
-    if _dtype.kind(x.dtype) in "fc" and not isinstance(exponent, complex):
-        if exponent == 2:
-            return x * x
-        if exponent == 3:
-            return x * x * x
-        if exponent == 0.5:
-            return np.sqrt(x)
-        if exponent == -0.5:
-            return 1 / np.sqrt(x)
-        if exponent == -1:
-            return 1 / x
-        if exponent == -2:
-            return 1 / (x * x)
-    return library_power(x, exponent)
-
-
-_COMPLEX_DTYPES = frozenset(np.dtype(t) for t in (np.complex64, np.complex128))
-
-
-def _complex_operand(value) -> bool:
-    cls = value.__class__
-    if cls is float or cls is int:
-        return False
-    return cls is complex or getattr(value, "dtype", None) in _COMPLEX_DTYPES
-
-
-def multiply(x, y, out=None):
-    """``x * y`` as torch's kernels multiply: for complex values, ``(ac - bd) + (ad + bc)i`` with each
-    product and sum rounded in the parts' precision (no fused multiply-add, which NumPy's complex
-    multiplication may use); real values as NumPy multiplies them."""
-    if not (x.__class__ is complex or y.__class__ is complex  # _complex_operand, inlined: every real mul comes here
-            or getattr(x, "dtype", None) in _COMPLEX_DTYPES or getattr(y, "dtype", None) in _COMPLEX_DTYPES):
-        return np.multiply(x, y, out=out)
-    result_type = np.result_type(x, y)
-    like = x if hasattr(x, "shape") else y
-    x, y = (_array_of(v, like, result_type) for v in (x, y))
-    product = np.empty_like(like, shape=np.broadcast_shapes(x.shape, y.shape), dtype=result_type)
-    with np.errstate(all="ignore"):
-        product.real = x.real * y.real - x.imag * y.imag
-        product.imag = x.real * y.imag + x.imag * y.real
-    if out is None:
-        return product
-    out[...] = product
-    return out
-
-
-_LONG_ENOUGH = np.finfo(np.longdouble).nmant >= 63  # x86's 80-bit long double: 64 bits of mantissa
-
-
-def absolute(x):
-    """``|x|`` as torch's CPU kernels compute it. For complex numbers, the hypotenuse of the parts,
-    correctly rounded (the C library's ``hypot`` for complex128; ``hypotf`` for complex64, which
-    NumPy's float32 hypot matches), where NumPy's abs of complex values is an ulp off for about a
-    third of them (measured on a million). complex128: squared and summed in long double, where a
-    result near a midpoint of two doubles (about 2 in 10,000) is recomputed by ``math.hypot``."""
-    if x.dtype.kind != "c" or type(x) is not np.ndarray:
-        return np.abs(x)
-    if x.dtype == np.complex64 or not _LONG_ENOUGH:
-        return np.hypot(x.real, x.imag) if x.dtype == np.complex64 else _hypot_each(x)
-    real, imag = x.real.astype(np.longdouble), x.imag.astype(np.longdouble)
-    with np.errstate(invalid="ignore"):
-        wide = np.asarray(np.sqrt(real * real + imag * imag))  # (a 0-d result is an array, which the fixes below write)
-    result = wide.astype(np.float64)
-    near_midpoint = np.abs(wide - result) > 0.49 * np.spacing(result)
-    infinite = np.isinf(x.real) | np.isinf(x.imag)  # hypot(inf, nan) is inf
-    result[infinite] = np.inf
-    near_midpoint &= ~infinite & np.isfinite(result)
-    if near_midpoint.any():
-        result[near_midpoint] = _hypot_each(x[near_midpoint])
-    return result
-
-
-def _hypot_each(z):
-    return np.array([math.hypot(v.real, v.imag) for v in z.ravel().tolist()], dtype=np.float64).reshape(z.shape)
-
-
-def library_power(x, exponent):
-    """``np.power``, except where NumPy's complex power leaves the C library's ``cpow`` (which torch's
-    complex kernel calls: ``exp(exponent * log(x))``): NumPy multiplies repeatedly for small integral
-    exponents and answers 0 ** y itself (1 for 0 ** 0, where ``exp(0 * log(0))`` is NaN)."""
-    if not (_complex_operand(x) or _complex_operand(exponent)):
-        return np.power(x, exponent)
-    with np.errstate(all="ignore"):
-        result = np.power(x, exponent)
-        complex_type = np.result_type(result)
-        x, exponent = (_array_of(v, result, complex_type) for v in (x, exponent))
-        integral = ((exponent.imag == 0) & (exponent.real == np.round(exponent.real))
-                    & (np.abs(exponent.real) < 100))
-        special = (x == 0) | integral
-        if not np.any(special):
-            return result
-        through_log = np.exp(exponent * np.log(x))
-        return np.where(special, through_log, result).astype(complex_type, copy=False)
-
-
-def _array_of(value, like, dtype):
-    """``value`` (an array or a Python number) as an array of ``dtype`` on ``like``'s device."""
-    if hasattr(value, "shape"):
-        return value.astype(dtype, copy=False)
-    return _backend.host_value(value, like, dtype)
-
-
 def window_view(x, kernel: tuple, stride: tuple, dilation: tuple):
     """The sliding windows of ``x`` (N, C, *spatial) as a view (N, C, *kernel, *windows): element
     [n, c, *k, *o] is x[n, c, *(o * stride + k * dilation)]."""

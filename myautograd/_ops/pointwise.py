@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _backend, _dtype
 from .._autograd import formula_math, forward
-from .._autograd.formula_math import library_power, multiply, power
+from .._autograd.arithmetic import absolute, library_power, multiply, power
 from .._autograd.formulas import COMPLEX_DTYPES
 from .._autograd.record import record, record_one, recorded, records, records_any
 from .._dtype import REDUCED_FLOATS
@@ -419,7 +419,7 @@ acos = unary("acos", "AcosBackward0", np.arccos, aliases=("arccos",))
 atan = unary("atan", "AtanBackward0", np.arctan, aliases=("arctan",))
 sigmoid = unary("sigmoid", "SigmoidBackward0", formula_math.sigmoid)
 relu = unary("relu", "ReluBackward0", _relu, keep_int=True)
-abs = unary("abs", "AbsBackward0", formula_math.absolute, keep_int=True, aliases=("absolute",))
+abs = unary("abs", "AbsBackward0", absolute, keep_int=True, aliases=("absolute",))
 sqrt = unary("sqrt", "SqrtBackward0", np.sqrt)
 # torch's float16 and bfloat16 rsqrt rounds the square root, then its reciprocal (measured)
 rsqrt = unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x), stepwise=True)

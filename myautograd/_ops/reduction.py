@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from .. import _backend, _dtype, return_types
-from .._autograd import formula_math
+from .._autograd.arithmetic import absolute
 from .._autograd.record import record, records
 from .._dtype import REDUCED_FLOATS
 from .._reduced import in_float32
@@ -289,7 +289,7 @@ def _vector_norm(input: Tensor, ord, dim, keepdim: bool) -> Tensor:
 
 @in_float32
 def _norm_of(data, ord, axes, keepdim):
-    magnitude = formula_math.absolute(data)
+    magnitude = absolute(data)
     if ord == 2:
         out = np.sqrt((magnitude * magnitude).sum(axis=axes, keepdims=keepdim))
     elif ord == float("inf"):

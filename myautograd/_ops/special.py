@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
-from .._autograd.formula_math import multiply
+from .._autograd.arithmetic import multiply
 from .._autograd.record import recorded
 from .._tensor import Tensor
 from .derivatives import NODES
