@@ -45,12 +45,17 @@ def no_grad_drops_tangents():
     replace(forward, "untracked", make)
 
 
-@mutant("forward mode", "a view's tangent is computed anew, not a view of its base's tangent")
+@mutant("forward mode", "a view's tangent is a copy, not a view of its base's tangent")
 def view_tangent_copied():
+    # (Computing the views' tangents by their forward rules instead, as this mutant once did, is no longer
+    # a bug: the rules of view ops take the same view of the tangent.)
     def make(original):
         def view_tangents(cls, base, views, attrs, recorded):
-            if not recorded:
-                forward.propagate(cls, (base,), views, attrs)
+            original(cls, base, views, attrs, recorded)
+            for view in views:
+                tangent = forward.tangent_of(view)
+                if tangent is not None:
+                    forward.set_tangent(view, tangent.detach().clone())
 
         return view_tangents
 
