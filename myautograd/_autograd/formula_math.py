@@ -49,10 +49,18 @@ BACKWARD_KERNELS: dict = {}
 STEPWISE_KERNELS: set = set()
 
 
+_WIDENED: dict = {}  # kernel -> in_float32(kernel), made once
+
+
 def backward_kernel(name: str):
     """The kernel of ``BACKWARD_KERNELS[name]`` as torch computes it in every dtype (see ``STEPWISE_KERNELS``)."""
     kernel = BACKWARD_KERNELS[name]
-    return kernel if name in STEPWISE_KERNELS else in_float32(kernel)
+    if name in STEPWISE_KERNELS:
+        return kernel
+    widened = _WIDENED.get(kernel)
+    if widened is None:
+        widened = _WIDENED[kernel] = in_float32(kernel)
+    return widened
 
 
 # -- kernels on arrays (longer than a line) -----------------------------------------------------------
