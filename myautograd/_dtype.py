@@ -100,6 +100,8 @@ BY_NUMPY = {d.np: d for d in ALL}
 BY_NAME = {d.name: d for d in ALL}
 #: The NumPy dtypes of float16 and bfloat16 (``is_reduced_float``).
 REDUCED_FLOATS = frozenset((float16.np, bfloat16.np))
+#: The NumPy dtypes of complex64 and complex128.
+COMPLEX_FLOATS = frozenset((complex64.np, complex128.np))
 _BFLOAT16 = bfloat16.np
 ALIASES = {
     "bool": bool_, "half": float16, "float": float32, "double": float64, "short": int16,

@@ -39,14 +39,14 @@ def power(x, exponent):
     return library_power(x, exponent)
 
 
-_COMPLEX_DTYPES = frozenset(np.dtype(t) for t in (np.complex64, np.complex128))
+_COMPLEX = _dtype.COMPLEX_FLOATS  # a module global: one lookup on every multiplication
 
 
 def _complex_operand(value) -> bool:
     cls = value.__class__
     if cls is float or cls is int:
         return False
-    return cls is complex or getattr(value, "dtype", None) in _COMPLEX_DTYPES
+    return cls is complex or getattr(value, "dtype", None) in _COMPLEX
 
 
 def multiply(x, y, out=None):
@@ -54,7 +54,7 @@ def multiply(x, y, out=None):
     product and sum rounded in the parts' precision (no fused multiply-add, which NumPy's complex
     multiplication may use); real values as NumPy multiplies them."""
     if not (x.__class__ is complex or y.__class__ is complex  # _complex_operand, inlined: every real mul comes here
-            or getattr(x, "dtype", None) in _COMPLEX_DTYPES or getattr(y, "dtype", None) in _COMPLEX_DTYPES):
+            or getattr(x, "dtype", None) in _COMPLEX or getattr(y, "dtype", None) in _COMPLEX):
         return np.multiply(x, y, out=out)
     result_type = np.result_type(x, y)
     like = x if hasattr(x, "shape") else y

@@ -43,6 +43,7 @@ import os
 
 import numpy as np
 
+from .._dtype import COMPLEX_FLOATS
 from .._dtype import REDUCED_FLOATS as REDUCED
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, meta_of
@@ -146,7 +147,7 @@ def _generated_apply(cls):
     formula called with its arguments fetched in place."""
     count = len(cls._inputs)
     namespace = {"Saved": SavedTensor, "check_saved": check_saved, "ndarray": _ndarray,
-                 "COMPLEX": formulas.COMPLEX_DTYPES, "REAL_SCALARS": formulas.REAL_SCALARS,
+                 "COMPLEX": COMPLEX_FLOATS, "REAL_SCALARS": formulas.REAL_SCALARS,
                  "REDUCED": REDUCED, "NativeArrayMath": NativeArrayMath}
     body = []
     for index, formula in enumerate(cls._formulas):

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import _python_scalar_dtype
+from .._dtype import COMPLEX_FLOATS, _python_scalar_dtype
 from .._tensor import Tensor, make_tensor
 from .node import Node, SavedTensor, hand_to_hooks, unpack_saved_tensor
 
@@ -64,7 +64,6 @@ def is_result_name(name: str) -> bool:
 
 
 _ndarray = np.ndarray
-COMPLEX_DTYPES = frozenset(np.dtype(t) for t in (np.complex64, np.complex128))
 REAL_SCALARS = frozenset((float, int, bool, type(None), str))  # classes of values that are never complex
 
 
@@ -107,7 +106,7 @@ def conjugating(fn: Callable, params: tuple[str, ...]) -> Callable:
         for i in positions:
             value = arguments[i]
             cls = value.__class__
-            if (value.dtype not in COMPLEX_DTYPES) if cls is _ndarray else cls in REAL_SCALARS:
+            if (value.dtype not in COMPLEX_FLOATS) if cls is _ndarray else cls in REAL_SCALARS:
                 continue  # the common cases, decided without a call
             if _is_complex(value):
                 arguments = tuple(_conj(a) if j in positions else a for j, a in enumerate(arguments))

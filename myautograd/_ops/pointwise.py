@@ -17,7 +17,6 @@ import numpy as np
 from .. import _backend, _dtype
 from .._autograd import formula_math, forward
 from .._autograd.arithmetic import absolute, library_power, multiply, power
-from .._autograd.formulas import COMPLEX_DTYPES
 from .._autograd.record import record, record_one, recorded, records, records_any
 from .._dtype import REDUCED_FLOATS
 from .._grad_mode import STATE
@@ -125,7 +124,7 @@ def binary_op(node, compute, attrs: dict | None = None, number_rounded: bool = F
         try:
             if reduced:
                 out = widened(ad, bd)
-            elif complex_compute is not None and ad.dtype in COMPLEX_DTYPES:  # the operands' common dtype
+            elif complex_compute is not None and ad.dtype in _dtype.COMPLEX_FLOATS:  # the operands' common dtype
                 out = complex_compute(ad, bd)
             else:
                 out = compute(ad, bd)
