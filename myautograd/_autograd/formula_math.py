@@ -494,6 +494,18 @@ NativeArrayMath = _namespace("NativeArrayMath",
                              "Formula primitives on arrays other than float16 and bfloat16: the kernels as they are.",
                              {name: on_arrays for name, (on_arrays, _) in PRIMITIVES.items()}, recording=False)
 TensorMath: type | None = None  # built by install(), once myautograd's operations exist
+_ONE_KERNEL: dict = {}
+
+
+def one_kernel(computation: Callable) -> Callable:
+    """``computation(F, *arrays, ...)`` as one torch kernel computes it: with ``NativeArrayMath``, and
+    float16 and bfloat16 arrays widened to float32 and the results rounded once (a convolution, a
+    normalization layer and its backward; ``ArrayMath`` would round after every primitive)."""
+    kernel = _ONE_KERNEL.get(computation)
+    if kernel is None:
+        kernel = _ONE_KERNEL[computation] = in_float32(lambda *args, **kwargs: computation(NativeArrayMath, *args,
+                                                                                             **kwargs))
+    return kernel
 
 
 def _tensor_side(on_tensors) -> Callable | None:

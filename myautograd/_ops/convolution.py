@@ -15,9 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend, _dtype
-from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, NativeArrayMath, window_view
+from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, one_kernel, window_view
 from .._autograd.record import recorded
-from .._reduced import in_float32
 from .._tensor import Tensor, make_tensor
 from . import formula_helpers as H
 from . import window_math as W
@@ -99,10 +98,10 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     if input._data.dtype.kind == "c":
         return _complex_convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
     x, w = input._data, weight._data.astype(input._data.dtype, copy=False)
-    if transposed:  # one torch kernel: float16 and bfloat16 in float32, rounded once
-        out = in_float32(W.conv_transpose)(NativeArrayMath, x, w, stride, padding, dilation, groups, output_padding)
+    if transposed:
+        out = one_kernel(W.conv_transpose)(x, w, stride, padding, dilation, groups, output_padding)
     else:
-        out = in_float32(W.conv)(NativeArrayMath, x, w, stride, padding, dilation, groups)
+        out = one_kernel(W.conv)(x, w, stride, padding, dilation, groups)
     if bias is not None:
         out = out + bias._data.reshape((-1,) + (1,) * ndim)
     out = out.astype(x.dtype, copy=False)

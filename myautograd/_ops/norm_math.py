@@ -22,8 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from .._autograd.formula_math import ArrayMath, NativeArrayMath
-from .._reduced import in_float32
+from .._autograd.formula_math import ArrayMath, one_kernel
 
 
 def _count(shape, dims) -> int:
@@ -230,7 +229,7 @@ def group_norm_backward(F, grads, x, weight, mean, rstd, groups: int, which: int
     rstd it saved, as torch does. The mean's and rstd's gradients reach only the input; a weight or bias
     gradient without the output's is None, as torch's."""
     if F is ArrayMath:  # a plain backward in float16 or bfloat16: one torch kernel, in float32 rounded once
-        return in_float32(group_norm_backward)(NativeArrayMath, tuple(grads), x, weight, mean, rstd, groups, which)
+        return one_kernel(group_norm_backward)(tuple(grads), x, weight, mean, rstd, groups, which)
     grad, grad_mean, grad_rstd = (tuple(grads) + (None, None))[:3]
     if which == 2:
         return None if grad is None else group_norm_channel_sum(F, grad, groups)

@@ -4,7 +4,7 @@ values and gradients come from ``norm_math``, whose layer and batch norm gradien
 here as backward kernels (recorded under ``create_graph`` as torch's ``...BackwardBackward0`` nodes).
 ``batch_norm`` in training updates the running statistics in place, with the unbiased variance, as
 torch does (in double precision, then cast). Each forward is one torch kernel: in float16 and bfloat16
-it computes in float32 and rounds once (``in_float32`` around the whole computation).
+it computes in float32 and rounds once (``one_kernel``).
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend, _dtype
-from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, NativeArrayMath
+from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, one_kernel
 from .._autograd.record import record, recorded, records_any
-from .._reduced import in_float32
 from .._tensor import Tensor, make_tensor
 from . import norm_math as N
 from .common import refuse_requires_grad
@@ -51,8 +50,8 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                            f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
     _check_mixed_dtypes(input, weight, bias)
-    out = in_float32(N.layer_norm)(NativeArrayMath, input._data, None if weight is None else weight._data,
-                                   None if bias is None else bias._data, len(shape), eps)  # one kernel: in float32
+    out = one_kernel(N.layer_norm)(input._data, None if weight is None else weight._data,
+                                   None if bias is None else bias._data, len(shape), eps)
     return recorded(NODES["NativeLayerNormBackward0"], out.astype(input._data.dtype, copy=False),
                     (input, weight, bias), {"normalized_count": len(shape), "eps": eps})
 
@@ -79,7 +78,7 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     use_batch = training
     if training and running_mean is not None:  # first, as torch's kernel: a weight that aliases them reads them updated
         _update_running(data, running_mean, running_var, momentum)
-    out = in_float32(N.batch_norm)(NativeArrayMath, data, None if weight is None else weight._data,
+    out = one_kernel(N.batch_norm)(data, None if weight is None else weight._data,
                                    None if bias is None else bias._data,
                                    None if running_mean is None else running_mean._data,
                                    None if running_var is None else running_var._data, use_batch, eps)
@@ -113,7 +112,7 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
         raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got input of "
                            f"shape {list(data.shape)} and num_groups={num_groups}")
     _check_mixed_dtypes(input, weight, bias)
-    out, mean, rstd = in_float32(N.group_norm)(NativeArrayMath, data, None if weight is None else weight._data,
+    out, mean, rstd = one_kernel(N.group_norm)(data, None if weight is None else weight._data,
                                                None if bias is None else bias._data, num_groups, eps)
     outputs = tuple(a.astype(data.dtype, copy=False) for a in (out, mean, rstd))
     if records_any((input, weight, bias)):  # mean and rstd: outputs the node saves, not returned
