@@ -106,3 +106,14 @@ def test_an_unsupported_program_is_explained_by_the_entry_that_explains_its_miss
 def test_malformed_fuzz_entries_are_refused_with_one_line(tmp_path, text, message):
     with pytest.raises(expectations.ExpectationError, match=message):
         fuzz_entries(text, tmp_path)
+
+
+def test_myautograds_file_explains_the_fuzzers_finding_of_torchs_jvp_tangent_dtype():
+    """The [[fuzz]] entry of torch's bug pytorch/pytorch#90065 (a float64 tangent under func.jvp of a
+    0-d float32 tensor and a Python number): the fuzzer meets it in CI's 30-second run (seed 2026),
+    and an entry lost from the file shows there only when that program happens to be drawn."""
+    entries = expectations.load_file(expectations.builtin_path("myautograd")).fuzz
+    diff = {"aspect": "dtype", "where": "step 2: vmap(jvp) of f1 at t9, t12: per-sample (output, tangent)[1][0]",
+            "reference": "'torch.float64'", "implementation": "'torch.float32'"}
+    entry = expectations.explained([diff], entries, "drop-in")
+    assert entry is not None and "pytorch/pytorch#90065" in entry.reason
