@@ -71,6 +71,7 @@ class Case:
     tags: tuple[str, ...] = ()
     features: tuple[str, ...] = ()
     optional_features: tuple[str, ...] = ()
+    dtype_features: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     tolerances: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     timeout: float | None = None
     provenance: str = ""

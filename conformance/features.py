@@ -11,6 +11,7 @@ where the shape comes from a helper, say) are declared by hand.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 FEATURES: dict[str, str] = {
     "non-scalar": "tensors with other than one element (an engine of scalar values lacks them)",
@@ -20,6 +21,8 @@ FEATURES: dict[str, str] = {
     "float16": "half precision tensors (torch.float16)",
     "bfloat16": "brain floating point tensors (torch.bfloat16)",
     "fft": "torch.fft: discrete Fourier transforms",
+    "complex32": "complex tensors of two float16 parts (torch.complex32, ComplexHalf, experimental in torch): the "
+                 "float16 items of the operators that build complex values from real ones",
     "autograd.grad": "torch.autograd.grad",
     "backward-inputs": "backward(inputs=...)",
     "higher-order": "create_graph=True: gradients that are themselves differentiable",
@@ -110,9 +113,12 @@ DTYPE_FEATURES: dict[str, str] = {"complex64": "complex", "complex128": "complex
                                   "bfloat16": "bfloat16"}
 
 
-def of_dtype(dtype: str) -> tuple[str, ...]:
-    """The features an item needs because of the dtype it runs in (``DTYPE_FEATURES``)."""
-    return (DTYPE_FEATURES[dtype],) if dtype in DTYPE_FEATURES else ()
+def of_dtype(dtype: str, of_case: Mapping[str, tuple[str, ...]] | None = None) -> tuple[str, ...]:
+    """The features an item needs because of the dtype it runs in (``DTYPE_FEATURES``), and those its case
+    declares for that dtype (``of_case``: ``Case.dtype_features``, as ``complex32`` for ``torch.complex`` of
+    float16 parts)."""
+    general = (DTYPE_FEATURES[dtype],) if dtype in DTYPE_FEATURES else ()
+    return (*general, *(of_case or {}).get(dtype, ()))
 
 
 class UnknownFeature(ValueError):

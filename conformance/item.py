@@ -59,8 +59,8 @@ class Item:
 
     @property
     def features(self) -> tuple[str, ...]:
-        """The features this item needs: its case's, and the one of its dtype (``features.of_dtype``)."""
-        extra = [name for name in of_dtype(self.dtype) if name not in self.case.features]
+        """The features this item needs: its case's, and those of its dtype (``features.of_dtype``)."""
+        extra = [name for name in of_dtype(self.dtype, self.case.dtype_features) if name not in self.case.features]
         return (*self.case.features, *extra)
 
     @property

@@ -102,6 +102,16 @@ BY_NAME = {d.name: d for d in ALL}
 REDUCED_FLOATS = frozenset((float16.np, bfloat16.np))
 #: The NumPy dtypes of complex64 and complex128.
 COMPLEX_FLOATS = frozenset((complex64.np, complex128.np))
+
+#: torch warns this (once per process) when it allocates a complex32 tensor.
+COMPLEX_HALF_WARNING = "ComplexHalf support is experimental and many operators don't support it yet."
+
+
+def refuse_complex_half(op: str) -> NotImplementedError:
+    """The error for an op whose result torch makes complex32 (of float16 parts): myautograd has no complex32
+    (NumPy has no complex type of two float16 parts; the profile declares the feature missing)."""
+    return NotImplementedError(f"myautograd does not implement torch.complex32 (ComplexHalf), which torch.{op} of "
+                               "float16 values makes (see docs/myautograd.md)")
 _BFLOAT16 = bfloat16.np
 ALIASES = {
     "bool": bool_, "half": float16, "float": float32, "double": float64, "short": int16,

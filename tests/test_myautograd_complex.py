@@ -10,6 +10,8 @@ gradient depends on the side a rounding error lands on.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -397,3 +399,25 @@ def test_a_complex_convolution_is_three_real_ones_as_torchs(bias):
     np.testing.assert_allclose(np.asarray(results[1][1]), np.asarray(results[0][1]), rtol=1e-14, atol=1e-14)
     for mine, theirs in zip(results[1][2], results[0][2]):
         np.testing.assert_allclose(np.asarray(mine), np.asarray(theirs), rtol=1e-14, atol=1e-14)
+
+
+def test_float16_polar_warns_of_complex_half_then_refuses_as_torch():
+    """torch allocates the complex32 output (warning once per process) before it finds no float16 kernel."""
+    script = ("import warnings\nwarnings.simplefilter('always')\nimport {m} as torch\n"
+              "r = torch.ones(2, dtype=torch.float16)\n"
+              "for _ in range(2):\n"
+              "    with warnings.catch_warnings(record=True) as seen:\n"
+              "        try:\n            torch.polar(r, r)\n"
+              "        except NotImplementedError as error:\n            print(repr(str(error)))\n"
+              "    print([str(w.message).split(' (Triggered')[0] for w in seen])\n")
+    outputs = [subprocess.run([sys.executable, "-c", script.format(m=m)], capture_output=True, text=True, check=True).stdout
+               for m in ("torch", "myautograd")]
+    assert outputs[0] == outputs[1]
+    assert "experimental" in outputs[0]
+
+
+@pytest.mark.parametrize("build", [lambda t, h: t.complex(h, h), lambda t, h: t.view_as_complex(h.reshape(1, 2))])
+def test_complex32_results_are_refused_by_name(build):
+    half = myautograd.ones(2, dtype=myautograd.float16)
+    with pytest.raises(NotImplementedError, match=r"does not implement torch\.complex32 \(ComplexHalf\)"):
+        build(myautograd, half)

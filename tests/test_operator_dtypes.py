@@ -145,6 +145,19 @@ def test_an_items_dtype_is_a_feature_it_needs():
     assert profile.missing_for(Item(REGISTRY.get("op.fft_fft.default"), "cpu", "float32").features) == ["complex", "fft"]
 
 
+def test_complex_values_built_from_float16_parts_need_complex32():
+    """torch.complex and view_as_complex of float16 make torch.complex32; polar of float16 is refused before."""
+    lacking = Profile(("complex32",), "")
+    for name, needs in (("op.complex.default", True), ("op.view_as_complex.default", True),
+                        ("op.polar.default", False), ("op.angle.default", False)):
+        case = REGISTRY.get(name)
+        assert lacking.missing_for(Item(case, "cpu", "float16").features) == (["complex32"] if needs else []), name
+        assert lacking.missing_for(Item(case, "cpu", "float32").features) == [], name
+    with pytest.raises(ValueError, match="does not run in"):
+        op("x", "torch.x", operators()[0].tolerance, dtypes=("float32", "float64"),
+           dtype_features={"float16": ("complex32",)}, default=[S("torch.neg(a)", "n", a=R(2))])
+
+
 # -- planted bugs through the catalog -----------------------------------------------------------------
 def run(run_cli, tmp_path, impl: str, selection: str) -> tuple[int, str, dict]:
     out = tmp_path / "reports"

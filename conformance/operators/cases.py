@@ -58,6 +58,7 @@ def build(operator: Operator, variant: Variant, rendering: Rendered | None = Non
         tags=rendering.tags,
         features=rendering.features,
         optional_features=tuple(name for name in OPTIONAL_FEATURES if name in rendering.features),
+        dtype_features=operator.dtype_features,
         tolerances=tolerance.per_dtype(),
         source=rendering.source,
     )

@@ -20,6 +20,8 @@ from .spec import R, S, V, op
 from .tolerances import CHAINED, ELEMENTARY, EXACT, SUMMED
 
 COMPLEX = ("complex",)
+# Complex values built from float16 parts are torch.complex32 (ComplexHalf, which torch calls experimental)
+COMPLEX_HALF = {"float16": ("complex32",)}
 
 
 def _flags(call: str, note: str, **inputs):
@@ -75,7 +77,7 @@ OPERATORS = [
           "inputs)", r=R(3, 4, low=0.1, high=2.0), theta=R(3, 4, low=-3.0, high=3.0)),
         S("torch.polar(r, theta)", "broadcast", r=R(3, 1, low=0.1, high=2.0), theta=R(4, low=-3.0, high=3.0)),
     ]),
-    op("complex", "torch.complex", EXACT, features=COMPLEX, gradgrad=False, default=[
+    op("complex", "torch.complex", EXACT, features=COMPLEX, gradgrad=False, dtype_features=COMPLEX_HALF, default=[
         S("torch.complex(re, im)", "a complex tensor from its parts (torch refuses complex parts)", re=R(3, 4),
           im=R(3, 4)),
         S("torch.complex(re, im)", "0-dim parts", re=R(), im=R()),
@@ -85,7 +87,8 @@ OPERATORS = [
         S("out = z.clone()\ntorch.view_as_real(out).mul_(3)", "in-place through the real view of a non-leaf",
           z=R(4)),
     ]),
-    op("view_as_complex", "torch.view_as_complex", EXACT, features=COMPLEX, gradgrad=False, default=[
+    op("view_as_complex", "torch.view_as_complex", EXACT, features=COMPLEX, gradgrad=False, dtype_features=COMPLEX_HALF,
+       default=[
         S("torch.view_as_complex(x)", "a complex view of a real tensor whose last dimension is 2", x=R(3, 2)),
         S("torch.view_as_complex(x * 2)", "of a non-leaf, several dimensions", x=R(2, 3, 2)),
     ]),

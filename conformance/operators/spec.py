@@ -35,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..features import check_names
 from .tolerances import Tolerance
 
 LAYOUTS = ("contiguous", "transposed", "strided")
@@ -227,10 +228,15 @@ class Operator:
     no_vmap: str = ""
     dtypes: tuple[str, ...] = DTYPES
     real_gradgrad: bool = True
+    dtype_features: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         check_steps(self.torch_raises)
         check_dtypes(self.dtypes)
+        for dtype, names in self.dtype_features.items():
+            if dtype not in self.dtypes:
+                raise ValueError(f"operator {self.name!r}: features for {dtype!r}, which it does not run in")
+            check_names(names, f"operator {self.name!r} in {dtype}")
         for variant in self.variants:
             for sample in variant.samples:
                 if isinstance(sample, Sample) and not sample.inputs and not (sample.no_vmap or self.no_vmap):
@@ -257,8 +263,9 @@ def one_line(call: str) -> str:
 def op(name: str, doc: str, tolerance: Tolerance, *, gradgrad: bool | tuple[str, ...] = True,
        differentiable: bool = True, features: tuple[str, ...] = (), torch_raises: tuple[str, ...] = (),
        no_vmap: str = "", dtypes: tuple[str, ...] = DTYPES, real_gradgrad: bool = True,
-       **variants: list | tuple | Variant) -> Operator:
-    """An operator entry; each keyword names a variant, given as a list of samples or a :func:`variant`."""
+       dtype_features: dict[str, tuple[str, ...]] | None = None, **variants: list | tuple | Variant) -> Operator:
+    """An operator entry; each keyword names a variant, given as a list of samples or a :func:`variant`.
+    ``dtype_features``: features its items need in one dtype only (``{"float16": ("complex32",)}``)."""
     built = []
     for variant_name, given in variants.items():
         if isinstance(given, Variant):
@@ -268,4 +275,5 @@ def op(name: str, doc: str, tolerance: Tolerance, *, gradgrad: bool | tuple[str,
     if not built:
         raise ValueError(f"operator {name!r} has no variants")
     return Operator(name, doc, tolerance, tuple(built), gradgrad, differentiable, tuple(features),
-                    torch_raises=tuple(torch_raises), no_vmap=no_vmap, dtypes=tuple(dtypes), real_gradgrad=real_gradgrad)
+                    torch_raises=tuple(torch_raises), no_vmap=no_vmap, dtypes=tuple(dtypes), real_gradgrad=real_gradgrad,
+                    dtype_features=dict(dtype_features or {}))

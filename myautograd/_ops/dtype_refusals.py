@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from .. import _dtype
 from .._grad_mode import STATE
-from .._tensor import Tensor
+from .._tensor import Tensor, warn_once
 
 COMPLEX = ("complex64", "complex128")
 REDUCED = ("float16", "bfloat16")
@@ -29,6 +29,7 @@ class Refusal(NamedTuple):
     dtypes: tuple[str, ...] = COMPLEX
     when: Callable[[tuple, dict], bool] | None = None  # the arguments this refusal is for; None: all
     differentiable_only: bool = False  # torch refuses only when autograd records the op
+    warning: str = ""  # what torch warns (once per process) before it refuses, as it allocates the output
 
 
 def _kernel(name: str, dtypes: tuple[str, ...] = COMPLEX, when=None) -> Refusal:
@@ -129,7 +130,8 @@ REFUSALS: dict[str, tuple[Refusal, ...]] = {
     "layer_norm": (_kernel("LayerNormKernelImpl"),),
     "batch_norm": (_kernel("batch_norm"),),
     "group_norm": (_kernel("GroupNormKernelImpl"),),
-    "polar": (_kernel("polar_cpu", ("float16",)),),
+    # torch allocates the complex32 output first, with its warning, then finds no float16 kernel
+    "polar": (_kernel("polar_cpu", ("float16",))._replace(warning=_dtype.COMPLEX_HALF_WARNING),),
     **{name: (_FFT_REDUCED,) for name in ("fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "rfft2", "rfftn",
                                           "irfft", "irfft2", "irfftn")},
 }
@@ -162,6 +164,8 @@ def check(name: str, args: tuple, kwargs: dict) -> None:
             continue
         dtype = _refused_dtype(refusal, args, kwargs)
         if dtype is not None:
+            if refusal.warning:
+                warn_once(refusal.warning, stacklevel=None)
             raise refusal.error(refusal.message.format(dtype=dtype.scalar_type_name))
 
 

@@ -516,6 +516,8 @@ arctan2 = export(atan2, name="arctan2")
 def make_complex(real, imag):
     """``torch.complex(real, imag)`` (named so as not to hide Python's ``complex``)."""
     check_real_parts(real, imag)
+    if real._data.dtype == np.float16:
+        raise _dtype.refuse_complex_half("complex")
     out = real._data + 1j * imag._data
     out = out.astype(np.complex64 if real._data.dtype == np.float32 else np.complex128)
     return recorded(NODES["ComplexBackward0"], out, (real, imag))

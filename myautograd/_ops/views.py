@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _backend
+from .. import _backend, _dtype
 from .._autograd.record import record, records
 from .._autograd.views import make_view, make_views, view_positions
 from .._tensor import Tensor, make_tensor
@@ -395,6 +395,8 @@ def view_as_real(input):
 @export
 def view_as_complex(input):
     data = input._data
+    if data.dtype == np.float16:
+        raise _dtype.refuse_complex_half("view_as_complex")
     if data.dtype not in (np.float32, np.float64):
         raise RuntimeError("view_as_complex is only supported for half, float and double tensors, but got a tensor of "
                            f"scalar type: {input.dtype.scalar_type_name}")
