@@ -421,3 +421,22 @@ def test_complex32_results_are_refused_by_name(build):
     half = myautograd.ones(2, dtype=myautograd.float16)
     with pytest.raises(NotImplementedError, match=r"does not implement torch\.complex32 \(ComplexHalf\)"):
         build(myautograd, half)
+
+
+def _graph_names(node, depth: int = 4) -> list:
+    if node is None or depth == 0:
+        return []
+    return [node.name(), [_graph_names(child, depth - 1) for child, _ in node.next_functions]]
+
+
+@pytest.mark.parametrize("call", [lambda a, b: a / b, lambda a, b: 3.0 / b])
+def test_complex_division_gradients_record_torchs_graph(call):
+    """torch conjugates last in division's and reciprocal's backward (-grad * conj((a / b) / b)); conjugating the
+    inputs first gave the same values but another second-order graph (DivBackward0 where torch has ConjBackward0)."""
+    graphs = []
+    for t in (torch, myautograd):
+        a = t.tensor([1 + 2j, -0.5 + 1j], requires_grad=True)
+        b = t.tensor([2 - 1j, 0.5 + 0.25j], requires_grad=True)
+        (grad_b,) = t.autograd.grad(call(a, b).sum().abs(), [b], create_graph=True)
+        graphs.append(_graph_names(grad_b.grad_fn))
+    assert graphs[1] == graphs[0]

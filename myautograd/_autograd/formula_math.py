@@ -196,6 +196,8 @@ def constant(values, like):
 def conj(x):
     if x.__class__ is float or x.__class__ is int:
         return x
+    if x.__class__ is complex:  # a Python number an op was given (``z / (1 + 2j)``)
+        return x.conjugate()
     return x.conj() if x.dtype.kind == "c" else x
 
 
@@ -413,7 +415,8 @@ PRIMITIVES: dict[str, tuple] = {
     "matmul": (np.matmul, method("matmul")),
     "bmm": (np.matmul, method("bmm")),
     "to_device": (_backend.to_device, method("to")),
-    "conj": (conj, lambda x: x.conj() if isinstance(x, Tensor) and x._data.dtype.kind == "c" else x),
+    "conj": (conj, lambda x: x.conj() if isinstance(x, Tensor) and x._data.dtype.kind == "c" else
+             x.conjugate() if x.__class__ is complex else x),
     "real": _same(lambda x: x.real),
     "imag": _same(lambda x: x.imag),
     "view_as_real": (lambda x: np.stack([x.real, x.imag], axis=-1), method("view_as_real")),

@@ -67,7 +67,8 @@ derivative("AbsBackward0", "self", holomorphic=False, self=lambda grad, self, F:
 derivative("AngleBackward0", "self", holomorphic=False, self=lambda grad, self, F: H.angle_backward(F, grad, self))
 derivative("SqrtBackward0", "self", self=lambda grad, result: grad / (2 * result))
 derivative("RsqrtBackward0", "self", self=lambda grad, result: -0.5 * grad * result * result * result)
-derivative("ReciprocalBackward0", "self", self=lambda grad, result: -grad * (result * result))
+derivative("ReciprocalBackward0", "self", holomorphic=False,  # the conjugate taken last, as torch's (see div)
+           self=lambda grad, result, F: -grad * F.conj(result * result))
 derivative("SignBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("SgnBackward0", "self", holomorphic=False,
            self=lambda grad, self, result, F: H.sgn_backward(F, grad, self, result))
@@ -192,9 +193,11 @@ derivative("RsubBackward1", "self", saves="alpha", self=lambda grad, alpha: -gra
 derivative("MulBackward0", "self other",
            self=lambda grad, other: grad * other,
            other=lambda grad, self: grad * self)
-derivative("DivBackward0", "self other",
-           self=lambda grad, other: grad / other,
-           other=lambda grad, self, other: -grad * ((self / other) / other))
+# Written with its conjugates as torch writes it (the conjugate taken last in other's): the graph a second-order
+# backward records, and its non-finite values at a division by zero, are torch's
+derivative("DivBackward0", "self other", holomorphic=False,
+           self=lambda grad, other, F: grad / F.conj(other),
+           other=lambda grad, self, other, F: -grad * F.conj((self / other) / other))
 derivative("DivBackward1", "self", saves="other", self=lambda grad, other: grad / other)
 derivative("MulBackward1", "self", saves="other", self=lambda grad, other, F: F.mul_number(grad, other))
 # A rounded quotient has zero gradients: fresh zeros, as torch's new_zeros (not grad * 0, NaN where grad is inf)
