@@ -440,3 +440,47 @@ def test_complex_division_gradients_record_torchs_graph(call):
         (grad_b,) = t.autograd.grad(call(a, b).sum().abs(), [b], create_graph=True)
         graphs.append(_graph_names(grad_b.grad_fn))
     assert graphs[1] == graphs[0]
+
+
+_CONJUGATE_VIEW_SCRIPT = """
+import sys
+torch = __import__(sys.argv[1])
+z = torch.tensor([1 + 2j, 3 - 1j, -0.5 + 0.25j], requires_grad=True)
+out = z.clone()
+view = out.conj()
+print(view.is_conj(), view._base is out, view.grad_fn.name())
+view.mul_(2)
+view.add_(z.detach())
+print(out, view, out.grad_fn.name(), view.grad_fn.name())
+out.mul_(1 - 1j)
+print(view, view.grad_fn.name(), [f[0].name() for f in view.grad_fn.next_functions])
+again = view.conj()
+print(again.is_conj(), again._base is out, again)
+again.sub_(1)
+print(out, view)
+out.sum().abs().backward()
+print(z.grad)
+"""
+
+
+def test_a_conjugate_view_shares_memory_both_ways_and_its_gradients_are_torchs():
+    """torch's conj() is a view reading the conjugate: a write through it reaches the base conjugated, a write into
+    the base shows in it, its grad_fn is regenerated as ConjBackward0; myautograd computed a copy."""
+    outputs = [subprocess.run([sys.executable, "-c", _CONJUGATE_VIEW_SCRIPT, name], capture_output=True, text=True,
+                              check=True).stdout for name in ("torch", "myautograd")]
+    assert outputs[1] == outputs[0]
+
+
+def test_a_conjugate_view_has_the_conjugate_tangent_and_writes_it_through():
+    def run(t):
+        fwAD = t.autograd.forward_ad
+        with fwAD.dual_level():
+            z = fwAD.make_dual(t.tensor([1 + 2j, 3 - 1j]), t.tensor([0.5 - 1j, 2 + 0.25j]))
+            out = z.clone()
+            view = out.conj()
+            first = fwAD.unpack_dual(view).tangent.clone()
+            view.mul_(3)
+            return first, fwAD.unpack_dual(out).tangent.clone()
+
+    for mine, theirs in zip(run(myautograd), run(torch)):
+        np.testing.assert_array_equal(mine.numpy(), theirs.numpy())

@@ -45,6 +45,7 @@ import numpy as np
 from .. import _backend, _dtype
 from .._grad_mode import STATE, enable_grad
 from .._tensor import Tensor, make_tensor
+from .conjugate_views import ConjugateView, conjugated, shared
 from .formulas import is_result_name
 from .view_links import track_view
 
@@ -360,7 +361,8 @@ def view_tangents(cls, base: Tensor, views: tuple, attrs: dict | None, recorded:
     tangent = tangent_of(base)
     if tangent is None or STATE.inference or base.is_inference():
         return
-    viewed = [_same_view(tangent, base._data, view._data) for view in views]
+    # a conjugate view's values are not its memory (conjugate_views): its views' tangents by the rule
+    viewed = [None] if base.__class__ is ConjugateView else [_same_view(tangent, base._data, view._data) for view in views]
     if any(v is None for v in viewed):
         if not recorded:
             propagate(cls, (base,), views, attrs)
@@ -431,6 +433,8 @@ def write_tangent(target: Tensor, tangent: Tensor | None) -> None:
         current = _tangent_of_view_written(target, tangent)
     if current is None:
         set_tangent(target, tangent)
+    elif current.__class__ is ConjugateView:  # stored conjugated in the memory it shares (conjugate_views)
+        np.copyto(shared(current), conjugated(tangent._data), casting="unsafe")
     else:
         np.copyto(current._data, tangent._data, casting="unsafe")
     if target._grad_fn is not None:  # a saved result of the in-place op has the new tangent

@@ -21,6 +21,7 @@ from .. import _backend
 from .._grad_mode import STATE
 from .._tensor import Tensor, install, make_tensor
 from . import forward
+from .conjugate_views import ConjugateView, become_conjugate_view, shared
 from .engine import validate_outputs
 from .formulas import NODES
 from .node import FREED_MESSAGE, NO_EDGE, Node, forward_name, gradient_edge, init_node, set_history, split_edges
@@ -76,7 +77,22 @@ def make_view(base: Tensor, data, node_name: str, attrs: dict) -> Tensor:
             out._meta.inference = False  # a view of a normal tensor is normal, even in inference mode
     if forward.ACTIVE:
         forward.view_tangents(NODES[node_name], base, (out,), attrs, recorded)
+    if base.__class__ is ConjugateView:  # made from its conjugate values: not tied to the memory (conjugate_views)
+        return out
     return track_view(out, base, view_creation(base))
+
+
+def make_conjugate_view(base: Tensor) -> Tensor:
+    """``base.conj()`` of a complex tensor: a view of the same memory that reads its conjugate (ConjBackward0); of a
+    conjugate view, a plain view of that memory again."""
+    memory = shared(base)[...]
+    if base.__class__ is ConjugateView:  # conj() of a conjugate view: the memory as it is
+        return track_view(make_view(base, memory, "ConjBackward0", {}), base, view_creation(base))
+    view = become_conjugate_view(make_view(base, memory, "ConjBackward0", {}))
+    tangent = forward.tangent_of(view) if forward.ACTIVE else None
+    if tangent is not None and tangent._meta is not None and tangent._meta.base is not None:
+        become_conjugate_view(tangent)  # the same view of the base's tangent (forward.view_tangents): conjugated too
+    return view
 
 
 def view_creation(base: Tensor) -> str | None:
@@ -106,6 +122,8 @@ def make_views(base: Tensor, datas: list, node_name: str, attrs: dict) -> tuple:
                 out._meta.inference = False
     if forward.ACTIVE:
         forward.view_tangents(NODES[node_name], base, outs, attrs, recorded)
+    if base.__class__ is ConjugateView:  # made from its conjugate values (as make_view's)
+        return outs
     creation = "multi_output" if STATE.grad_enabled else view_creation(base)
     return tuple(track_view(out, base, creation) for out in outs)
 
@@ -158,10 +176,20 @@ def rebase_message(view: Tensor, indirect: bool) -> str:
 
 
 def regenerate(view: Tensor, base: Tensor) -> None:
-    positions = view_positions(view._data, base._data)
-    node = _new_node(NODES["AsStridedBackward0"])
-    init_node(node, *split_edges((gradient_edge(base),)), {"positions": positions, "self_sym_sizes": base._data.shape},
-              ((base._data.shape, base._data.dtype),))
+    """The view's history as its region of the base's (AsStridedBackward0); a conjugate view's, the conjugate
+    of that (ConjBackward0, alone where the view is the whole base), as torch replays the view op."""
+    memory = shared(view)
+    positions = view_positions(memory, base._data)
+    edge = gradient_edge(base)
+    whole = memory.shape == base._data.shape and bool((positions.reshape(-1) == np.arange(positions.size)).all())
+    if not (view.__class__ is ConjugateView and whole):
+        node = _new_node(NODES["AsStridedBackward0"])
+        init_node(node, *split_edges((edge,)), {"positions": positions, "self_sym_sizes": base._data.shape},
+                  ((base._data.shape, base._data.dtype),))
+        edge = (node, 0)
+    if view.__class__ is ConjugateView:
+        node = _new_node(NODES["ConjBackward0"])
+        init_node(node, *split_edges((edge,)), {}, ((memory.shape, memory.dtype),))
     set_history(view, node)
     view._meta.view = view._vc[0]
 
@@ -173,7 +201,7 @@ def _new_node(cls):
 class CopySlices(Node):
     """The base's node after an in-place op on one of its views (see module docstring)."""
 
-    __slots__ = ("fn", "positions", "view_shape", "repeats", "parts")
+    __slots__ = ("fn", "positions", "view_shape", "repeats", "parts", "conjugate")
     _node_name = "torch::autograd::CopySlices"
     _frees_more = True  # what its in-place op's node saved
 
@@ -188,6 +216,8 @@ class CopySlices(Node):
             grad = F.view_as_real(grad)
         flat = F.reshape(grad, (-1,))
         region = F.reshape(F.index(flat, self.positions), self.view_shape)
+        if self.conjugate:  # a conjugate view: its gradient is the conjugate of its region's, and back
+            region = F.conj(region)
         inner = self.fn.apply([region], _with_view_input(mode, self.fn))
         inner = validate_outputs(self.fn, inner, mode)
         shape = mode.shape(grad)
@@ -202,7 +232,7 @@ class CopySlices(Node):
         if replaced is None:
             base_grad = F.where(F.constant(mask, grad), 0, grad)
         else:
-            values = F.reshape(replaced, (-1,))
+            values = F.reshape(F.conj(replaced) if self.conjugate else replaced, (-1,))
             scattered = F.reshape(F.index_put_zeros((mask.size,), grad, (self.positions.reshape(-1),), values, False),
                                   shape)
             base_grad = F.where(F.constant(mask, grad), scattered, grad)
@@ -239,7 +269,8 @@ def copy_slices(view: Tensor, base: Tensor, fn: Node) -> None:
               ((base._data.shape, base._data.dtype), *fn._input_meta[1:]))
     node.fn = fn
     node.parts = base._data.dtype.kind == "c" and view._data.dtype.kind != "c"
-    node.positions = view_positions(view._data, parts_of(base._data) if node.parts else base._data)
+    node.conjugate = view.__class__ is ConjugateView
+    node.positions = view_positions(shared(view), parts_of(base._data) if node.parts else base._data)
     node.view_shape = view._data.shape
     node.repeats = bool(np.unique(node.positions).size < node.positions.size)
     set_history(base, node)

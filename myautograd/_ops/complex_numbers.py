@@ -2,12 +2,12 @@
 lazy conjugate and negative bits (``is_conj``, ``is_neg``, ``resolve_conj``, ``resolve_neg``).
 
 torch's ``conj()`` of a complex tensor is a view that only sets a bit, and its ``imag`` a view with
-the negative bit; they are resolved when an op reads them. myautograd computes the conjugate at
-once (NumPy has no conjugate view): what a user reads is the same, ``conj()`` records
-``ConjBackward0`` and its result says ``is_conj()``; ``imag`` of such a tensor says ``is_neg()``;
-``resolve_conj``/``resolve_neg`` of them is a copy (``CloneBackward0``), of any other tensor the
-tensor itself. What differs: torch's conjugate shares memory with its base (a write into it shows
-there, conjugated); myautograd's does not.
+the negative bit; they are resolved when an op reads them. myautograd's ``conj()`` is a view of the
+same memory that reads its conjugate (``_autograd/conjugate_views.py``: a write through it reaches
+its base, conjugated, and a write into the base shows in it) and says ``is_conj()``; ``imag`` of it
+says ``is_neg()`` but is made from the conjugate values (a write into it does not reach the base,
+as torch's would); ``resolve_conj``/``resolve_neg`` of them is a copy (``CloneBackward0``), of any
+other tensor the tensor itself.
 """
 
 from __future__ import annotations

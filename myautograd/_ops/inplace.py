@@ -17,6 +17,7 @@ import numpy as np
 from .. import _backend, _dtype
 from .._autograd import forward
 from .._autograd.arithmetic import library_power, multiply, power
+from .._autograd.conjugate_views import ConjugateView, shared
 from .._autograd.record import record_inplace, records_any
 from .._autograd.views import OVERLAP_MESSAGE, REBASE_REFUSED, copy_slices, rebase_message
 from .._grad_mode import STATE
@@ -74,8 +75,12 @@ def _overlap_error() -> RuntimeError:
 
 def write(self: Tensor, values, fills: bool = False) -> None:
     """Write ``values`` into ``self``'s memory; ``fills``: one value everywhere (zero_, fill_ with a
-    number), which torch writes also into an expanded tensor, whose elements share memory."""
-    data = self._data
+    number), which torch writes also into an expanded tensor, whose elements share memory. A conjugate
+    view stores the conjugate into the memory it shares (``conjugate_views``)."""
+    if self.__class__ is ConjugateView:
+        data, values = shared(self), np.conj(values)
+    else:
+        data = self._data
     if not _backend.is_writeable(data):
         data = _backend.writeable_alias(data, repeats_ok=fills)
         if data is None:

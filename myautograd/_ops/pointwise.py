@@ -17,7 +17,9 @@ import numpy as np
 from .. import _backend, _dtype
 from .._autograd import formula_math, forward
 from .._autograd.arithmetic import absolute, library_power, multiply, power
+from .._autograd.conjugate_views import ConjugateView
 from .._autograd.record import record, record_one, recorded, records, records_any
+from .._autograd.views import make_conjugate_view
 from .._dtype import REDUCED_FLOATS
 from .._grad_mode import STATE
 from .._reduced import in_float32
@@ -372,7 +374,6 @@ def elementwise(name: str, node, compute, keep_int: bool = False, stepwise: bool
 
 
 _negate = elementwise("neg", NODES["NegBackward0"], np.negative, keep_int=True)
-_conjugate = elementwise("conj", NODES["ConjBackward0"], np.conj)
 _conjugate_physical = elementwise("conj_physical", NODES["ConjPhysicalBackward0"], np.conj)
 
 
@@ -463,11 +464,12 @@ def conj_physical(input):
 
 @export
 def conj(input):
-    """The conjugate, computed at once; it says ``is_conj()`` as torch's conjugate view does (complex_numbers.py)."""
+    """torch's conjugate view: the same memory read as its conjugate, saying ``is_conj()``; of a conjugate view, a
+    plain view of the memory (``_autograd/conjugate_views.py``)."""
     if not input.is_complex():
         return input
-    out = _conjugate(input)
-    if not input.__dict__.get("_conj_bit", False):
+    out = make_conjugate_view(input)
+    if out.__class__ is ConjugateView:
         out.__dict__["_conj_bit"] = True
     return out
 
