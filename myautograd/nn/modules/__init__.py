@@ -2,7 +2,34 @@
 flatten, loss, convolution, pooling, normalization, embedding and recurrent modules."""
 
 from ..._missing import missing_attribute as _missing_attribute
-from .activation import ELU, GELU, Hardtanh, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
+from .activation import (
+    CELU,
+    ELU,
+    GELU,
+    GLU,
+    SELU,
+    Hardshrink,
+    Hardswish,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    Mish,
+    PReLU,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softmax2d,
+    Softmin,
+    Softplus,
+    Softshrink,
+    Softsign,
+    Tanh,
+    Tanhshrink,
+    Threshold,
+)
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d
@@ -35,6 +62,8 @@ __all__ = [
     "ParameterList", "ReLU", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "Sequential", "Sigmoid", "SiLU",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Unflatten",
     "BatchNorm3d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "RMSNorm",
+    "CELU", "GLU", "Hardshrink", "Hardswish", "LogSigmoid", "Mish", "PReLU", "ReLU6", "SELU", "Softmax2d", "Softmin",
+    "Softshrink", "Softsign", "Tanhshrink", "Threshold",
 ]
 
 
