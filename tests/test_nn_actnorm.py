@@ -44,6 +44,21 @@ MODULES = [
     lambda nn: nn.Softmax2d(),
     lambda nn: nn.PReLU(),
     lambda nn: nn.PReLU(3, 0.1),
+    lambda nn: nn.ZeroPad1d(2),
+    lambda nn: nn.ZeroPad2d((1, 2, 3, 4)),
+    lambda nn: nn.ZeroPad3d(1),
+    lambda nn: nn.ConstantPad1d(2, 3.5),
+    lambda nn: nn.ConstantPad2d([1, 2, 3, 4], -1),
+    lambda nn: nn.ConstantPad3d(1, 0),
+    lambda nn: nn.ReflectionPad1d((1, 2)),
+    lambda nn: nn.ReflectionPad2d(1),
+    lambda nn: nn.ReflectionPad3d(2),
+    lambda nn: nn.ReplicationPad1d(1),
+    lambda nn: nn.ReplicationPad2d((1, 0, 2, 0)),
+    lambda nn: nn.ReplicationPad3d(1),
+    lambda nn: nn.CircularPad1d(1),
+    lambda nn: nn.CircularPad2d((1, 2, 2, 1)),
+    lambda nn: nn.CircularPad3d(3),
 ]
 
 
@@ -72,6 +87,13 @@ ERRORS = [
     lambda torch, nn: nn.Softshrink(-1.0)(torch.ones(2)),
     lambda torch, nn: nn.Softshrink(-0.5)(torch.ones(2, dtype=torch.float64)),
     lambda torch, nn: nn.Softmax2d()(torch.ones(2, 3)),
+    lambda torch, nn: nn.CircularPad1d(1)(torch.ones(2, 3, 4, 5)),
+    lambda torch, nn: nn.CircularPad3d(1)(torch.ones(2, 3, 4)),
+    lambda torch, nn: nn.ReflectionPad1d(3)(torch.ones(2, 3)),
+    lambda torch, nn: nn.ReflectionPad2d(1)(torch.ones(3, 3)),
+    lambda torch, nn: nn.functional.pad(torch.ones(3, 3, 3, 3, 3, 3), (1, 1), "replicate"),
+    lambda torch, nn: nn.functional.pad(torch.ones(3), (1, 1), "circular"),
+    lambda torch, nn: nn.functional.pad(torch.ones(2, 3, 3), (1,) * 8, "reflect"),
 ]
 
 
