@@ -1,4 +1,4 @@
-"""The normalization, activation and padding modules of myautograd.nn against torch.nn, beyond what
+"""The normalization, activation and padding modules and Bilinear of myautograd.nn against torch.nn, beyond what
 module_db's samples (catalog cases ``moduleinfo.*``) cover: reprs, the errors and messages of bad
 arguments and inputs, and warnings."""
 
@@ -59,6 +59,8 @@ MODULES = [
     lambda nn: nn.CircularPad1d(1),
     lambda nn: nn.CircularPad2d((1, 2, 2, 1)),
     lambda nn: nn.CircularPad3d(3),
+    lambda nn: nn.Bilinear(2, 3, 4),
+    lambda nn: nn.Bilinear(2, 3, 4, bias=False),
 ]
 
 
@@ -94,6 +96,7 @@ ERRORS = [
     lambda torch, nn: nn.functional.pad(torch.ones(3, 3, 3, 3, 3, 3), (1, 1), "replicate"),
     lambda torch, nn: nn.functional.pad(torch.ones(3), (1, 1), "circular"),
     lambda torch, nn: nn.functional.pad(torch.ones(2, 3, 3), (1,) * 8, "reflect"),
+    lambda torch, nn: nn.Bilinear(0, 3, 4),
 ]
 
 

@@ -36,7 +36,7 @@ from .conv import Conv1d, Conv2d
 from .dropout import Dropout
 from .flatten import Flatten, Unflatten
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
-from .linear import Identity, Linear
+from .linear import Bilinear, Identity, Linear
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -83,7 +83,7 @@ __all__ = [
     "Softshrink", "Softsign", "Tanhshrink", "Threshold",
     "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
     "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
-    "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
+    "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "Bilinear",
 ]
 
 
