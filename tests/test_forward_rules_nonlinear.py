@@ -30,7 +30,7 @@ NativeGroupNormBackward0 NativeLayerNormBackward0 NativeLayerNormBackwardBackwar
 NllLoss2DBackwardBackward0 NllLossBackward0 NllLossBackwardBackward0 ProdBackward0 ProdBackward1
 SigmoidBackwardBackward0 SmoothL1LossBackward0 SmoothL1LossBackwardBackward0 SoftmaxBackwardDataBackward0
 SoftplusBackwardBackward0 StdMeanBackward0 TanhBackwardBackward0 VarBackward0 VarMeanBackward0 XlogyBackward0
-XlogyBackward2""".split()
+XlogyBackward2 GluBackward0 PreluKernelBackward0 HardshrinkBackwardBackward0 SoftshrinkBackwardBackward0""".split()
 
 
 def test_no_nonlinear_entry_is_on_the_fallback():

@@ -22,6 +22,7 @@ from .._autograd.record import recorded
 from .._reduced import in_float32
 from .._tensor import Tensor
 from . import formula_helpers as H
+from .common import normalize_dim
 from .derivatives import NODES
 from .inplace import apply_inplace
 from .pointwise import _erf
@@ -186,3 +187,66 @@ def gelu(input, approximate="none"):
 def logsigmoid(input):
     out = in_float32(lambda x: np.minimum(x, _number(0, x)) - np.log1p(np.exp(-np.abs(x))))(input._data)
     return _activation("LogSigmoidBackward0", out, input)
+
+
+# -- hardshrink, softshrink, threshold: zero (or a value) inside a band, recorded with torch's nodes ------------
+def _inside_band(x, lambd):
+    return (x >= _number(-lambd, x)) & (x <= _number(lambd, x))
+
+
+def hardshrink(input, lambd=0.5):
+    x = input._data
+    out = np.where(_inside_band(x, lambd), _number(0, x), x)
+    return _activation("HardshrinkBackward0", out, input, {"lambd": lambd})
+
+
+def softshrink(input, lambd=0.5):
+    x = input._data
+    largest = np.finfo(x.dtype).max if x.dtype.kind == "f" else None
+    if lambd < 0 or (largest is not None and lambd > largest):
+        raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype {input.dtype.scalar_type_name}, "
+                           f"but found {lambd:g}")
+    shrunk = np.where(x > _number(lambd, x), x - _number(lambd, x), x + _number(lambd, x))
+    out = np.where(_inside_band(x, lambd), x * _number(0, x), shrunk)
+    return _activation("SoftshrinkBackward0", out, input, {"lambd": lambd})
+
+
+def threshold(input, threshold, value, inplace=False):
+    """``value`` where the input is at most ``threshold`` (in place: ``ThresholdBackward1``, on a copy of the input)."""
+    x = input._data
+    out = np.where(x <= _number(threshold, x), _number(value, x), x)
+    node = "ThresholdBackward1" if inplace else "ThresholdBackward0"
+    return _activation(node, out, input, {"threshold": threshold}, inplace)
+
+
+# -- glu, prelu ------------------------------------------------------------------------------------------------
+def glu(input, dim=-1):
+    x = input._data
+    if x.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    dim = normalize_dim(dim, x.ndim)
+    if x.shape[dim] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {x.shape[dim]}")
+    first, second = H.glu_halves(ArrayMath, x, dim)
+    out = in_float32(lambda a, b: a / (1 + np.exp(-b)))(first, second)
+    return recorded(NODES["GluBackward0"], out, (input,), {"dim": dim})
+
+
+def prelu(input, weight):
+    """torch's ``prelu``: the weight (one value, or one per channel, dim 1) reshaped to broadcast over
+    the input, then ``_prelu_kernel``."""
+    count = weight.numel()
+    if count != 1:
+        if input.dim() == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.dim() > 1 else 1
+        if channels != count:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{count} and channel size = {channels}.")
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
+    if input.dim() != weight.dim():
+        weight = weight.reshape([count if i == 1 else 1 for i in range(input.dim())])
+    x, w = input._data, weight._data
+    out = np.where(x > 0, x, w * x)
+    return recorded(NODES["PreluKernelBackward0"], out.astype(x.dtype, copy=False), (input, weight))

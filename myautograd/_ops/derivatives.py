@@ -158,6 +158,24 @@ derivative("HardswishBackward0", "self",
 derivative("HardswishBackwardBackward0", "grad_output self",
            grad_output=lambda grad, self, F: F.backward_op("HardswishBackwardBackward0", grad, self),
            self=lambda grad, grad_output, self, F: F.where((self > -3) & (self < 3), grad * grad_output / 3.0, 0))
+# hardshrink, softshrink and threshold: the gradient passes outside the band (above the threshold), as relu's
+derivative("HardshrinkBackward0", "self", saves="lambd",
+           self=lambda grad, self, lambd, F:
+           F.masked_backward("HardshrinkBackwardBackward0", grad, self, ~((self >= -lambd) & (self <= lambd)), 0))
+derivative("SoftshrinkBackward0", "self", saves="lambd",
+           self=lambda grad, self, lambd, F:
+           F.masked_backward("SoftshrinkBackwardBackward0", grad, self, ~((self >= -lambd) & (self <= lambd)), 0))
+for _name in ("ThresholdBackward0", "ThresholdBackward1"):  # threshold, threshold_ (which saves the input's copy)
+    derivative(_name, "self", saves="threshold",
+               self=lambda grad, self, threshold, F:
+               F.masked_backward("ThresholdBackwardBackward0", grad, self, ~(self <= threshold), 0))
+# glu and prelu: composed over F (under create_graph torch records GluBackwardBackward0 and
+# PreluKernelBackwardBackward0, single nodes, where these record their parts); prelu's weight is
+# broadcast over the input, so the engine sums its gradient down to the weight's shape.
+derivative("GluBackward0", "self", saves="dim", self=lambda grad, self, dim, F: H.glu_backward(F, grad, self, dim))
+derivative("PreluKernelBackward0", "self weight",
+           self=lambda grad, self, weight, F: F.where(self > 0, grad, weight * grad),
+           weight=lambda grad, self, F: F.where(self > 0, 0, self * grad))
 derivative("ConjBackward0", "self", self=lambda grad, F: F.conj(grad))
 derivative("ConjPhysicalBackward0", "self", self=lambda grad, F: F.conj(grad))
 derivative("ConjPhysicalBackward1", "self", self=lambda grad, F: F.conj(grad))  # conj_physical_, in place
@@ -166,7 +184,8 @@ derivative("NanToNumBackward0", "self", self=lambda grad, self, F: grad * F.isfi
 # Backward ops that torch records with the forward input as an input too (so, under create_graph,
 # their result requires grad whenever that input does): the gradient kept where ``mask`` holds,
 # scaled by ``scale`` elsewhere.
-for _name in ("ThresholdBackwardBackward0", "LeakyReluBackwardBackward0", "HardtanhBackwardBackward0"):
+for _name in ("ThresholdBackwardBackward0", "LeakyReluBackwardBackward0", "HardtanhBackwardBackward0",
+              "HardshrinkBackwardBackward0", "SoftshrinkBackwardBackward0"):
     derivative(_name, "grad_output self", saves="mask scale",
                grad_output=lambda grad, mask, scale, F: F.where(mask, grad, grad * scale),
                self=lambda grad, F: F.zeros_like(grad))

@@ -651,3 +651,16 @@ def log_sigmoid_backward(F, grad, self):
 def log_sigmoid_double_backward(F, grad, self):
     z = F.sigmoid(self)
     return grad * (z - 1) * z
+
+
+def glu_halves(F, x, dim):
+    """The two halves of ``x`` along ``dim`` that glu multiplies: ``a * sigmoid(b)``."""
+    half = x.shape[dim] // 2
+    return F.narrow(x, dim, 0, half), F.narrow(x, dim, half, half)
+
+
+def glu_backward(F, grad, self, dim):
+    """glu's gradient, both halves: ``grad * sigmoid(b)`` and ``grad * a * sigmoid(b) * (1 - sigmoid(b))``."""
+    a, b = glu_halves(F, self, dim)
+    gate = F.sigmoid(b)
+    return F.cat((grad * gate, grad * a * gate * (1 - gate)), dim)

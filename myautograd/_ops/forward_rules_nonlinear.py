@@ -309,6 +309,26 @@ def _max_pool(tangents, values, F):
     return H.max_pool_select(F, tangents[0], values["indices"])
 
 
+# -- glu and prelu --------------------------------------------------------------------------------------
+def _glu(tangents, values, F):
+    """torch's ``glu_jvp``: ``a_t * sigmoid(b) + a * sigmoid(b) * (1 - sigmoid(b)) * b_t``."""
+    a, b = H.glu_halves(F, values["self"], values["dim"])
+    a_t, b_t = H.glu_halves(F, tangents[0], values["dim"])
+    gate = F.sigmoid(b)
+    return a_t * gate + a * gate * (1 - gate) * b_t
+
+
+def _prelu(tangents, values, F):
+    """torch's ``where(self > 0, self_t, weight * self_t + weight_t * self)``, each tangent as given."""
+    self, weight = values["self"], values["weight"]
+    positive = self > 0
+    from_input = None if tangents[0] is None else F.where(positive, tangents[0], weight * tangents[0])
+    from_weight = None if tangents[1] is None else F.where(positive, 0, tangents[1] * self)
+    if from_input is None or from_weight is None:
+        return from_weight if from_input is None else from_input
+    return from_input + from_weight
+
+
 # -- normalization ------------------------------------------------------------------------------------
 def _sum_of(terms):
     terms = [term for term in terms if term is not None]
@@ -436,6 +456,10 @@ RULES = {
     "MaxPool2DWithIndicesBackward0": _max_pool,
     "LeakyReluBackwardBackward0": _masked_backward,
     "HardtanhBackwardBackward0": _masked_backward,
+    "HardshrinkBackwardBackward0": _masked_backward,
+    "SoftshrinkBackwardBackward0": _masked_backward,
+    "GluBackward0": _glu,
+    "PreluKernelBackward0": _prelu,
     "NativeLayerNormBackward0": _layer_norm(_layer_frame),
     "NativeBatchNormBackward0": _layer_norm(_batch_frame),
     "NativeGroupNormBackward0": _group_norm,

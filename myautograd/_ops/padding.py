@@ -24,12 +24,28 @@ def _pairs(pad) -> list[tuple[int, int]]:
     return [(int(pad[2 * i]), int(pad[2 * i + 1])) for i in range(len(pad) // 2)]
 
 
+def _check_length(pad, ndim: int) -> None:
+    if len(pad) > 2 * ndim:
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {ndim}")
+
+
+def _check_non_constant(pad, ndim: int) -> None:
+    """Reflect, replicate and circular padding pad the last 1, 2 or 3 dims of an input with or without its batch dim."""
+    _check_length(pad, ndim)
+    if ndim not in _NON_CONSTANT_DIMS.get(len(pad), ()):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {ndim}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+
+
 def constant_pad(input: Tensor, pad, value) -> Tensor:
     data = input._data
     pairs = _pairs(pad)
-    if len(pairs) > data.ndim:
-        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
-                           f"padding length {len(pad)} and input of dimension {data.ndim}")
+    _check_length(pad, data.ndim)
     widths = [(0, 0)] * data.ndim
     crop = [slice(None)] * data.ndim
     for i, (before, after) in enumerate(pairs):
@@ -51,8 +67,6 @@ def _source(position: np.ndarray, size: int, mode: str) -> np.ndarray:
 def gather_pad(input: Tensor, pad, mode: str) -> Tensor:
     data = input._data
     pairs = _pairs(pad)
-    if data.ndim not in _NON_CONSTANT_DIMS.get(len(pad), ()):
-        raise NotImplementedError("Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
     if mode == "reflect":
         for i, (before, after) in enumerate(pairs):
             dim = data.ndim - 1 - i
@@ -114,6 +128,8 @@ def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
         return constant_pad(input, pad, 0.0 if value is None else value)
     if value is not None and value != 0:
         raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    if mode in ("reflect", "replicate", "circular"):
+        _check_non_constant(pad, input.dim())
     if mode in ("reflect", "replicate"):
         return gather_pad(input, pad, mode)
     if mode == "circular":

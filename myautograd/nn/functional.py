@@ -20,6 +20,8 @@ from .._ops import normalization as _norm
 from .._ops import padding as _padding
 from .._ops import reduction as _reduction
 from .._tensor import Tensor
+from ._functional_activation import glu, hardshrink, prelu, softshrink, tanhshrink, threshold, threshold_  # noqa: F401
+from ._functional_norm import instance_norm, local_response_norm, rms_norm  # noqa: F401
 
 
 # -- reductions -------------------------------------------------------------------------------------------
@@ -82,6 +84,12 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dty
     return _reduction.log_softmax(input, dim, dtype)
 
 
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    if dim is None:
+        dim = _softmax_dim("softmin", input.dim(), _stacklevel)
+    return _reduction.softmax(-input, dim, dtype)
+
+
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     return _act.leaky_relu(input, negative_slope, inplace)
 
@@ -122,7 +130,7 @@ def mish(input: Tensor, inplace: bool = False) -> Tensor:
     return _act.mish(input, inplace)
 
 
-def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:  # noqa: F811 - torch names it so
     return _act.softplus(input, beta, threshold)
 
 

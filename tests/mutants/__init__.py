@@ -20,6 +20,7 @@ from . import (  # noqa: F401 - imported for their registrations
     forward_mode,
     graph_utilities,
     module_hooks,
+    nn_activation_norm,
     numerics,
     optimizer_options,
     promotion,

@@ -61,6 +61,13 @@ ACTIVATION_OPS = [
     Op("mish", lambda t, x: t.nn.functional.mish(x), ((5,),), -4.0, 4.0),
     Op("logsigmoid", lambda t, x: t.nn.functional.logsigmoid(x), ((5,),), -4.0, 4.0),
     Op("hardswish", lambda t, x: t.nn.functional.hardswish(x), ((6,),), -4.0, 4.0),
+    Op("hardshrink", lambda t, x: t.nn.functional.hardshrink(x, 0.5), ((6,),), -2.0, 2.0),
+    Op("softshrink", lambda t, x: t.nn.functional.softshrink(x, 0.5), ((6,),), -2.0, 2.0),
+    Op("threshold", lambda t, x: t.nn.functional.threshold(x, 0.1, 2.0), ((6,),)),
+    Op("threshold_", lambda t, x: t.nn.functional.threshold(x * 1, 0.1, -3.0, inplace=True), ((6,),)),
+    Op("glu", lambda t, x: t.nn.functional.glu(x, 1), ((2, 4, 3),), -3.0, 3.0),
+    Op("prelu_per_channel", lambda t, x, w: t.nn.functional.prelu(x, w), ((2, 3, 4), (3,))),
+    Op("prelu_one", lambda t, x, w: t.nn.functional.prelu(x, w), ((5,), (1,))),
     # torch has no second derivative of hardsigmoid
     Op("hardsigmoid", lambda t, x: t.nn.functional.hardsigmoid(x), ((6,),), -4.0, 4.0, second_order=False),
 ]

@@ -1,11 +1,15 @@
 """Activation modules: thin wrappers over ``nn.functional`` that keep their settings and print them
-as torch does (``LeakyReLU(negative_slope=0.01)``, ``Softmax(dim=1)``, ...)."""
+as torch does (``LeakyReLU(negative_slope=0.01)``, ``Softmax(dim=1)``, ...); ``PReLU`` holds its
+learnable slope (one, or one per channel)."""
 
 from __future__ import annotations
 
 import warnings
 
+from ..._ops.creation import empty
 from .. import functional as F
+from .. import init as nn_init
+from ..parameter import Parameter
 from .module import Module
 
 
@@ -164,5 +168,166 @@ class Hardtanh(Module):
         return f"min_val={self.min_val}, max_val={self.max_val}{_inplace_suffix(self.inplace)}"
 
 
-__all__ = ["ELU", "GELU", "Hardtanh", "LeakyReLU", "LogSoftmax", "ReLU", "SiLU", "Sigmoid", "Softmax", "Softplus",
-           "Tanh"]
+class _InplaceActivation(Module):
+    """An activation with only an ``inplace`` setting, printed as torch prints it."""
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class ReLU6(Hardtanh):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class SELU(_InplaceActivation):
+    def forward(self, input):
+        return F.selu(input, self.inplace)
+
+
+class Mish(_InplaceActivation):
+    def forward(self, input):
+        return F.mish(input, inplace=self.inplace)
+
+
+class Hardswish(_InplaceActivation):
+    def forward(self, input):
+        return F.hardswish(input, self.inplace)
+
+    def extra_repr(self) -> str:  # torch prints no setting for it
+        return ""
+
+
+class CELU(Module):
+    __constants__ = ["alpha", "inplace"]
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}{_inplace_suffix(self.inplace)}"
+
+
+class Threshold(Module):
+    __constants__ = ["threshold", "value", "inplace"]
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"threshold={self.threshold}, value={self.value}{_inplace_suffix(self.inplace)}"
+
+
+class _Shrink(Module):
+    __constants__ = ["lambd"]
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class Hardshrink(_Shrink):
+    def forward(self, input):
+        return F.hardshrink(input, self.lambd)
+
+
+class Softshrink(_Shrink):
+    def forward(self, input):
+        return F.softshrink(input, self.lambd)
+
+
+class LogSigmoid(Module):
+    def forward(self, input):
+        return F.logsigmoid(input)
+
+
+class Softsign(Module):
+    def forward(self, input):
+        return F.softsign(input)
+
+
+class Tanhshrink(Module):
+    def forward(self, input):
+        return F.tanhshrink(input)
+
+
+class GLU(Module):
+    __constants__ = ["dim"]
+
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmin(Module):
+    __constants__ = ["dim"]
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmax2d(Module):
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3, _stacklevel=5)
+
+
+class PReLU(Module):
+    __constants__ = ["num_parameters"]
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None, dtype=None) -> None:
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.init = init
+        self.weight = Parameter(empty(num_parameters, device=device, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        nn_init.constant_(self.weight, self.init)
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
+
+
+__all__ = ["CELU", "ELU", "GELU", "GLU", "Hardshrink", "Hardswish", "Hardtanh", "LeakyReLU", "LogSigmoid", "LogSoftmax",
+           "Mish", "PReLU", "ReLU", "ReLU6", "SELU", "SiLU", "Sigmoid", "Softmax", "Softmax2d", "Softmin", "Softplus",
+           "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold"]

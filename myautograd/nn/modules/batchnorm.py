@@ -1,4 +1,4 @@
-"""``BatchNorm1d`` and ``BatchNorm2d``: weight (ones) and bias (zeros) when affine, the running
+"""``BatchNorm1d``, ``BatchNorm2d`` and ``BatchNorm3d``: weight (ones) and bias (zeros) when affine, the running
 statistics and the batch count as buffers when tracked, torch's momentum rule (``None``: a
 cumulative average over the batches seen), input-rank checks and ``repr``."""
 
@@ -84,4 +84,8 @@ class BatchNorm2d(_BatchNorm):
     _ranks = (4,)
 
 
-__all__ = ["BatchNorm1d", "BatchNorm2d"]
+class BatchNorm3d(_BatchNorm):
+    _ranks = (5,)
+
+
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]

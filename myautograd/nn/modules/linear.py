@@ -1,8 +1,10 @@
-"""``Linear`` (``y = x W^T + b``) and ``Identity``.
+"""``Linear`` (``y = x W^T + b``), ``Bilinear`` (``y = x1^T W x2 + b``, one matrix per output
+feature) and ``Identity``.
 
 Linear's weight has shape ``(out_features, in_features)`` and is drawn uniformly from
 ``(-1/sqrt(in_features), 1/sqrt(in_features))`` (kaiming-uniform with ``a = sqrt(5)``), as is its
-bias; the numbers come from myautograd's generator, so they differ from torch's.
+bias; Bilinear's weight ``(out_features, in1_features, in2_features)`` and bias from
+``(-1/sqrt(in1_features), 1/sqrt(in1_features))``. The numbers come from myautograd's generator.
 """
 
 from __future__ import annotations
@@ -56,4 +58,38 @@ class Linear(Module):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
 
 
-__all__ = ["Identity", "Linear"]
+class Bilinear(Module):
+    """Applies a bilinear transformation to two inputs' last dimensions."""
+
+    __constants__ = ["in1_features", "in2_features", "out_features"]
+
+    def __init__(self, in1_features: int, in2_features: int, out_features: int, bias: bool = True, device=None,
+                 dtype=None) -> None:
+        super().__init__()
+        self.in1_features = in1_features
+        self.in2_features = in2_features
+        self.out_features = out_features
+        self.weight = Parameter(empty((out_features, in1_features, in2_features), device=device, dtype=dtype))
+        if bias:
+            self.bias = Parameter(empty(out_features, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.in1_features <= 0:
+            raise ValueError(f"in1_features must be > 0, but got (in1_features={self.in1_features})")
+        bound = 1 / math.sqrt(self.weight.shape[1])
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1, input2):
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
+
+
+__all__ = ["Bilinear", "Identity", "Linear"]

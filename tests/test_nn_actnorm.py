@@ -1,0 +1,177 @@
+"""The normalization, activation and padding modules and Bilinear of myautograd.nn against torch.nn, beyond what
+module_db's samples (catalog cases ``moduleinfo.*``) cover: reprs, the errors and messages of bad
+arguments and inputs, and warnings."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+import torch
+
+import myautograd as mt
+import myautograd.nn as mnn
+from tests.support.nn_compare import outcome
+
+MODULES = [
+    lambda nn: nn.GroupNorm(2, 4),
+    lambda nn: nn.GroupNorm(1, 3, eps=1e-3, affine=False),
+    lambda nn: nn.GroupNorm(2, 4, bias=False),
+    lambda nn: nn.BatchNorm3d(3, momentum=None),
+    lambda nn: nn.InstanceNorm1d(4),
+    lambda nn: nn.InstanceNorm2d(4, affine=True, track_running_stats=True),
+    lambda nn: nn.InstanceNorm3d(4, 1e-3, 0.3, True, bias=False),
+    lambda nn: nn.RMSNorm(3),
+    lambda nn: nn.RMSNorm([2, 3], eps=1e-3, elementwise_affine=False),
+    lambda nn: nn.LocalResponseNorm(2),
+    lambda nn: nn.LocalResponseNorm(3, 1e-3, 0.5, 2.0),
+    lambda nn: nn.CELU(),
+    lambda nn: nn.CELU(2.0, inplace=True),
+    lambda nn: nn.SELU(inplace=True),
+    lambda nn: nn.ReLU6(),
+    lambda nn: nn.ReLU6(True),
+    lambda nn: nn.Mish(True),
+    lambda nn: nn.Hardswish(inplace=True),
+    lambda nn: nn.LogSigmoid(),
+    lambda nn: nn.Softsign(),
+    lambda nn: nn.Tanhshrink(),
+    lambda nn: nn.Hardshrink(),
+    lambda nn: nn.Softshrink(1),
+    lambda nn: nn.Threshold(0.1, 20),
+    lambda nn: nn.Threshold(0.1, 20, inplace=True),
+    lambda nn: nn.GLU(),
+    lambda nn: nn.Softmin(1),
+    lambda nn: nn.Softmax2d(),
+    lambda nn: nn.PReLU(),
+    lambda nn: nn.PReLU(3, 0.1),
+    lambda nn: nn.ZeroPad1d(2),
+    lambda nn: nn.ZeroPad2d((1, 2, 3, 4)),
+    lambda nn: nn.ZeroPad3d(1),
+    lambda nn: nn.ConstantPad1d(2, 3.5),
+    lambda nn: nn.ConstantPad2d([1, 2, 3, 4], -1),
+    lambda nn: nn.ConstantPad3d(1, 0),
+    lambda nn: nn.ReflectionPad1d((1, 2)),
+    lambda nn: nn.ReflectionPad2d(1),
+    lambda nn: nn.ReflectionPad3d(2),
+    lambda nn: nn.ReplicationPad1d(1),
+    lambda nn: nn.ReplicationPad2d((1, 0, 2, 0)),
+    lambda nn: nn.ReplicationPad3d(1),
+    lambda nn: nn.CircularPad1d(1),
+    lambda nn: nn.CircularPad2d((1, 2, 2, 1)),
+    lambda nn: nn.CircularPad3d(3),
+    lambda nn: nn.Bilinear(2, 3, 4),
+    lambda nn: nn.Bilinear(2, 3, 4, bias=False),
+]
+
+
+@pytest.mark.parametrize("factory", MODULES, ids=range(len(MODULES)))
+def test_module_repr(factory):
+    assert repr(factory(mnn)) == repr(factory(torch.nn))
+
+
+ERRORS = [
+    lambda torch, nn: nn.GroupNorm(3, 4),
+    lambda torch, nn: nn.BatchNorm3d(3)(torch.ones(2, 3, 4)),
+    lambda torch, nn: nn.InstanceNorm1d(5, affine=True)(torch.ones(2, 4, 3)),
+    lambda torch, nn: nn.InstanceNorm2d(4)(torch.ones(2, 4)),
+    lambda torch, nn: nn.functional.instance_norm(torch.ones(2, 3, 1)),
+    lambda torch, nn: nn.functional.instance_norm(torch.ones(2, 3, 4), use_input_stats=False),
+    lambda torch, nn: nn.RMSNorm(4)(torch.ones(2, 3)),
+    lambda torch, nn: nn.RMSNorm([2, 3])(torch.ones(3)),
+    lambda torch, nn: nn.functional.rms_norm(torch.ones(2, 3), [3], torch.ones(4)),
+    lambda torch, nn: nn.LocalResponseNorm(2)(torch.ones(2, 3)),
+    lambda torch, nn: nn.GLU(1)(torch.ones(2, 3)),
+    lambda torch, nn: nn.GLU()(torch.ones(())),
+    lambda torch, nn: nn.PReLU(3)(torch.ones(2, 4)),
+    lambda torch, nn: nn.PReLU(4)(torch.ones(4)),
+    lambda torch, nn: nn.PReLU(2)(torch.ones(())),
+    lambda torch, nn: nn.functional.prelu(torch.ones(2, 4), torch.ones(2, 2)),
+    lambda torch, nn: nn.Softshrink(-1.0)(torch.ones(2)),
+    lambda torch, nn: nn.Softshrink(-0.5)(torch.ones(2, dtype=torch.float64)),
+    lambda torch, nn: nn.Softmax2d()(torch.ones(2, 3)),
+    lambda torch, nn: nn.CircularPad1d(1)(torch.ones(2, 3, 4, 5)),
+    lambda torch, nn: nn.CircularPad3d(1)(torch.ones(2, 3, 4)),
+    lambda torch, nn: nn.ReflectionPad1d(3)(torch.ones(2, 3)),
+    lambda torch, nn: nn.ReflectionPad2d(1)(torch.ones(3, 3)),
+    lambda torch, nn: nn.functional.pad(torch.ones(3, 3, 3, 3, 3, 3), (1, 1), "replicate"),
+    lambda torch, nn: nn.functional.pad(torch.ones(3), (1, 1), "circular"),
+    lambda torch, nn: nn.functional.pad(torch.ones(2, 3, 3), (1,) * 8, "reflect"),
+    lambda torch, nn: nn.Bilinear(0, 3, 4),
+]
+
+
+@pytest.mark.parametrize("make", ERRORS, ids=range(len(ERRORS)))
+def test_errors(make):
+    theirs = outcome(make, torch, torch.nn)
+    assert theirs is not None
+    assert outcome(make, mt, mnn) == theirs
+
+
+def warnings_of(torch, nn, make):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        make(torch, nn)
+    return [(w.category.__name__, str(w.message)) for w in caught]
+
+
+def test_softmin_without_dim_warns():
+    def make(torch, nn):
+        return nn.functional.softmin(torch.ones(2, 3))
+
+    theirs = warnings_of(torch, torch.nn, make)
+    assert theirs
+    assert warnings_of(mt, mnn, make) == theirs
+
+
+def test_instance_norm_warns_of_a_channel_count_it_does_not_use():
+    def make(torch, nn):
+        return nn.InstanceNorm1d(5)(torch.ones(2, 4, 3))
+
+    theirs = warnings_of(torch, torch.nn, make)
+    assert theirs
+    assert warnings_of(mt, mnn, make) == theirs
+
+
+def test_instance_norm_running_statistics_and_their_use_in_eval():
+    """Training moves the running statistics by the mean over the samples; eval normalizes with them."""
+    def run(torch, nn):
+        module = nn.InstanceNorm1d(2, momentum=0.5, track_running_stats=True)
+        x = torch.arange(12.0).reshape(2, 2, 3) ** 1.5
+        module(x)
+        stats = module.running_mean.tolist() + module.running_var.tolist()
+        module.eval()
+        return stats, module(x).flatten().tolist()
+
+    theirs, ours = run(torch, torch.nn), run(mt, mnn)
+    assert ours[0] == pytest.approx(theirs[0])
+    assert ours[1] == pytest.approx(theirs[1], abs=1e-5)
+
+
+def test_prelu_of_a_scalar_and_threshold_in_place():
+    """A 0-d input with one slope (the weight viewed to no dims); threshold_ records its own node, whose
+    gradient reads the input as it was (the replaced values are above the threshold)."""
+    def run(torch, nn):
+        weight = torch.tensor([0.25], requires_grad=True)
+        y = nn.functional.prelu(torch.tensor(-2.0), weight)
+        y.backward()
+        x = torch.tensor([-1.0, 0.5, 3.0], requires_grad=True)
+        z = nn.functional.threshold(x * 1, 1.0, 5.0, inplace=True)
+        z.sum().backward()
+        return y.item(), weight.grad.tolist(), z.grad_fn.name(), z.tolist(), x.grad.tolist()
+
+    assert run(mt, mnn) == run(torch, torch.nn)
+
+
+def test_glu_and_prelu_forward_mode():
+    def run(torch, nn):
+        import torch.autograd.forward_ad as fwAD  # noqa: F401 - the same name in both namespaces
+        x = torch.linspace(-2, 2, 12).reshape(2, 6)
+        w = torch.tensor([0.3, -0.2])
+        with torch.autograd.forward_ad.dual_level():
+            dx = torch.autograd.forward_ad.make_dual(x, torch.ones_like(x) * 0.5)
+            dw = torch.autograd.forward_ad.make_dual(w, torch.tensor([1.0, 2.0]))
+            glu = torch.autograd.forward_ad.unpack_dual(nn.functional.glu(dx, 1)).tangent
+            prelu = torch.autograd.forward_ad.unpack_dual(nn.functional.prelu(dx.reshape(3, 2, 2), dw)).tangent
+        return glu.flatten().tolist() + prelu.flatten().tolist()
+
+    assert run(mt, mnn) == pytest.approx(run(torch, torch.nn), abs=1e-6)
