@@ -82,6 +82,7 @@ OPS = [
     Op("batched_matrix", lambda t, x, y: x @ y, ((2, 3, 4), (4, 2))),
     Op("broadcast_batched", lambda t, x, y: x @ y, ((2, 1, 3, 4), (3, 4, 2))),
     Op("addmm", lambda t, b, x, y: t.addmm(b, x, y), ((2,), (3, 4), (4, 2))),
+    Op("baddbmm", lambda t, b, x, y: t.baddbmm(b, x, y, beta=0.5, alpha=2.0), ((1, 3, 2), (2, 3, 4), (2, 4, 2))),
     Op("sum", lambda t, x: x.sum(), ((3, 4),)),
     Op("sum_dim", lambda t, x: x.sum(1), ((3, 4),)),
     Op("sum_dims_keepdim", lambda t, x: x.sum((0, 2), keepdim=True), ((2, 3, 4),)),

@@ -179,4 +179,12 @@ NN_OPS = [
     Op("bilinear", lambda t, x, y, w, b: t.nn.functional.bilinear(x, y, w, b), ((2, 3), (2, 2), (4, 3, 2), (4,))),
     Op("cosine_similarity", lambda t, x, y: t.nn.functional.cosine_similarity(x, y), ((3, 4), (1, 4))),
     Op("normalize", lambda t, x: t.nn.functional.normalize(x, dim=0), ((3, 4),)),
+    # scaled_dot_product_attention: 4-D inputs are torch's CPU flash kernel (which has no second derivative in
+    # torch), 3-D ones its math fallback
+    Op("sdpa_flash", lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(q, k, v),
+       ((2, 2, 3, 4), (2, 2, 5, 4), (2, 2, 5, 4)), second_order=False),
+    Op("sdpa_flash_causal", lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True),
+       ((1, 2, 3, 4), (1, 2, 5, 4), (1, 2, 5, 4)), second_order=False),
+    Op("sdpa_math", lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(q, k, v, scale=0.3),
+       ((2, 3, 4), (2, 5, 4), (2, 5, 4))),
 ]

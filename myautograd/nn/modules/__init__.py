@@ -1,8 +1,9 @@
 """The layers of ``myautograd.nn``: the Module base class, containers, linear, activation, dropout,
-flatten, loss, convolution, pooling, normalization, embedding and recurrent modules."""
+flatten, loss, convolution, pooling, normalization, embedding, recurrent and attention modules."""
 
 from ..._missing import missing_attribute as _missing_attribute
 from .activation import ELU, GELU, Hardtanh, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
+from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d
@@ -33,6 +34,7 @@ __all__ = [
     "LSTMCell", "MaxPool2d", "Module", "ModuleDict", "ModuleList", "MSELoss", "NLLLoss", "ParameterDict",
     "ParameterList", "ReLU", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "Sequential", "Sigmoid", "SiLU",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Unflatten",
+    "MultiheadAttention",
 ]
 
 

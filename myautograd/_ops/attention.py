@@ -1,0 +1,46 @@
+"""Scaled dot-product attention as torch's CPU flash kernel: one op, one node.
+
+torch computes ``scaled_dot_product_attention`` of 4-D float inputs without dropout on the CPU with
+``_scaled_dot_product_flash_attention_for_cpu``, recorded as ``ScaledDotProductFlashAttentionForCpuBackward0``
+with edges to the query, key and value. ``flash_attention`` is that op: the scores ``query @ key^T * scale``,
+the additive mask (a boolean one turned into 0 and -inf, the causal one top-left aligned), a softmax over the
+keys (``formula_helpers.attention_probabilities``, which the backward formulas use too), and the
+probabilities times the value. The other cases (a dropout, 3-D inputs) torch composes from matmul and
+softmax, and so does ``myautograd.nn.functional``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._autograd.formula_math import one_kernel
+from .._autograd.record import recorded
+from .._tensor import Tensor
+from . import formula_helpers as H
+from .derivatives import NODES
+from .linalg import _product
+
+
+def additive_mask(attn_mask: Tensor | None, is_causal: bool, query_length: int, key_length: int, like):
+    """The mask added to the scores (an array of ``like``'s dtype, or None): a boolean mask keeps its True
+    places and puts -inf elsewhere, a float mask is added as it is, ``is_causal`` lets query i see keys 0..i."""
+    if is_causal:
+        keep = np.tril(np.ones((query_length, key_length), dtype=bool))
+        return np.where(keep, 0.0, -np.inf).astype(like.dtype)
+    if attn_mask is None:
+        return None
+    mask = attn_mask._data
+    if mask.dtype == np.bool_:
+        return np.where(mask, 0.0, -np.inf).astype(like.dtype)
+    return mask.astype(like.dtype, copy=False)
+
+
+def flash_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None, is_causal: bool,
+                    scale: float) -> Tensor:
+    """torch's ``_scaled_dot_product_flash_attention_for_cpu`` (its output; the log-normaliser stays inside)."""
+    q, k, v = query._data, key._data, value._data
+    bias = additive_mask(attn_mask, is_causal, q.shape[-2], k.shape[-2], q)
+    probabilities = one_kernel(H.attention_probabilities)(q, k, scale, bias)
+    out = _product(probabilities, v)
+    return recorded(NODES["ScaledDotProductFlashAttentionForCpuBackward0"], out, (query, key, value),
+                    {"bias": bias, "scale": scale})
