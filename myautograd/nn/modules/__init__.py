@@ -1,5 +1,5 @@
 """The layers of ``myautograd.nn``: the Module base class, containers, linear, activation, dropout,
-flatten, loss, convolution, pooling, normalization, embedding, recurrent and attention modules."""
+flatten, loss, convolution, pooling, normalization, embedding, recurrent, attention and transformer modules."""
 
 from ..._missing import missing_attribute as _missing_attribute
 from .activation import ELU, GELU, Hardtanh, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
@@ -26,6 +26,13 @@ from .normalization import LayerNorm
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
+from .transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 
 __all__ = [
     "AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "BCELoss", "BCEWithLogitsLoss", "Conv1d",
@@ -34,7 +41,8 @@ __all__ = [
     "LSTMCell", "MaxPool2d", "Module", "ModuleDict", "ModuleList", "MSELoss", "NLLLoss", "ParameterDict",
     "ParameterList", "ReLU", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "Sequential", "Sigmoid", "SiLU",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Unflatten",
-    "MultiheadAttention",
+    "MultiheadAttention", "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+    "TransformerEncoderLayer",
 ]
 
 
