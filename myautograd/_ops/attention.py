@@ -23,16 +23,20 @@ from .linalg import _product
 
 def additive_mask(attn_mask: Tensor | None, is_causal: bool, query_length: int, key_length: int, like):
     """The mask added to the scores (an array of ``like``'s dtype, or None): a boolean mask keeps its True
-    places and puts -inf elsewhere, a float mask is added as it is, ``is_causal`` lets query i see keys 0..i."""
+    places and puts -inf elsewhere, a float mask is added as it is, and ``is_causal`` (with or without a mask,
+    as the flash kernel) hides from query i the keys after i."""
+    bias = None
+    if attn_mask is not None:
+        mask = attn_mask._data
+        bias = _kept(mask, like) if mask.dtype == np.bool_ else mask.astype(like.dtype, copy=False)
     if is_causal:
-        keep = np.tril(np.ones((query_length, key_length), dtype=bool))
-        return np.where(keep, 0.0, -np.inf).astype(like.dtype)
-    if attn_mask is None:
-        return None
-    mask = attn_mask._data
-    if mask.dtype == np.bool_:
-        return np.where(mask, 0.0, -np.inf).astype(like.dtype)
-    return mask.astype(like.dtype, copy=False)
+        causal = _kept(np.tril(np.ones((query_length, key_length), dtype=bool)), like)
+        bias = causal if bias is None else bias + causal
+    return bias
+
+
+def _kept(keep, like):
+    return np.where(keep, 0.0, -np.inf).astype(like.dtype)
 
 
 def flash_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None, is_causal: bool,

@@ -29,8 +29,6 @@ from .._tensor import Tensor, make_tensor
 def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None,
                                  dropout_p: float = 0.0, is_causal: bool = False, scale: float | None = None,
                                  enable_gqa: bool = False) -> Tensor:
-    if is_causal and attn_mask is not None:
-        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
     uses_flash = (query.dim() == key.dim() == value.dim() == 4 and dropout_p == 0.0
                   and not (attn_mask is not None and attn_mask.requires_grad))
@@ -42,6 +40,8 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
 def _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale):
     """torch's math fallback: query and key each scaled by the square root of ``scale``, the mask added, softmax,
     dropout, then the product with the value."""
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
     root = math.sqrt(scale)
     if is_causal or (attn_mask is not None and not attn_mask.is_floating_point()):
         attn_mask = make_tensor(_attention.additive_mask(attn_mask, is_causal, query.shape[-2], key.shape[-2],
