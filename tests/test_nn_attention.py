@@ -171,3 +171,39 @@ def test_flash_attention_second_derivatives_are_exact():
     mask = mt.tensor(np.array([[True, True, False, True]] * 3))
     assert mt.autograd.gradgradcheck(
         lambda q, k, v: mt.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask), (q, k, v))
+
+
+def test_the_cuda_path_gives_the_cpus_values():
+    """Every call above on "cuda" backed by the strict CuPy stand-in (``tests.support.strict_cupy``), against the
+    same call on the CPU: no host array may meet a device array on the way."""
+    from myautograd import _backend
+    from tests.support import strict_cupy
+
+    for name, shapes, call in CALLS:
+        _, ours = _paired(name)
+        results = []
+        for device in ("cpu", "cuda"):
+            with strict_cupy.installed(_backend):
+                module = ours.to(device)
+                module.zero_grad()
+                inputs = [x.detach().to(device).requires_grad_() for x in _inputs(mt, shapes)]
+                output = call(module, inputs, _OnDevice(device))
+                outputs = [o for o in (output if isinstance(output, tuple) else (output,)) if o is not None]
+                assert {o.device.type for o in outputs} == {device}
+                sum((o * o).sum() for o in outputs).backward()
+                results.append([t.detach().cpu().numpy() for t in outputs + [x.grad for x in inputs]])
+        for on_cpu, on_cuda in zip(*results, strict=True):
+            np.testing.assert_allclose(on_cuda, on_cpu, rtol=1e-12, atol=1e-12)
+
+
+class _OnDevice:
+    """myautograd, with ``tensor`` making its tensors on one device (the calls' masks)."""
+
+    def __init__(self, device):
+        self.device = device
+
+    def __getattr__(self, name):
+        return getattr(mt, name)
+
+    def tensor(self, data, **kwargs):
+        return mt.tensor(data, device=self.device, **kwargs)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._autograd.formula_math import one_kernel
+from .._autograd.formula_math import constant, one_kernel
 from .._autograd.record import recorded
 from .._tensor import Tensor
 from . import formula_helpers as H
@@ -28,7 +28,7 @@ def additive_mask(attn_mask: Tensor | None, is_causal: bool, query_length: int, 
     bias = None
     if attn_mask is not None:
         mask = attn_mask._data
-        bias = _kept(mask, like) if mask.dtype == np.bool_ else mask.astype(like.dtype, copy=False)
+        bias = _kept(mask, like) if mask.dtype == np.bool_ else constant(mask, like)
     if is_causal:
         causal = _kept(np.tril(np.ones((query_length, key_length), dtype=bool)), like)
         bias = causal if bias is None else bias + causal
@@ -36,7 +36,8 @@ def additive_mask(attn_mask: Tensor | None, is_causal: bool, query_length: int, 
 
 
 def _kept(keep, like):
-    return np.where(keep, 0.0, -np.inf).astype(like.dtype)
+    """0 where ``keep`` (host or device booleans), -inf elsewhere, in ``like``'s dtype on its device."""
+    return constant(np.where(keep, 0.0, -np.inf), like)
 
 
 def flash_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None, is_causal: bool,
