@@ -207,3 +207,14 @@ class _OnDevice:
 
     def tensor(self, data, **kwargs):
         return mt.tensor(data, device=self.device, **kwargs)
+
+
+def test_forward_mode_through_flash_attention_is_refused_as_torch():
+    def attend(lib):
+        primal = lib.tensor(np.ones((1, 2, 3, 4)))
+        with lib.autograd.forward_ad.dual_level():
+            dual = lib.autograd.forward_ad.make_dual(primal, lib.ones_like(primal))
+            lib.nn.functional.scaled_dot_product_attention(dual, dual, dual)
+
+    expected = outcome(attend, torch)
+    assert expected is not None and outcome(attend, mt) == expected
