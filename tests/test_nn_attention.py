@@ -218,3 +218,21 @@ def test_forward_mode_through_flash_attention_is_refused_as_torch():
 
     expected = outcome(attend, torch)
     assert expected is not None and outcome(attend, mt) == expected
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 2, 2), (1, 2, 2)], ids=["flash", "math"])
+def test_a_query_whose_keys_are_all_masked_attends_to_nothing(shape):
+    """torch's attention gives zeros there (its flash kernel, and ``_safe_softmax`` on its math path), and
+    finite gradients; a plain softmax would give NaN."""
+    results = []
+    for lib in (torch, mt):
+        q = lib.tensor(np.arange(np.prod(shape), dtype=np.float64).reshape(shape) / 4, requires_grad=True)
+        mask = lib.tensor([[True, True], [False, False]])
+        output = lib.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=mask)
+        output.sum().backward()
+        results.append((output.grad_fn.name(), output.detach().numpy(), q.grad.numpy()))
+    (t_name, t_out, t_grad), (m_name, m_out, m_grad) = results
+    assert m_name == t_name
+    np.testing.assert_array_equal(m_out[..., 1, :], 0.0)
+    np.testing.assert_allclose(m_out, t_out, rtol=RTOL, atol=ATOL)
+    np.testing.assert_allclose(m_grad, t_grad, rtol=RTOL, atol=ATOL)

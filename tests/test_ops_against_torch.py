@@ -100,6 +100,7 @@ OPS = [
     Op("norm_dim", lambda t, x: x.norm(dim=1), ((3, 4),)),
     Op("logsumexp", lambda t, x: x.logsumexp(1), ((3, 4),)),
     Op("softmax", lambda t, x: t.softmax(x, 1), ((3, 4),)),
+    Op("safe_softmax", lambda t, x: t._safe_softmax(x, -1), ((3, 4),)),
     Op("log_softmax", lambda t, x: t.log_softmax(x, -1), ((3, 4),)),
     Op("cumsum", lambda t, x: x.cumsum(1), ((3, 4),)),
     Op("view", lambda t, x: x.view(4, 3), ((3, 4),)),

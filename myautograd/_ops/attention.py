@@ -4,8 +4,9 @@ torch computes ``scaled_dot_product_attention`` of 4-D float inputs without drop
 ``_scaled_dot_product_flash_attention_for_cpu``, recorded as ``ScaledDotProductFlashAttentionForCpuBackward0``
 with edges to the query, key and value. ``flash_attention`` is that op: the scores ``query @ key^T * scale``,
 the additive mask (a boolean one turned into 0 and -inf, the causal one top-left aligned), a softmax over the
-keys (``formula_helpers.attention_probabilities``, which the backward formulas use too), and the
-probabilities times the value. The other cases (a dropout, 3-D inputs) torch composes from matmul and
+keys (``formula_helpers.attention_probabilities``, which the backward formulas use too; a query whose keys are
+all masked attends to nothing), and the probabilities times the value. ``safe_softmax`` is torch's
+``_safe_softmax``, the softmax of its math path. The other cases (a dropout, 3-D inputs) torch composes from matmul and
 softmax, and so does ``myautograd.nn.functional``.
 """
 
@@ -17,8 +18,10 @@ from .._autograd.formula_math import constant, one_kernel
 from .._autograd.record import recorded
 from .._tensor import Tensor
 from . import formula_helpers as H
+from .common import normalize_dim, to_dtype
 from .derivatives import NODES
 from .linalg import _product
+from .registry import function
 
 
 def additive_mask(attn_mask: Tensor | None, is_causal: bool, query_length: int, key_length: int, like):
@@ -49,3 +52,13 @@ def flash_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor
     out = _product(probabilities, v)
     return recorded(NODES["ScaledDotProductFlashAttentionForCpuBackward0"], out, (query, key, value),
                     {"bias": bias, "scale": scale})
+
+
+@function(name="_safe_softmax")
+def safe_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+    """torch's ``_safe_softmax`` (SafeSoftmaxBackward0): softmax, zeros where a slice is all -inf; the softmax of
+    attention's math path."""
+    if dtype is not None:
+        input = input.to(to_dtype(dtype))
+    out = one_kernel(H.safe_softmax)(input._data, normalize_dim(dim, input._data.ndim))
+    return recorded(NODES["SafeSoftmaxBackward0"], out, (input,), {"dim": dim})

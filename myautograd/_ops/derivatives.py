@@ -323,8 +323,8 @@ derivative("LogsumexpBackward0", "self", saves="dim keepdim",
            * F.exp(self - (result if keepdim else F.unsqueeze_dims(result, dim, self.ndim))))
 derivative("LinalgVectorNormBackward0", "self", saves="ord dim keepdim", holomorphic=False,
            self=lambda grad, self, result, ord, dim, keepdim, F: H.norm_backward(F, grad, self, result, ord, dim, keepdim))
-derivative("SoftmaxBackward0", "self", saves="dim",
-           self=lambda grad, result, dim, F: F.backward_op("SoftmaxBackwardDataBackward0", grad, result, dim=dim))
+derivative("SoftmaxBackward0", "self", saves="dim", self=H.softmax_input_gradient)
+derivative("SafeSoftmaxBackward0", "self", saves="dim", self=H.softmax_input_gradient)  # zero rows give zero
 derivative("SoftmaxBackwardDataBackward0", "grad_output output", saves="dim",
            grad_output=lambda grad, output, dim, F: F.backward_op("SoftmaxBackwardDataBackward0", grad, output, dim=dim),
            output=lambda grad, grad_output, output, dim, F: H.softmax_double_backward(F, grad, grad_output, output, dim))

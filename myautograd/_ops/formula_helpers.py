@@ -621,6 +621,11 @@ def mm_mat2_backward(F, grad, mat1, mat2_column_major: bool, alpha):
     return times(F, F.matmul(F.t(mat1), grad), alpha)
 
 
+def softmax_input_gradient(grad, result, dim, F):
+    """The gradient of softmax's input: torch's ``_softmax_backward_data`` kernel, with its own derivative."""
+    return F.backward_op("SoftmaxBackwardDataBackward0", grad, result, dim=dim)
+
+
 def softmax_backward_data(F, grad, output, dim):
     """softmax's backward kernel: ``(grad - sum(grad * output)) * output`` along ``dim``."""
     return (grad - F.sum(grad * output, dims_of(dim, output), True)) * output
@@ -656,15 +661,23 @@ def log_sigmoid_double_backward(F, grad, self):
 
 
 # -- attention -------------------------------------------------------------------------------------
+def safe_softmax(F, x, dim: int):
+    """softmax over ``dim``, where a slice of -inf only gives zeros (torch's ``_safe_softmax``, which attention
+    uses: a query whose keys are all masked attends to nothing). The largest value of each slice is subtracted
+    as a constant: it cancels in the ratio, so every derivative is exact."""
+    values = F.array(x)
+    peak = values.max(dim, keepdims=True)
+    empty = peak == -np.inf
+    exps = F.exp(x - F.constant(np.where(empty, 0.0, peak), values))
+    return exps / (F.sum(exps, (dim,), True) + F.constant(empty * 1.0, values))  # 0 / 1 where all are masked
+
+
 def attention_probabilities(F, query, key, scale: float, bias):
-    """``softmax(query @ key^T * scale + bias)`` over the keys (``bias``: an additive mask array, or None). The
-    largest score of each row is subtracted as a constant: it cancels in the ratio, so every derivative is exact."""
+    """``safe_softmax(query @ key^T * scale + bias)`` over the keys (``bias``: an additive mask array, or None)."""
     scores = F.mul_number(F.matmul(query, F.mT(key)), scale)
     if bias is not None:
         scores = scores + F.constant(bias, F.array(scores))
-    peak = F.constant(F.array(scores).max(-1, keepdims=True), F.array(scores))
-    exps = F.exp(scores - peak)
-    return exps / F.sum(exps, (-1,), True)
+    return safe_softmax(F, scores, -1)
 
 
 def attention_score_gradient(F, grad, query, key, value, scale: float, bias):

@@ -302,6 +302,7 @@ RULES = {
     "MaxBackward1": _evenly,
     "MinBackward1": _evenly,
     "SoftmaxBackward0": _softmax,
+    "SafeSoftmaxBackward0": _softmax,
     "LogSoftmaxBackward0": _log_softmax,
     "MmBackward0": _matrix_product,
     "BmmBackward0": _matrix_product,

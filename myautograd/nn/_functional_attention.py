@@ -2,7 +2,9 @@
 
 Both compute as torch does on the CPU, so that graphs carry torch's nodes. ``scaled_dot_product_attention`` of
 4-D inputs without dropout is torch's flash kernel (one ``ScaledDotProductFlashAttentionForCpuBackward0`` node,
-``myautograd._ops.attention``); otherwise it is torch's math fallback, composed of matmul, softmax and dropout.
+``myautograd._ops.attention``); otherwise it is torch's math fallback, composed of matmul, ``_safe_softmax`` and
+dropout. With ``enable_gqa``, each key and value head serves a group of query heads (repeated before the kernel,
+which torch's does inside).
 ``multi_head_attention_forward`` projects query, key and value (one packed ``linear`` split into three, or one
 weight each), appends the optional key/value bias and zero attention, folds the padding mask into the attention
 mask, then either forms the attention weights itself (``baddbmm``/``bmm``, softmax, ``bmm``: when the weights are
@@ -30,6 +32,8 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
                                  dropout_p: float = 0.0, is_causal: bool = False, scale: float | None = None,
                                  enable_gqa: bool = False) -> Tensor:
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    if enable_gqa and key.dim() >= 3 and key.shape[-3] != query.shape[-3]:
+        key, value = (_shared_heads(x, query.shape[-3]) for x in (key, value))
     uses_flash = (query.dim() == key.dim() == value.dim() == 4 and dropout_p == 0.0
                   and not (attn_mask is not None and attn_mask.requires_grad))
     if uses_flash:
@@ -37,9 +41,19 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     return _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale)
 
 
+def _shared_heads(x: Tensor, heads: int) -> Tensor:
+    """Grouped-query attention: each of the key's (or value's) heads repeated for its group of query heads."""
+    groups, remainder = divmod(heads, x.shape[-3])
+    if remainder:
+        raise RuntimeError("Number of heads in key and value must divide the number of heads in ")  # sic, torch's
+    shape = tuple(x.shape)
+    expanded = x.unsqueeze(-3).expand(*shape[:-2], groups, *shape[-2:])
+    return expanded.reshape(*shape[:-3], heads, *shape[-2:])
+
+
 def _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale):
-    """torch's math fallback: query and key each scaled by the square root of ``scale``, the mask added, softmax,
-    dropout, then the product with the value."""
+    """torch's math fallback: query and key each scaled by the square root of ``scale``, the mask added, a softmax
+    that gives zeros where every key is masked (``_safe_softmax``), dropout, then the product with the value."""
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
     root = math.sqrt(scale)
@@ -49,7 +63,7 @@ def _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale):
     scores = _linalg.matmul(query * root, key.transpose(-2, -1) * root)
     if attn_mask is not None:
         scores = scores + attn_mask
-    weights = _reduction.softmax(scores, -1)
+    weights = _attention.safe_softmax(scores, -1)
     if dropout_p > 0.0:
         weights = _nn.dropout(weights, dropout_p)
     return _linalg.matmul(weights, value)

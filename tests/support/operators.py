@@ -188,6 +188,8 @@ NN_OPS = [
     Op("sdpa_flash_mask_and_causal", lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(
         q, k, v, attn_mask=t.tensor([[True, False, True, True, True]] * 3, device=q.device), is_causal=True),
        ((1, 2, 3, 4), (1, 2, 5, 4), (1, 2, 5, 4)), second_order=False),
+    Op("sdpa_flash_grouped_query", lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(
+        q, k, v, enable_gqa=True), ((1, 4, 3, 2), (1, 2, 3, 2), (1, 2, 3, 2)), second_order=False),
     Op("sdpa_math", lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(q, k, v, scale=0.3),
        ((2, 3, 4), (2, 5, 4), (2, 5, 4))),
 ]
