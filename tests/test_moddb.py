@@ -135,6 +135,14 @@ def test_planted_optimizer_bugs_are_caught(mutant, case_id):
     assert verdict["outcome"] == "fail", verdict
 
 
+@pytest.mark.parametrize(("mutant", "case_id"), [
+    ("attention_scores_unscaled", "moduleinfo.TransformerEncoderLayer.0"),
+    ("key_padding_mask_ignored", "moduleinfo.MultiheadAttention.21"),
+])
+def test_planted_attention_bugs_are_caught(mutant, case_id):
+    test_planted_optimizer_bugs_are_caught(mutant, case_id)
+
+
 def test_the_ids_read_off_the_data_are_the_ids_of_the_built_cases():
     """``database_case_ids`` (what an expectations file may name without being stale) builds no case."""
     from conformance.catalog import DATABASE_TOPICS, database_case_ids

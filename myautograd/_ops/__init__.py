@@ -12,6 +12,7 @@ from .._autograd.modes import TensorMode
 from .._tensor import Tensor
 from . import (  # noqa: F401 - imported for their registrations
     activations,
+    attention,
     comparison,
     complex_numbers,
     contraction,

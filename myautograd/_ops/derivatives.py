@@ -276,6 +276,10 @@ derivative("MmBackward0", "self mat2", saves="self_column_major mat2_column_majo
 derivative("BmmBackward0", "self mat2",
            self=lambda grad, mat2, F: F.bmm(grad, F.transpose(mat2, 1, 2)),
            mat2=lambda grad, self, F: F.bmm(F.transpose(self, 1, 2), grad))
+derivative("BaddbmmBackward0", "self batch1 batch2", saves="beta alpha",
+           self=lambda grad, beta: grad if beta == 1 else grad * beta,
+           batch1=lambda grad, batch2, alpha, F: H.times(F, F.bmm(grad, F.transpose(batch2, 1, 2)), alpha),
+           batch2=lambda grad, batch1, alpha, F: H.times(F, F.bmm(F.transpose(batch1, 1, 2), grad), alpha))
 derivative("MvBackward0", "self vec",
            self=lambda grad, vec, F: F.outer(grad, vec),
            vec=lambda grad, self, F: F.matmul(F.mT(self), grad))
@@ -341,8 +345,8 @@ derivative("LogsumexpBackward0", "self", saves="dim keepdim",
            * F.exp(self - (result if keepdim else F.unsqueeze_dims(result, dim, self.ndim))))
 derivative("LinalgVectorNormBackward0", "self", saves="ord dim keepdim", holomorphic=False,
            self=lambda grad, self, result, ord, dim, keepdim, F: H.norm_backward(F, grad, self, result, ord, dim, keepdim))
-derivative("SoftmaxBackward0", "self", saves="dim",
-           self=lambda grad, result, dim, F: F.backward_op("SoftmaxBackwardDataBackward0", grad, result, dim=dim))
+derivative("SoftmaxBackward0", "self", saves="dim", self=H.softmax_input_gradient)
+derivative("SafeSoftmaxBackward0", "self", saves="dim", self=H.softmax_input_gradient)  # zero rows give zero
 derivative("SoftmaxBackwardDataBackward0", "grad_output output", saves="dim",
            grad_output=lambda grad, output, dim, F: F.backward_op("SoftmaxBackwardDataBackward0", grad, output, dim=dim),
            output=lambda grad, grad_output, output, dim, F: H.softmax_double_backward(F, grad, grad_output, output, dim))
@@ -576,6 +580,17 @@ derivative("TrilinearBackward0", "i1 i2 i3", saves="expand1 expand2 expand3 sumd
            F.trilinear(i1, grad, i3, expand1, sumdim, expand3, expand2),
            i3=lambda grad, i1, i2, expand1, expand2, expand3, sumdim, F:
            F.trilinear(i1, i2, grad, expand1, expand2, sumdim, expand3))
+# scaled_dot_product_attention on the CPU (torch's flash kernel); torch has no forward formula for it, and refuses
+# its second derivative, which these formulas give
+derivative("ScaledDotProductFlashAttentionForCpuBackward0", "query key value", saves="bias scale",
+           forward=None, forward_op="_scaled_dot_product_flash_attention_for_cpu",
+           query=lambda grad, query, key, value, bias, scale, F: F.mul_number(
+               F.matmul(H.attention_score_gradient(F, grad, query, key, value, scale, bias), key), scale),
+           key=lambda grad, query, key, value, bias, scale, F: F.mul_number(
+               F.matmul(F.mT(H.attention_score_gradient(F, grad, query, key, value, scale, bias)), query), scale),
+           value=lambda grad, query, key, bias, scale, F: F.matmul(
+               F.mT(H.attention_probabilities(F, query, key, scale, bias)), grad))
+
 # -- convolution and pooling (window_math: the same functions give the values and the gradients) --------
 # Each gradient of a convolution is a kernel of its own (window_math.convolution_grads), recorded under
 # create_graph as torch's ConvolutionBackwardBackward0 on (grad_output, input, weight), output_mask saying which

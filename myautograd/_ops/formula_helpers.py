@@ -601,7 +601,8 @@ def column_major(array) -> bool:
     return array.ndim == 2 and array.strides[0] == array.itemsize and array.strides[1] == array.shape[0] * array.itemsize
 
 
-def _times(F, product, alpha):
+def times(F, product, alpha):
+    """``product * alpha``, left as it is for an alpha of 1 (torch's ``maybe_multiply``)."""
     return product if alpha == 1 else F.mul_number(product, alpha)
 
 
@@ -609,15 +610,20 @@ def mm_mat1_backward(F, grad, mat2, mat1_column_major: bool, alpha):
     """The first factor's gradient of ``mat1 @ mat2``, laid out as torch lays it: column-major
     (``(mat2 grad^T)^T``) for a column-major input."""
     if mat1_column_major:
-        return _times(F, F.t(F.matmul(mat2, F.t(grad))), alpha)
-    return _times(F, F.matmul(grad, F.t(mat2)), alpha)
+        return times(F, F.t(F.matmul(mat2, F.t(grad))), alpha)
+    return times(F, F.matmul(grad, F.t(mat2)), alpha)
 
 
 def mm_mat2_backward(F, grad, mat1, mat2_column_major: bool, alpha):
     """The second factor's gradient of ``mat1 @ mat2`` (``(grad^T mat1)^T`` for a column-major one)."""
     if mat2_column_major:
-        return _times(F, F.t(F.matmul(F.t(grad), mat1)), alpha)
-    return _times(F, F.matmul(F.t(mat1), grad), alpha)
+        return times(F, F.t(F.matmul(F.t(grad), mat1)), alpha)
+    return times(F, F.matmul(F.t(mat1), grad), alpha)
+
+
+def softmax_input_gradient(grad, result, dim, F):
+    """The gradient of softmax's input: torch's ``_softmax_backward_data`` kernel, with its own derivative."""
+    return F.backward_op("SoftmaxBackwardDataBackward0", grad, result, dim=dim)
 
 
 def softmax_backward_data(F, grad, output, dim):
@@ -664,3 +670,30 @@ def glu_backward(F, grad, self, dim):
     a, b = glu_halves(F, self, dim)
     gate = F.sigmoid(b)
     return F.cat((grad * gate, grad * a * gate * (1 - gate)), dim)
+
+# -- attention -------------------------------------------------------------------------------------
+def safe_softmax(F, x, dim: int):
+    """softmax over ``dim``, where a slice of -inf only gives zeros (torch's ``_safe_softmax``, which attention
+    uses: a query whose keys are all masked attends to nothing). The largest value of each slice is subtracted
+    as a constant: it cancels in the ratio, so every derivative is exact."""
+    values = F.array(x)
+    peak = values.max(dim, keepdims=True)
+    empty = peak == -np.inf
+    exps = F.exp(x - F.constant(np.where(empty, 0.0, peak), values))
+    return exps / (F.sum(exps, (dim,), True) + F.constant(empty * 1.0, values))  # 0 / 1 where all are masked
+
+
+def attention_probabilities(F, query, key, scale: float, bias):
+    """``safe_softmax(query @ key^T * scale + bias)`` over the keys (``bias``: an additive mask array, or None)."""
+    scores = F.mul_number(F.matmul(query, F.mT(key)), scale)
+    if bias is not None:
+        scores = scores + F.constant(bias, F.array(scores))
+    return safe_softmax(F, scores, -1)
+
+
+def attention_score_gradient(F, grad, query, key, value, scale: float, bias):
+    """The gradient of the scaled scores of ``softmax(scores) @ value``: ``P * (dP - sum(dP * P))`` over the
+    keys, where ``dP = grad @ value^T``."""
+    p = attention_probabilities(F, query, key, scale, bias)
+    dp = F.matmul(grad, F.mT(value))
+    return p * (dp - F.sum(dp * p, (-1,), True))

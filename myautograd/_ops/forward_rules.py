@@ -153,6 +153,12 @@ def _addmm(tangents, values, F):
                   None if products is None else (products if alpha == 1 else products * alpha))
 
 
+def _baddbmm(tangents, values, F):
+    """addmm's rule, batched: the batches are ``mat1`` and ``mat2``."""
+    return _addmm(tangents, {"mat1": values["batch1"], "mat2": values["batch2"], "beta": values["beta"],
+                             "alpha": values["alpha"]}, F)
+
+
 def _matrix_product(tangents, values, F):
     """torch's ``self_t @ other + self @ other_t``, a missing tangent zeros where its partner is recorded."""
     names = [name for name in values if name in ("self", "mat2", "vec", "tensor")]
@@ -297,12 +303,14 @@ RULES = {
     "MaxBackward1": _evenly,
     "MinBackward1": _evenly,
     "SoftmaxBackward0": _softmax,
+    "SafeSoftmaxBackward0": _softmax,
     "LogSoftmaxBackward0": _log_softmax,
     "MmBackward0": _matrix_product,
     "BmmBackward0": _matrix_product,
     "MvBackward0": _matrix_product,
     "DotBackward0": _matrix_product,
     "AddmmBackward0": _addmm,
+    "BaddbmmBackward0": _baddbmm,
     "MeanBackward0": _mean,
     "MeanBackward1": _mean_dims,
     "SumBackward0": _sum,

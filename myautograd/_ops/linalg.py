@@ -1,4 +1,4 @@
-"""Matrix products: matmul and the ops it dispatches to (dot, mv, mm, bmm), addmm and linear.
+"""Matrix products: matmul and the ops it dispatches to (dot, mv, mm, bmm), addmm, baddbmm and linear.
 
 ``matmul`` follows torch's decomposition so graphs carry torch's nodes: 1-D @ 2-D is
 ``unsqueeze -> mm -> squeeze``, batched @ matrix folds the batch into rows (``view -> mm ->
@@ -213,6 +213,30 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     return recorded(NODES["AddmmBackward0"], out, (input, mat1, mat2),
                     {"alpha": alpha, "beta": beta, "mat1_column_major": H.column_major(a),
                      "mat2_column_major": H.column_major(b)})
+
+
+@export
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """``beta * input + alpha * (batch1 @ batch2)`` for batches of matrices, ``input`` broadcast to the product
+    (BaddbmmBackward0; MultiheadAttention adds its mask to the attention scores this way)."""
+    a, b = batch1._data, batch2._data
+    if a.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
+                           f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    _same_dtype(batch1, batch2, "bmm")
+    out = _product(a, b)
+    if alpha != 1:
+        out *= alpha
+    from .views import expand_shape
+
+    expand_shape(input._data.shape, out.shape, input.dtype.message_type_name(input.device.type))  # torch's error
+    if beta != 0:  # as addmm: a zero beta ignores the input, NaN and infinities included
+        out += input._data if beta == 1 else input._data * beta
+    return recorded(NODES["BaddbmmBackward0"], out, (input, batch1, batch2), {"alpha": alpha, "beta": beta})
 
 
 method(matmul, name="__matmul__")

@@ -21,6 +21,12 @@ from .._ops import padding as _padding
 from .._ops import reduction as _reduction
 from .._tensor import Tensor
 from ._functional_activation import glu, hardshrink, prelu, softshrink, tanhshrink, threshold, threshold_  # noqa: F401
+from ._functional_attention import (  # noqa: F401 - attention, as torch.nn.functional has it
+    _canonical_mask,
+    _none_or_dtype,
+    multi_head_attention_forward,
+    scaled_dot_product_attention,
+)
 from ._functional_norm import instance_norm, local_response_norm, rms_norm  # noqa: F401
 
 

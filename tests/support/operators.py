@@ -186,4 +186,17 @@ NN_OPS = [
     Op("bilinear", lambda t, x, y, w, b: t.nn.functional.bilinear(x, y, w, b), ((2, 3), (2, 2), (4, 3, 2), (4,))),
     Op("cosine_similarity", lambda t, x, y: t.nn.functional.cosine_similarity(x, y), ((3, 4), (1, 4))),
     Op("normalize", lambda t, x: t.nn.functional.normalize(x, dim=0), ((3, 4),)),
+    # scaled_dot_product_attention: 4-D inputs are torch's CPU flash kernel (which has no second derivative in
+    # torch), 3-D ones its math fallback
+    Op("sdpa_flash", lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(q, k, v),
+       ((2, 2, 3, 4), (2, 2, 5, 4), (2, 2, 5, 4)), second_order=False),
+    Op("sdpa_flash_causal", lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True),
+       ((1, 2, 3, 4), (1, 2, 5, 4), (1, 2, 5, 4)), second_order=False),
+    Op("sdpa_flash_mask_and_causal", lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(
+        q, k, v, attn_mask=t.tensor([[True, False, True, True, True]] * 3, device=q.device), is_causal=True),
+       ((1, 2, 3, 4), (1, 2, 5, 4), (1, 2, 5, 4)), second_order=False),
+    Op("sdpa_flash_grouped_query", lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(
+        q, k, v, enable_gqa=True), ((1, 4, 3, 2), (1, 2, 3, 2), (1, 2, 3, 2)), second_order=False),
+    Op("sdpa_math", lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(q, k, v, scale=0.3),
+       ((2, 3, 4), (2, 5, 4), (2, 5, 4))),
 ]

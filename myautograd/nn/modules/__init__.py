@@ -1,5 +1,5 @@
 """The layers of ``myautograd.nn``: the Module base class, containers, linear, activation, dropout,
-flatten, loss, convolution, pooling, normalization, embedding and recurrent modules."""
+flatten, loss, convolution, pooling, normalization, embedding, recurrent, attention and transformer modules."""
 
 from ..._missing import missing_attribute as _missing_attribute
 from .activation import (
@@ -30,6 +30,7 @@ from .activation import (
     Tanhshrink,
     Threshold,
 )
+from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d
@@ -70,20 +71,27 @@ from .padding import (
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
+from .transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 
-__all__ = [
-    "AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "BCELoss", "BCEWithLogitsLoss", "Conv1d",
-    "Conv2d", "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GRU", "GRUCell", "Hardtanh",
-    "HuberLoss", "Identity", "KLDivLoss", "L1Loss", "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "LSTM",
-    "LSTMCell", "MaxPool2d", "Module", "ModuleDict", "ModuleList", "MSELoss", "NLLLoss", "ParameterDict",
-    "ParameterList", "ReLU", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "Sequential", "Sigmoid", "SiLU",
-    "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Unflatten",
-    "BatchNorm3d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "RMSNorm",
-    "CELU", "GLU", "Hardshrink", "Hardswish", "LogSigmoid", "Mish", "PReLU", "ReLU6", "SELU", "Softmax2d", "Softmin",
-    "Softshrink", "Softsign", "Tanhshrink", "Threshold",
-    "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
-    "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
-    "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "Bilinear",
+__all__ = [  # sorted; myautograd.nn re-exports them
+    "AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "BCELoss", "BCEWithLogitsLoss",
+    "Bilinear", "CELU", "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
+    "ConstantPad3d", "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten", "GELU",
+    "GLU", "GroupNorm", "GRU", "GRUCell", "Hardshrink", "Hardswish", "Hardtanh", "HuberLoss", "Identity",
+    "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "KLDivLoss", "L1Loss", "LayerNorm", "LeakyReLU", "Linear",
+    "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "LSTM", "LSTMCell", "MaxPool2d", "Mish", "Module",
+    "ModuleDict", "ModuleList", "MSELoss", "MultiheadAttention", "NLLLoss", "ParameterDict", "ParameterList",
+    "PReLU", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReLU", "ReLU6", "ReplicationPad1d",
+    "ReplicationPad2d", "ReplicationPad3d", "RMSNorm", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "SELU",
+    "Sequential", "Sigmoid", "SiLU", "SmoothL1Loss", "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink",
+    "Softsign", "Tanh", "Tanhshrink", "Threshold", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
+    "TransformerEncoder", "TransformerEncoderLayer", "Unflatten", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
 ]
 
 
