@@ -197,6 +197,11 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     return _conv.conv(input, weight, bias, stride, padding, dilation, groups, ndim=2)
 
 
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
+           groups: int = 1) -> Tensor:
+    return _conv.conv(input, weight, bias, stride, padding, dilation, groups, ndim=3)
+
+
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     return _conv.conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, ndim=1)
@@ -205,6 +210,11 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     return _conv.conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, ndim=2)
+
+
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    return _conv.conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, ndim=3)
 
 
 def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,

@@ -1,6 +1,7 @@
-"""``Conv1d`` and ``Conv2d``: torch's constructor arguments, checks, parameter shapes, initialisation
-(kaiming-uniform with ``a = sqrt(5)``, the bias uniform in ``+-1/sqrt(fan_in)``), padding modes and
-``repr``. The numbers come from myautograd's generator, so they differ from torch's."""
+"""``Conv1d/2d/3d`` and ``ConvTranspose1d/2d/3d``: torch's constructor arguments, checks, parameter
+shapes, initialisation (kaiming-uniform with ``a = sqrt(5)``, the bias uniform in ``+-1/sqrt(fan_in)``),
+padding modes and ``repr``; a transposed one also takes ``output_size`` in its forward. The numbers
+come from myautograd's generator, so they differ from torch's."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ class _ConvNd(Module):
     __constants__ = ["stride", "padding", "dilation", "groups", "padding_mode", "output_padding", "in_channels",
                      "out_channels", "kernel_size"]
     _ndim = 0
+    _transposed = False
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
                  groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None) -> None:
@@ -49,13 +51,13 @@ class _ConvNd(Module):
         self.stride = _tuple(stride, ndim)
         self.padding = padding if isinstance(padding, str) else _tuple(padding, ndim)
         self.dilation = _tuple(dilation, ndim)
-        self.transposed = False
+        self.transposed = self._transposed
         self.output_padding = (0,) * ndim
         self.groups = groups
         self.padding_mode = padding_mode
         self._reversed_padding_repeated_twice = self._padding_for_modes()
-        self.weight = Parameter(empty((out_channels, in_channels // groups, *self.kernel_size), device=device,
-                                      dtype=dtype))
+        channels = (in_channels, out_channels // groups) if self.transposed else (out_channels, in_channels // groups)
+        self.weight = Parameter(empty((*channels, *self.kernel_size), device=device, dtype=dtype))
         if bias:
             self.bias = Parameter(empty(out_channels, device=device, dtype=dtype))
         else:
@@ -118,4 +120,66 @@ class Conv2d(_ConvNd):
     _function = staticmethod(F.conv2d)
 
 
-__all__ = ["Conv1d", "Conv2d"]
+class Conv3d(_ConvNd):
+    _ndim = 3
+    _function = staticmethod(F.conv3d)
+
+
+class _ConvTransposeNd(_ConvNd):
+    """A transposed convolution: the weight (in, out / groups, *kernel), zeros padding only, and an
+    ``output_padding`` that ``forward(input, output_size)`` may work out instead."""
+
+    _transposed = True
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0,
+                 groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None,
+                 dtype=None) -> None:
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, device, dtype)
+        self.output_padding = _tuple(output_padding, self._ndim)
+
+    def _output_padding(self, input, output_size) -> tuple:
+        """``output_padding``, or what makes the output ``output_size`` (torch's checks and messages)."""
+        if output_size is None:
+            return self.output_padding
+        ndim = self._ndim
+        leading = 2 if input.dim() == ndim + 2 else 1
+        output_size = list(output_size)
+        if len(output_size) == leading + ndim:
+            output_size = output_size[leading:]
+        if len(output_size) != ndim:
+            raise ValueError(f"ConvTranspose{ndim}D: for {input.dim()}D input, output_size must have {ndim} or "
+                             f"{leading + ndim} elements (got {len(output_size)})")
+        smallest = [(input.size(d + leading) - 1) * s - 2 * p + dl * (k - 1) + 1
+                    for d, (s, p, dl, k) in enumerate(zip(self.stride, self.padding, self.dilation, self.kernel_size))]
+        largest = [low + s - 1 for low, s in zip(smallest, self.stride)]
+        if any(not low <= size <= high for size, low, high in zip(output_size, smallest, largest)):
+            raise ValueError(f"requested an output size of {output_size}, but valid sizes range from {smallest} to "
+                             f"{largest} (for an input of {input.size()[2:]})")
+        return tuple(size - low for size, low in zip(output_size, smallest))
+
+    def forward(self, input, output_size=None):
+        if self.padding_mode != "zeros":
+            raise ValueError(f"Only `zeros` padding mode is supported for {type(self).__name__}")
+        return self._function(input, self.weight, self.bias, self.stride, self.padding,
+                              self._output_padding(input, output_size), self.groups, self.dilation)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    _ndim = 1
+    _function = staticmethod(F.conv_transpose1d)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    _ndim = 2
+    _function = staticmethod(F.conv_transpose2d)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    _ndim = 3
+    _function = staticmethod(F.conv_transpose3d)
+
+
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
