@@ -123,6 +123,8 @@ def mutant_observed(name: str, case, dtype: str) -> dict:
     ("adam_maximize_after_weight_decay", "optiminfo.Adam.3"),
     ("rmsprop_centered_ignored", "optiminfo.RMSprop.4"),
     ("scheduler_steps_at_construction", "lr_schedulers.StepLR"),
+    ("avg_pool_count_include_pad_ignored", "moduleinfo.AvgPool1d.3"),
+    ("fractional_samples_reversed", "moduleinfo.FractionalMaxPool2d.0"),
 ])
 def test_planted_optimizer_bugs_are_caught(mutant, case_id):
     case = REGISTRY.get(case_id)

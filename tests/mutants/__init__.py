@@ -22,6 +22,7 @@ from . import (  # noqa: F401 - imported for their registrations
     module_hooks,
     numerics,
     optimizer_options,
+    pooling,
     promotion,
     reduced_precision,
     transforms,
