@@ -92,3 +92,16 @@ def test_conv_transpose_errors_match_torch(make, output_size):
         return None
 
     assert outcome(myautograd) == outcome(torch) is not None
+
+
+@pytest.mark.parametrize(("name", "shape"), [("LazyConv1d", (4, 6)), ("LazyConv2d", (2, 4, 5, 6)),
+                                             ("LazyConvTranspose3d", (1, 4, 3, 2, 3))])
+def test_lazy_convolution_becomes_its_plain_class_with_torch_s_shapes(name, shape):
+    seen = []
+    for lib in (torch, myautograd):
+        layer = getattr(lib.nn, name)(6, 3, groups=2).to(dtype=lib.float64)
+        out = layer(lib.zeros(*shape, dtype=lib.float64))
+        seen.append((type(layer).__name__, layer.in_channels, tuple(layer.weight.shape), str(layer.weight.dtype),
+                     tuple(out.shape)))
+    assert seen[1] == seen[0]
+    assert seen[1][0] == name.removeprefix("Lazy")

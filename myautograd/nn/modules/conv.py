@@ -1,7 +1,8 @@
 """``Conv1d/2d/3d`` and ``ConvTranspose1d/2d/3d``: torch's constructor arguments, checks, parameter
 shapes, initialisation (kaiming-uniform with ``a = sqrt(5)``, the bias uniform in ``+-1/sqrt(fan_in)``),
 padding modes and ``repr``; a transposed one also takes ``output_size`` in its forward. The numbers
-come from myautograd's generator, so they differ from torch's."""
+come from myautograd's generator, so they differ from torch's. The ``Lazy`` forms read
+``in_channels`` off their first input, then become the plain class."""
 
 from __future__ import annotations
 
@@ -182,4 +183,71 @@ class ConvTranspose3d(_ConvTransposeNd):
     _function = staticmethod(F.conv_transpose3d)
 
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
+class _LazyConvMixin:
+    """A convolution built without ``in_channels``: empty parameters (which still follow ``.to()``) until
+    the first forward reads the channels off its input, gives them their shapes and initial values,
+    and turns the module into ``cls_to_become``, as torch's lazy modules do."""
+
+    cls_to_become: type = _ConvNd
+
+    def __init__(self, out_channels: int, kernel_size, *args, **kwargs) -> None:
+        super().__init__(0, 0, kernel_size, *args, **kwargs)
+        self.out_channels = out_channels
+
+    def has_uninitialized_params(self) -> bool:
+        return self.in_channels == 0
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params():
+            super().reset_parameters()
+
+    def initialize_parameters(self, input) -> None:
+        if not self.has_uninitialized_params():
+            return
+        ndim = self._ndim
+        if input.dim() not in (ndim + 1, ndim + 2):
+            raise RuntimeError(f"Expected {ndim + 1}D (unbatched) or {ndim + 2}D (batched) input to "
+                               f"{type(self).__name__}, but got input of size: {input.shape}")
+        self.in_channels = input.shape[1] if input.dim() == ndim + 2 else input.shape[0]
+        if self.in_channels % self.groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        channels = ((self.in_channels, self.out_channels // self.groups) if self.transposed
+                    else (self.out_channels, self.in_channels // self.groups))
+        self.weight = Parameter(empty((*channels, *self.kernel_size), dtype=self.weight.dtype,
+                                      device=self.weight.device))
+        if self.bias is not None:
+            self.bias = Parameter(empty(self.out_channels, dtype=self.bias.dtype, device=self.bias.device))
+        self.reset_parameters()
+
+    def forward(self, input, *args, **kwargs):
+        self.initialize_parameters(input)
+        self.__class__ = self.cls_to_become
+        return self.forward(input, *args, **kwargs)
+
+
+class LazyConv1d(_LazyConvMixin, Conv1d):
+    cls_to_become = Conv1d
+
+
+class LazyConv2d(_LazyConvMixin, Conv2d):
+    cls_to_become = Conv2d
+
+
+class LazyConv3d(_LazyConvMixin, Conv3d):
+    cls_to_become = Conv3d
+
+
+class LazyConvTranspose1d(_LazyConvMixin, ConvTranspose1d):
+    cls_to_become = ConvTranspose1d
+
+
+class LazyConvTranspose2d(_LazyConvMixin, ConvTranspose2d):
+    cls_to_become = ConvTranspose2d
+
+
+class LazyConvTranspose3d(_LazyConvMixin, ConvTranspose3d):
+    cls_to_become = ConvTranspose3d
+
+
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "LazyConv1d",
+           "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d"]
