@@ -105,3 +105,24 @@ def test_lazy_convolution_becomes_its_plain_class_with_torch_s_shapes(name, shap
                      tuple(out.shape)))
     assert seen[1] == seen[0]
     assert seen[1][0] == name.removeprefix("Lazy")
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "complex64"])
+@pytest.mark.parametrize(("name", "shape", "kwargs"), [
+    ("max_pool1d", (1, 1, 4), {}), ("max_pool3d", (1, 1, 4, 4, 4), {}), ("avg_pool1d", (1, 1, 4), {}),
+    ("avg_pool3d", (1, 1, 4, 4, 4), {}), ("adaptive_avg_pool3d", (1, 1, 4, 4, 4), {}),
+    ("adaptive_max_pool1d", (1, 1, 4), {}), ("adaptive_max_pool3d", (1, 1, 4, 4, 4), {}),
+    ("fractional_max_pool2d", (1, 1, 4, 4), {"output_size": 2, "_random_samples": [[[0.5, 0.5]]]}),
+    ("fractional_max_pool3d", (1, 1, 4, 4, 4), {"output_size": 2, "_random_samples": [[[0.5, 0.5, 0.5]]]}),
+])
+def test_pooling_refuses_the_dtypes_torch_refuses(name, shape, kwargs, dtype):
+    def outcome(lib):
+        x = lib.ones(*shape, dtype=getattr(lib, dtype))
+        options = {k: lib.tensor(v, dtype=x.dtype) if k == "_random_samples" else v for k, v in kwargs.items()}
+        try:
+            getattr(lib.nn.functional, name)(x, 2, **options)
+        except NotImplementedError as error:
+            return str(error)
+        return "computed"
+
+    assert outcome(myautograd) == outcome(torch)
