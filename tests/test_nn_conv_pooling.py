@@ -27,6 +27,11 @@ POOLS = {
     "adaptive_max_pool3d": (lambda t, x: t.nn.functional.adaptive_max_pool3d(x, (3, None, 4), True), (3, 5, 7, 9)),
     "lp_pool1d": (lambda t, x: t.nn.functional.lp_pool1d(x, 2, 3, 2), (2, 3, 9)),
     "lp_pool3d": (lambda t, x: t.nn.functional.lp_pool3d(x, 2, 2, ceil_mode=True), (2, 3, 6, 6, 6)),
+    "max_unpool1d": (lambda t, x: t.nn.functional.max_unpool1d(*t.nn.functional.max_pool1d(x, 2, return_indices=True),
+                                                                2, output_size=[9]), (2, 3, 9)),
+    "max_unpool3d": (lambda t, x: t.nn.functional.max_unpool3d(*t.nn.functional.max_pool3d(x, 2, 1, 1,
+                                                                                           return_indices=True),
+                                                                2, 1, 1), (3, 4, 5, 4)),
     "fractional_max_pool2d": (lambda t, x: t.nn.functional.fractional_max_pool2d(
         x, (2, 3), (4, 5), return_indices=True,
         _random_samples=t.tensor([[[0.1, 0.7], [0.5, 0.2], [0.9, 0.4]]] * 2, dtype=x.dtype)), (2, 3, 9, 11)),
@@ -124,5 +129,17 @@ def test_pooling_refuses_the_dtypes_torch_refuses(name, shape, kwargs, dtype):
         except NotImplementedError as error:
             return str(error)
         return "computed"
+
+    assert outcome(myautograd) == outcome(torch)
+
+
+@pytest.mark.parametrize("output_size", [[12, 12], [7, 9, 4], [1, 3, 8, 9]])
+def test_max_unpool_output_size_checks_match_torch(output_size):
+    def outcome(lib):
+        pooled, indices = lib.nn.functional.max_pool2d(lib.ones(1, 3, 8, 9), 2, return_indices=True)
+        try:
+            return tuple(lib.nn.MaxUnpool2d(2)(pooled, indices, output_size=output_size).shape)
+        except ValueError as error:
+            return str(error)
 
     assert outcome(myautograd) == outcome(torch)

@@ -621,7 +621,14 @@ def _avg_pools(spatial: int) -> None:
                self=lambda grad, F: F.zeros_like(grad))
 
 
+def _max_unpool(spatial: int) -> None:
+    """Max unpooling: its gradient is the incoming gradient's elements at the indices (a gather)."""
+    derivative(f"MaxUnpool{spatial}DBackward0", "self", saves="indices",
+               self=lambda grad, indices, F: H.max_pool_select(F, grad, indices, spatial))
+
+
 for _spatial in (2, 3):
+    _max_unpool(_spatial)
     for _name in (f"MaxPool{_spatial}DWithIndices", f"AdaptiveMaxPool{_spatial}D", f"FractionalMaxPool{_spatial}D"):
         _max_by_indices(_name, _spatial)
     _avg_pools(_spatial)

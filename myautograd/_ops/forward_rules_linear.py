@@ -130,6 +130,13 @@ def _adaptive_avg_backward(name: str):
     return apply
 
 
+def _max_unpool(spatial: int):
+    """max_unpool on the tangent: its elements placed at the indices in a zero result."""
+    def apply(t, v, F):
+        return H.max_pool_backward(F, t, v["result"], v["indices"], spatial)
+    return apply
+
+
 LINEAR = {
     "ToCopyBackward0": lambda t, v, F: _cast_copy(t, v["result"]),
     "ConjBackward0": lambda t, v, F: F.conj(t),  # recorded for complex tensors only
@@ -151,6 +158,7 @@ LINEAR = {
     **{f"AvgPool{n}DBackward0": lambda t, v, F: W.avg_pool(F, t, v["kernel_size"], v["stride"], v["counts"],
                                                            v["pad"], v["divisors"]) for n in (2, 3)},
     **{f"AdaptiveAvgPool{n}DBackward0": lambda t, v, F: W.adaptive_avg(F, t, v["matrices"]) for n in (2, 3)},
+    **{f"MaxUnpool{n}DBackward0": _max_unpool(n) for n in (2, 3)},
     # backward kernels of linear ops, in the incoming gradient (their first input)
     **{name: _avg_pool_backward(name) for name in ("AvgPool2DBackwardBackward0", "AvgPool3DBackwardBackward0")},
     **{name: _adaptive_avg_backward(name) for name in ("AdaptiveAvgPool2DBackwardBackward0",

@@ -14,7 +14,7 @@ from .._tensor import Tensor
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
            "adaptive_max_pool2d", "adaptive_max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
            "fractional_max_pool2d", "fractional_max_pool3d", "lp_pool1d", "lp_pool2d", "lp_pool3d", "max_pool1d",
-           "max_pool2d", "max_pool3d"]
+           "max_pool2d", "max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
 
 
 def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
@@ -118,3 +118,39 @@ def fractional_max_pool2d(input: Tensor, kernel_size, output_size=None, output_r
 def fractional_max_pool3d(input: Tensor, kernel_size, output_size=None, output_ratio=None,
                           return_indices: bool = False, _random_samples=None):
     return _fractional(input, kernel_size, output_size, output_ratio, return_indices, _random_samples, 3)
+
+
+# -- max unpooling ------------------------------------------------------------------------------------------
+def _unpooled_size(input: Tensor, kernel_size, stride, padding, output_size, ndim: int) -> list:
+    """torch's output size of max unpooling: the pooled input's, or ``output_size`` checked against it."""
+    kernel = _tuple(kernel_size, ndim)
+    stride = kernel if stride is None else _tuple(stride, ndim)
+    padding = _tuple(padding, ndim)
+    default = [(input.size(-ndim + d) - 1) * stride[d] + kernel[d] - 2 * padding[d] for d in range(ndim)]
+    if output_size is None:
+        return default
+    output_size = list(output_size)
+    if len(output_size) == ndim + 2:
+        output_size = output_size[2:]
+    if len(output_size) != ndim:
+        raise ValueError(f"output_size should be a sequence containing {ndim} or {ndim + 2} elements, but it has a "
+                         f"length of '{len(output_size)}'")
+    for d in range(ndim):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {low} and {high})')
+    return output_size
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    """torch's: the 2d unpooling of ``unsqueeze(-1)``, squeezed back."""
+    size = _unpooled_size(input, kernel_size, stride, padding, output_size, 1)
+    return _pool.max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), list(size) + [1]).squeeze(-1)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    return _pool.max_unpool2d(input, indices, _unpooled_size(input, kernel_size, stride, padding, output_size, 2))
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    return _pool.max_unpool3d(input, indices, _unpooled_size(input, kernel_size, stride, padding, output_size, 3))

@@ -175,6 +175,10 @@ NN_OPS = [
     Op("fractional_max_pool3d", lambda t, x: t.nn.functional.fractional_max_pool3d(
         x, (2, 1, 2), output_size=(2, 3, 2), _random_samples=t.tensor([[[0.3, 0.8, 0.5]]], dtype=x.dtype)),
        ((1, 4, 5, 4),)),
+    Op("max_unpool2d", lambda t, x: t.nn.functional.max_unpool2d(*t.nn.functional.max_pool2d(x, 2, return_indices=True),
+                                                                 2, output_size=(5, 5)), ((1, 2, 5, 4),)),
+    Op("max_unpool3d", lambda t, x: t.nn.functional.max_unpool3d(*t.nn.functional.max_pool3d(x, 2, return_indices=True),
+                                                                 2), ((1, 4, 4, 2),)),
     Op("lp_pool2d", lambda t, x: t.nn.functional.lp_pool2d(x, 3.0, 2, stride=1), ((1, 2, 3, 4),), 0.2, 2.0),
     Op("pad_constant", lambda t, x: t.nn.functional.pad(x, (1, -1, 2, 0), value=0.5), ((2, 3),)),
     Op("pad_reflect_1d", lambda t, x: t.nn.functional.pad(x, (2, 1), mode="reflect"), ((2, 4),)),

@@ -1,5 +1,5 @@
 """The pooling layers over 1, 2 and 3 dims: ``MaxPool``, ``AvgPool``, ``AdaptiveAvgPool``,
-``AdaptiveMaxPool``, ``LPPool`` and ``FractionalMaxPool`` (2d and 3d). No parameters (a fractional
+``AdaptiveMaxPool``, ``LPPool``, ``MaxUnpool`` and ``FractionalMaxPool`` (2d and 3d). No parameters (a fractional
 one keeps its random samples as a buffer), torch's arguments and ``repr``; each calls the function of
 ``nn.functional`` for its number of dims."""
 
@@ -216,6 +216,41 @@ class FractionalMaxPool3d(_FractionalMaxPoolNd):
     _function = staticmethod(F.fractional_max_pool3d)
 
 
+class _MaxUnpoolNd(Module):
+    """The inverse placement of a max pooling: its output put back at its indices, zeros elsewhere."""
+
+    _ndim = 0
+
+    def __init__(self, kernel_size, stride=None, padding=0) -> None:
+        super().__init__()
+        ndim = self._ndim
+        self.kernel_size = _tuple(kernel_size, ndim)
+        self.stride = _tuple(stride if stride is not None else kernel_size, ndim)
+        self.padding = _tuple(padding, ndim)
+
+    def forward(self, input, indices, output_size=None):
+        return self._function(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    _ndim = 1
+    _function = staticmethod(F.max_unpool1d)
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    _ndim = 2
+    _function = staticmethod(F.max_unpool2d)
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    _ndim = 3
+    _function = staticmethod(F.max_unpool3d)
+
+
 __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
            "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "FractionalMaxPool2d", "FractionalMaxPool3d",
-           "LPPool1d", "LPPool2d", "LPPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d"]
+           "LPPool1d", "LPPool2d", "LPPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d",
+           "MaxUnpool3d"]
