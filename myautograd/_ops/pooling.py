@@ -3,7 +3,7 @@ pooling, adaptive average and adaptive max pooling, fractional max pooling.
 
 Each is written once over the number of spatial dims. torch records the 2d and 3d forms as nodes of
 their own (``MaxPool3DWithIndicesBackward0``, ``AvgPool3DBackward0``...); its 1d forms are the 2d ones
-on ``input.unsqueeze(-2)``, squeezed back (``one_dim``), and so are they here.
+on ``input.unsqueeze(-2)``, squeezed back (``_squeezed``), and so are they here.
 
 The max poolings differ only in where their windows lie (strided with padding, adaptive, or drawn at
 random per plane): each gives, per spatial dim, the input positions of its windows' elements, and
@@ -124,8 +124,7 @@ def max_pool(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, cei
 def adaptive_windows(size: int, out: int) -> np.ndarray:
     """The input positions (out, longest window) of adaptive pooling's windows [floor(i n / o),
     ceil((i + 1) n / o)), a shorter window filled up with its last position (which never wins)."""
-    starts = np.arange(out) * size // out
-    ends = -(-(np.arange(1, out + 1) * size) // out)
+    starts, ends = W.adaptive_bounds(size, out)
     longest = int((ends - starts).max()) if out else 0
     return np.minimum(starts[:, None] + np.arange(longest)[None, :], ends[:, None] - 1)
 

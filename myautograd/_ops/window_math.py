@@ -13,8 +13,6 @@ recorded op under create_graph (torch's ``ConvolutionBackwardBackward0``) and
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 _KERNEL = "pqr"  # einsum letters of up to three kernel dims
@@ -215,11 +213,17 @@ def avg_divisors(sizes, kernel, stride, padding, counts, count_include_pad: bool
     return divisor
 
 
+def adaptive_bounds(size: int, out: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where adaptive pooling's windows start and end: window i is [floor(i n / o), ceil((i + 1) n / o))."""
+    starts = np.arange(out) * size // out
+    ends = -(-(np.arange(1, out + 1) * size) // out)
+    return starts, ends
+
+
 def adaptive_matrix(size: int, out: int) -> np.ndarray:
-    """The (out, size) averaging matrix of adaptive pooling: row i averages [floor(i n / o), ceil((i + 1) n / o))."""
+    """The (out, size) averaging matrix of adaptive pooling: row i averages window i."""
     matrix = np.zeros((out, size))
-    for i in range(out):
-        start, end = (i * size) // out, math.ceil((i + 1) * size / out)
+    for i, (start, end) in enumerate(zip(*adaptive_bounds(size, out))):
         matrix[i, start:end] = 1.0 / (end - start)
     return matrix
 
