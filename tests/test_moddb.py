@@ -125,6 +125,8 @@ def mutant_observed(name: str, case, dtype: str) -> dict:
     ("scheduler_steps_at_construction", "lr_schedulers.StepLR"),
     ("instance_norm_running_stats_in_training", "moduleinfo.InstanceNorm1d.3"),
     ("prelu_weight_gradient_across_channels", "moduleinfo.PReLU.5"),
+    ("avg_pool_count_include_pad_ignored", "moduleinfo.AvgPool1d.3"),
+    ("fractional_samples_reversed", "moduleinfo.FractionalMaxPool2d.0"),
 ])
 def test_planted_optimizer_bugs_are_caught(mutant, case_id):
     case = REGISTRY.get(case_id)

@@ -1,5 +1,5 @@
-"""Convolutions (``conv1d``, ``conv2d``, ``conv_transpose1d/2d``) and pooling (``max_pool2d``,
-``avg_pool2d``, ``adaptive_avg_pool2d``), with torch's checks, messages and nodes.
+"""Convolutions (``conv1d/2d/3d``, ``conv_transpose1d/2d/3d``), with torch's checks, messages and
+nodes (pooling is in ``pooling.py``).
 
 A convolution is one op, ``ConvolutionBackward0``, whose values and gradients come from
 ``window_math`` (windows and einsum). Each gradient is a kernel of its own, recorded under
@@ -12,13 +12,9 @@ right first where the total padding is odd.
 
 from __future__ import annotations
 
-import numpy as np
-
-from .. import _backend, _dtype
-from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, one_kernel, window_view
+from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, one_kernel
 from .._autograd.record import recorded
-from .._tensor import Tensor, make_tensor
-from . import formula_helpers as H
+from .._tensor import Tensor
 from . import window_math as W
 from .derivatives import NODES
 from .registry import function
@@ -49,11 +45,6 @@ def col2im(cols: Tensor, sizes, kernel, stride, dilation) -> Tensor:
 BACKWARD_KERNELS["ConvolutionBackwardBackward0"] = (
     lambda grad, input, weight, output_mask, **attrs:
     W.convolution_grads(ArrayMath, grad, input, weight, output_mask, **attrs)[output_mask.index(True)])
-BACKWARD_KERNELS["max_pool_backward"] = lambda grad, x, indices: H.max_pool_backward(ArrayMath, grad, x, indices)
-BACKWARD_KERNELS["avg_pool_backward"] = lambda grad, x, **attrs: W.avg_pool_backward(ArrayMath, grad, sizes=x.shape,
-                                                                                     **attrs)
-BACKWARD_KERNELS["adaptive_avg_backward"] = lambda grad, x, rows, cols: W.adaptive_avg_backward(ArrayMath, grad, rows,
-                                                                                                  cols)
 
 
 # -- convolution --------------------------------------------------------------------------------------------
@@ -173,68 +164,3 @@ def conv_transpose(input, weight, bias=None, stride=1, padding=0, output_padding
         input = input.unsqueeze(0)
     out = convolution(input, weight, bias, stride, padding, dilation, True, output_padding, groups)
     return out.squeeze(0) if unbatched else out
-
-
-# -- pooling -------------------------------------------------------------------------------------------------
-def _check_pool_padding(kernel, padding, dilation) -> None:
-    for k, p, d in zip(kernel, padding, dilation):
-        if p > ((k - 1) * d + 1) // 2:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} "
-                               f"and dilation={d}")
-
-
-def _pool_args(kernel_size, stride, padding, dilation):
-    kernel = _tuple(kernel_size, 2)
-    stride = kernel if stride is None or stride == [] or stride == () else _tuple(stride, 2)
-    return kernel, stride, _tuple(padding, 2), _tuple(dilation, 2)
-
-
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    kernel, stride, padding, dilation = _pool_args(kernel_size, stride, padding, dilation)
-    _check_pool_padding(kernel, padding, dilation)
-    unbatched = input.dim() == 3
-    data = input._data[None] if unbatched else input._data
-    sizes = data.shape[2:]
-    counts = tuple(W.pooled_size(n, k, s, p, d, ceil_mode) for n, k, s, p, d in zip(sizes, kernel, stride, padding,
-                                                                                     dilation))
-    pad = W.pool_padding(sizes, kernel, stride, padding, dilation, counts)
-    widths = [(0, 0), (0, 0), (pad[2], pad[3]), (pad[0], pad[1])]
-    lowest = -np.inf if _dtype.kind(data.dtype) == "f" else np.iinfo(data.dtype).min
-    padded = np.pad(data, widths, constant_values=lowest)
-    windows = window_view(padded, kernel, stride, dilation)[..., :counts[0], :counts[1]]
-    flat = windows.reshape(windows.shape[:2] + (-1,) + counts)
-    choice = np.argmax(flat, axis=2)  # the first maximum; NaN counts as the maximum, as in torch
-    values = np.take_along_axis(flat, choice[:, :, None], axis=2)[:, :, 0]
-    kh, kw = choice // kernel[1], choice % kernel[1]
-    rows = _backend.host_value(np.arange(counts[0]).reshape(-1, 1), data) * stride[0] + kh * dilation[0] - pad[2]
-    cols = _backend.host_value(np.arange(counts[1]).reshape(1, -1), data) * stride[1] + kw * dilation[1] - pad[0]
-    indices = (rows * sizes[1] + cols).astype(np.int64)
-    if unbatched:
-        values, indices = values[0], indices[0]
-    index_tensor = make_tensor(_backend.as_array(indices))
-    out = recorded(NODES["MaxPool2DWithIndicesBackward0"], values, (input,),
-                   {"indices": index_tensor, "self_sym_sizes": input._data.shape})  # the sizes: torch's _saved_
-    return (out, index_tensor) if return_indices else out
-
-
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=None):
-    kernel, stride, padding, _ = _pool_args(kernel_size, stride, padding, 1)
-    _check_pool_padding(kernel, padding, (1, 1))
-    sizes = input._data.shape[-2:]
-    counts = tuple(W.pooled_size(n, k, s, p, 1, ceil_mode) for n, k, s, p in zip(sizes, kernel, stride, padding))
-    divisors = W.avg_divisors(sizes, kernel, stride, padding, counts, count_include_pad, divisor_override)
-    attrs = {"kernel_size": kernel, "stride": stride, "counts": counts,
-             "pad": W.pool_padding(sizes, kernel, stride, padding, (1, 1), counts), "divisors": divisors}
-    out = W.avg_pool(ArrayMath, input._data, **attrs)
-    return recorded(NODES["AvgPool2DBackward0"], out, (input,), attrs)
-
-
-def adaptive_avg_pool2d(input, output_size):
-    sizes = input._data.shape[-2:]
-    out_sizes = tuple(n if o is None else o for o, n in zip(_tuple(output_size, 2), sizes))
-    if out_sizes == (1, 1):
-        return input.mean((-1, -2), keepdim=True)  # torch's global average
-    rows, cols = (W.adaptive_matrix(n, o) for n, o in zip(sizes, out_sizes))
-    out = W.adaptive_avg(ArrayMath, input._data, rows, cols)
-    return recorded(NODES["AdaptiveAvgPool2DBackward0"], out, (input,), {"rows": rows, "cols": cols})

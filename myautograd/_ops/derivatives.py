@@ -627,26 +627,48 @@ derivative("Col2ImBackward0", "self", saves="kernel_size stride dilation",
            self=lambda grad, kernel_size, stride, dilation, F: F.im2col(grad, kernel_size, stride, dilation))
 # Pooling and padding: linear, their gradients kernels of their own, recorded under create_graph on the
 # incoming gradient and the input (as torch's); the derivative in the incoming gradient is the op itself.
-derivative("MaxPool2DWithIndicesBackward0", "self", saves="indices self_sym_sizes",
-           self=lambda grad, self, indices, self_sym_sizes, F: F.backward_op(
-               "MaxPool2DWithIndicesBackwardBackward0", grad, self, kernel="max_pool_backward", indices=indices))
-derivative("MaxPool2DWithIndicesBackwardBackward0", "grad_output self", saves="indices",
-           grad_output=lambda grad, indices, F: H.max_pool_select(F, grad, indices),
-           self=lambda grad, F: F.zeros_like(grad))
-derivative("AvgPool2DBackward0", "self", saves="kernel_size stride counts pad divisors",
-           self=lambda grad, self, kernel_size, stride, counts, pad, divisors, F: F.backward_op(
-               "AvgPool2DBackwardBackward0", grad, self, kernel="avg_pool_backward", kernel_size=kernel_size,
-               stride=stride, counts=counts, pad=pad, divisors=divisors))
-derivative("AvgPool2DBackwardBackward0", "grad_output self", saves="kernel_size stride counts pad divisors",
-           grad_output=lambda grad, kernel_size, stride, counts, pad, divisors, F:
-           W.avg_pool(F, grad, kernel_size, stride, counts, pad, divisors),
-           self=lambda grad, F: F.zeros_like(grad))
-derivative("AdaptiveAvgPool2DBackward0", "self", saves="rows cols",
-           self=lambda grad, self, rows, cols, F: F.backward_op(
-               "AdaptiveAvgPool2DBackwardBackward0", grad, self, kernel="adaptive_avg_backward", rows=rows, cols=cols))
-derivative("AdaptiveAvgPool2DBackwardBackward0", "grad_output self", saves="rows cols",
-           grad_output=lambda grad, rows, cols, F: W.adaptive_avg(F, grad, rows, cols),
-           self=lambda grad, F: F.zeros_like(grad))
+
+
+def _max_by_indices(name: str, spatial: int) -> None:
+    """A max pooling of ``spatial`` dims whose gradient goes to the elements its indices name."""
+    derivative(f"{name}Backward0", "self", saves="indices",
+               self=lambda grad, self, indices, F: F.backward_op(
+                   f"{name}BackwardBackward0", grad, self, kernel=f"max_pool{spatial}d_backward", indices=indices))
+    derivative(f"{name}BackwardBackward0", "grad_output self", saves="indices",
+               grad_output=lambda grad, indices, F: H.max_pool_select(F, grad, indices, spatial),
+               self=lambda grad, F: F.zeros_like(grad))
+
+
+def _avg_pools(spatial: int) -> None:
+    """Average pooling and adaptive average pooling of ``spatial`` dims."""
+    avg, adaptive = f"AvgPool{spatial}DBackward", f"AdaptiveAvgPool{spatial}DBackward"
+    derivative(f"{avg}0", "self", saves="kernel_size stride counts pad divisors",
+               self=lambda grad, self, kernel_size, stride, counts, pad, divisors, F: F.backward_op(
+                   f"{avg}Backward0", grad, self, kernel="avg_pool_backward", kernel_size=kernel_size, stride=stride,
+                   counts=counts, pad=pad, divisors=divisors))
+    derivative(f"{avg}Backward0", "grad_output self", saves="kernel_size stride counts pad divisors",
+               grad_output=lambda grad, kernel_size, stride, counts, pad, divisors, F:
+               W.avg_pool(F, grad, kernel_size, stride, counts, pad, divisors),
+               self=lambda grad, F: F.zeros_like(grad))
+    derivative(f"{adaptive}0", "self", saves="matrices",
+               self=lambda grad, self, matrices, F: F.backward_op(
+                   f"{adaptive}Backward0", grad, self, kernel="adaptive_avg_backward", matrices=matrices))
+    derivative(f"{adaptive}Backward0", "grad_output self", saves="matrices",
+               grad_output=lambda grad, matrices, F: W.adaptive_avg(F, grad, matrices),
+               self=lambda grad, F: F.zeros_like(grad))
+
+
+def _max_unpool(spatial: int) -> None:
+    """Max unpooling: its gradient is the incoming gradient's elements at the indices (a gather)."""
+    derivative(f"MaxUnpool{spatial}DBackward0", "self", saves="indices",
+               self=lambda grad, indices, F: H.max_pool_select(F, grad, indices, spatial))
+
+
+for _spatial in (2, 3):
+    _max_unpool(_spatial)
+    for _name in (f"MaxPool{_spatial}DWithIndices", f"AdaptiveMaxPool{_spatial}D", f"FractionalMaxPool{_spatial}D"):
+        _max_by_indices(_name, _spatial)
+    _avg_pools(_spatial)
 # -- normalization (norm_math: the same functions give the values and the gradients) --------------------
 # Layer and batch norm: each gradient (``which``: 0 input, 1 weight, 2 bias) one op, recorded under create_graph as
 # torch's Native...BackwardBackward0 on (grad_output, input, weight), whose derivatives are the composite's.

@@ -453,24 +453,25 @@ def nll_backward(F, grad, self, target, weight, reduction, ignore_index, total_w
     return F.index_put_zeros(self.shape, grad, key, values, False)  # one element per row: no repeats
 
 
-def _planes(indices, sizes):
-    planes = numel(sizes[:-2])
+def _planes(indices, sizes, spatial: int):
+    planes = numel(sizes[:-spatial])
     return planes, (np.arange(planes).reshape(-1, 1), indices.reshape(planes, -1))
 
 
-def max_pool_backward(F, grad, self, indices):
-    """Each window's gradient added at the input element it took (indices into each H x W plane)."""
+def max_pool_backward(F, grad, self, indices, spatial: int):
+    """Each window's gradient added at the input element it took (``indices`` into each plane of
+    ``spatial`` dims)."""
     sizes = tuple(self.shape)
-    planes, key = _planes(F.array(indices), sizes)
-    summed = F.index_put_zeros((planes, sizes[-2] * sizes[-1]), grad, key, F.reshape(grad, (planes, -1)), True)
+    planes, key = _planes(F.array(indices), sizes, spatial)
+    summed = F.index_put_zeros((planes, numel(sizes[-spatial:])), grad, key, F.reshape(grad, (planes, -1)), True)
     return F.reshape(summed, sizes)
 
 
-def max_pool_select(F, grad, indices):
+def max_pool_select(F, grad, indices, spatial: int):
     """The elements of ``grad`` (shaped as the input) that max pooling took: the pooling of ``grad``."""
     positions = F.array(indices)
     sizes = tuple(grad.shape)
-    planes, key = _planes(positions, sizes)
+    planes, key = _planes(positions, sizes, spatial)
     return F.reshape(F.index(F.reshape(grad, (planes, -1)), key), tuple(positions.shape))
 
 

@@ -325,7 +325,9 @@ RULES = {
     "AbsBackward0": _abs,
     "ClampBackward0": _clamp_tensors,
     "ThresholdBackwardBackward0": _zeros_without_grad_output("ThresholdBackwardBackward0"),
-    "MaxPool2DWithIndicesBackwardBackward0": _zeros_without_grad_output("MaxPool2DWithIndicesBackwardBackward0"),
+    **{name: _zeros_without_grad_output(name) for name in (
+        f"{pool}{n}D{suffix}BackwardBackward0" for n in (2, 3)
+        for pool, suffix in (("MaxPool", "WithIndices"), ("AdaptiveMaxPool", ""), ("FractionalMaxPool", "")))},
     "MseLossBackwardBackward0": _mse_double_backward,
 }
 

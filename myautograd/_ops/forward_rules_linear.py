@@ -115,6 +115,28 @@ def _gather_pad_backward(name: str):
     return apply
 
 
+def _avg_pool_backward(name: str):
+    """avg_pool*_backward on the incoming gradient's tangent."""
+    def apply(t, v, F):
+        return F.backward_op(name, t, v["self"], kernel="avg_pool_backward", kernel_size=v["kernel_size"],
+                             stride=v["stride"], counts=v["counts"], pad=v["pad"], divisors=v["divisors"])
+    return apply
+
+
+def _adaptive_avg_backward(name: str):
+    """adaptive_avg_pool*_backward on the incoming gradient's tangent."""
+    def apply(t, v, F):
+        return F.backward_op(name, t, v["self"], kernel="adaptive_avg_backward", matrices=v["matrices"])
+    return apply
+
+
+def _max_unpool(spatial: int):
+    """max_unpool on the tangent: its elements placed at the indices in a zero result."""
+    def apply(t, v, F):
+        return H.max_pool_backward(F, t, v["result"], v["indices"], spatial)
+    return apply
+
+
 LINEAR = {
     "ToCopyBackward0": lambda t, v, F: _cast_copy(t, v["result"]),
     "ConjBackward0": lambda t, v, F: F.conj(t),  # recorded for complex tensors only
@@ -133,16 +155,14 @@ LINEAR = {
     "Im2ColBackward0": lambda t, v, F: F.im2col(t, v["kernel_size"], v["stride"], v["dilation"]),
     "Col2ImBackward0": lambda t, v, F: F.col2im(t, tuple(v["result"].shape[2:]), v["kernel_size"], v["stride"],
                                                 v["dilation"]),
-    "AvgPool2DBackward0": lambda t, v, F: W.avg_pool(F, t, v["kernel_size"], v["stride"], v["counts"], v["pad"],
-                                                     v["divisors"]),
-    "AdaptiveAvgPool2DBackward0": lambda t, v, F: W.adaptive_avg(F, t, v["rows"], v["cols"]),
+    **{f"AvgPool{n}DBackward0": lambda t, v, F: W.avg_pool(F, t, v["kernel_size"], v["stride"], v["counts"],
+                                                           v["pad"], v["divisors"]) for n in (2, 3)},
+    **{f"AdaptiveAvgPool{n}DBackward0": lambda t, v, F: W.adaptive_avg(F, t, v["matrices"]) for n in (2, 3)},
+    **{f"MaxUnpool{n}DBackward0": _max_unpool(n) for n in (2, 3)},
     # backward kernels of linear ops, in the incoming gradient (their first input)
-    "AvgPool2DBackwardBackward0": lambda t, v, F: F.backward_op(
-        "AvgPool2DBackwardBackward0", t, v["self"], kernel="avg_pool_backward", kernel_size=v["kernel_size"],
-        stride=v["stride"], counts=v["counts"], pad=v["pad"], divisors=v["divisors"]),
-    "AdaptiveAvgPool2DBackwardBackward0": lambda t, v, F: F.backward_op(
-        "AdaptiveAvgPool2DBackwardBackward0", t, v["self"], kernel="adaptive_avg_backward", rows=v["rows"],
-        cols=v["cols"]),
+    **{name: _avg_pool_backward(name) for name in ("AvgPool2DBackwardBackward0", "AvgPool3DBackwardBackward0")},
+    **{name: _adaptive_avg_backward(name) for name in ("AdaptiveAvgPool2DBackwardBackward0",
+                                                       "AdaptiveAvgPool3DBackwardBackward0")},
     **{name: _placed(name) for name in ("SelectBackwardBackward0", "SliceBackwardBackward0",
                                         "DiagonalBackwardBackward0")},
     **{f"{mode}Pad{dims}DBackward0": lambda t, v, F: F.index(t, v["key"])

@@ -304,9 +304,12 @@ def _masked_backward(tangents, values, F):
     return None if tangent is None else F.where(values["mask"], tangent, tangent * values["scale"])
 
 
-def _max_pool(tangents, values, F):
-    """The tangents at the positions the pooling took (torch's gather of ``self_t`` at the indices)."""
-    return H.max_pool_select(F, tangents[0], values["indices"])
+def _max_pool(spatial: int):
+    """The tangents at the positions a max pooling of ``spatial`` dims took (torch's gather of ``self_t``
+    at the indices)."""
+    def rule(tangents, values, F):
+        return H.max_pool_select(F, tangents[0], values["indices"], spatial)
+    return rule
 
 
 # -- glu and prelu --------------------------------------------------------------------------------------
@@ -453,7 +456,8 @@ RULES = {
     "NllLoss2DBackwardBackward0": _nll_loss_backward("NllLoss2DBackwardBackward0"),
     "SoftmaxBackwardDataBackward0": _softmax_backward_data,
     "LogSoftmaxBackwardDataBackward0": _log_softmax_backward_data,
-    "MaxPool2DWithIndicesBackward0": _max_pool,
+    **{f"{name}{n}D{suffix}Backward0": _max_pool(n) for n in (2, 3)
+       for name, suffix in (("MaxPool", "WithIndices"), ("AdaptiveMaxPool", ""), ("FractionalMaxPool", ""))},
     "LeakyReluBackwardBackward0": _masked_backward,
     "HardtanhBackwardBackward0": _masked_backward,
     "HardshrinkBackwardBackward0": _masked_backward,

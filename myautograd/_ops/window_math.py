@@ -13,8 +13,6 @@ recorded op under create_graph (torch's ``ConvolutionBackwardBackward0``) and
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 _KERNEL = "pqr"  # einsum letters of up to three kernel dims
@@ -215,45 +213,62 @@ def avg_divisors(sizes, kernel, stride, padding, counts, count_include_pad: bool
     return divisor
 
 
+def adaptive_bounds(size: int, out: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where adaptive pooling's windows start and end: window i is [floor(i n / o), ceil((i + 1) n / o))."""
+    starts = np.arange(out) * size // out
+    ends = -(-(np.arange(1, out + 1) * size) // out)
+    return starts, ends
+
+
 def adaptive_matrix(size: int, out: int) -> np.ndarray:
-    """The (out, size) averaging matrix of adaptive pooling: row i averages [floor(i n / o), ceil((i + 1) n / o))."""
+    """The (out, size) averaging matrix of adaptive pooling: row i averages window i."""
     matrix = np.zeros((out, size))
-    for i in range(out):
-        start, end = (i * size) // out, math.ceil((i + 1) * size / out)
+    for i, (start, end) in enumerate(zip(*adaptive_bounds(size, out))):
         matrix[i, start:end] = 1.0 / (end - start)
     return matrix
 
 
-def _batched(F, x):
-    """An unbatched (C, H, W) input as (1, C, H, W)."""
-    return F.unsqueeze(x, 0) if x.ndim == 3 else x
+def _batched(F, x, ndim: int):
+    """An unbatched (C, *sizes) input as (1, C, *sizes)."""
+    return F.unsqueeze(x, 0) if x.ndim == ndim + 1 else x
 
 
 def _windows_of_pool(F, x, kernel, stride, counts, pad):
-    cols = F.im2col(F.constant_pad(_batched(F, x), pad), kernel, stride, (1, 1))
-    return _narrowed(F, cols, counts, 2)
+    ndim = len(kernel)
+    cols = F.im2col(F.constant_pad(_batched(F, x, ndim), pad), kernel, stride, (1,) * ndim)
+    return _narrowed(F, cols, counts, ndim)
 
 
 def avg_pool(F, x, kernel_size, stride, counts, pad, divisors):
     """Window sums divided by torch's divisors."""
-    sums = F.sum(_windows_of_pool(F, x, kernel_size, stride, counts, pad), (2, 3))
+    ndim = len(kernel_size)
+    sums = F.sum(_windows_of_pool(F, x, kernel_size, stride, counts, pad), tuple(range(2, 2 + ndim)))
     out = sums / F.constant(divisors, sums)
-    return F.squeeze_dim(out, 0) if x.ndim == 3 else out
+    return F.squeeze_dim(out, 0) if x.ndim == ndim + 1 else out
 
 
 def avg_pool_backward(F, grad, kernel_size, stride, counts, pad, divisors, sizes):
-    g = _batched(F, grad) / F.constant(divisors, grad)
+    ndim = len(kernel_size)
+    g = _batched(F, grad, ndim) / F.constant(divisors, grad)
     shape = tuple(g.shape)
-    cols = F.expand(F.reshape(g, shape[:2] + (1, 1) + shape[2:]), shape[:2] + tuple(kernel_size) + shape[2:])
-    padded = (sizes[-2] + pad[2] + pad[3], sizes[-1] + pad[0] + pad[1])
-    summed = F.col2im(cols, padded, kernel_size, stride, (1, 1))
+    cols = F.expand(F.reshape(g, shape[:2] + (1,) * ndim + shape[2:]), shape[:2] + tuple(kernel_size) + shape[2:])
+    padded = tuple(n + pad[2 * (ndim - 1 - d)] + pad[2 * (ndim - 1 - d) + 1] for d, n in enumerate(sizes[-ndim:]))
+    summed = F.col2im(cols, padded, kernel_size, stride, (1,) * ndim)
     out = F.constant_pad(summed, tuple(-p for p in pad))
-    return F.squeeze_dim(out, 0) if len(sizes) == 3 else out
+    return F.squeeze_dim(out, 0) if len(sizes) == ndim + 1 else out
 
 
-def adaptive_avg(F, x, rows, cols):
-    return F.einsum("ih,...hw,jw->...ij", F.constant(rows, x), x, F.constant(cols, x))
+def _adaptive_spec(ndim: int, backward: bool) -> str:
+    """einsum of adaptive average pooling: one (out, in) matrix per spatial dim, then the input (or
+    the output gradient, ``backward``)."""
+    inner, outer = "abc"[:ndim], "xyz"[:ndim]
+    source, target = (outer, inner) if backward else (inner, outer)
+    return ",".join(o + i for o, i in zip(outer, inner)) + f",...{source}->...{target}"
 
 
-def adaptive_avg_backward(F, grad, rows, cols):
-    return F.einsum("ih,...ij,jw->...hw", F.constant(rows, grad), grad, F.constant(cols, grad))
+def adaptive_avg(F, x, matrices):
+    return F.einsum(_adaptive_spec(len(matrices), False), *(F.constant(m, x) for m in matrices), x)
+
+
+def adaptive_avg_backward(F, grad, matrices):
+    return F.einsum(_adaptive_spec(len(matrices), True), *(F.constant(m, grad) for m in matrices), grad)

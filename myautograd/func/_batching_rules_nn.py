@@ -196,8 +196,9 @@ def weighted_class_loss(log_probabilities, target, weight, ignore_index: int, re
     return (picked.neg() * scale).sum() + (total - total) / total  # the last term: 0, or NaN for no kept target
 
 
-SPATIAL = {"conv1d": 1, "conv_transpose1d": 1, "conv2d": 2, "conv_transpose2d": 2, "max_pool2d": 2,
-           "avg_pool2d": 2, "adaptive_avg_pool2d": 2}
+SPATIAL = {"conv1d": 1, "conv_transpose1d": 1, "conv2d": 2, "conv_transpose2d": 2, "conv3d": 3, "conv_transpose3d": 3,
+           **{f"{pool}{n}d": n for n in (1, 2, 3) for pool in ("max_pool", "avg_pool", "adaptive_avg_pool",
+                                                               "adaptive_max_pool", "lp_pool")}}
 
 
 @rule(*SPATIAL)
@@ -226,6 +227,8 @@ CONV_PARAMETERS = {
     "conv2d": ("input", "weight", "bias", "stride", "padding", "dilation", "groups"),
     "conv_transpose1d": ("input", "weight", "bias", "stride", "padding", "output_padding", "groups", "dilation"),
     "conv_transpose2d": ("input", "weight", "bias", "stride", "padding", "output_padding", "groups", "dilation"),
+    "conv3d": ("input", "weight", "bias", "stride", "padding", "dilation", "groups"),
+    "conv_transpose3d": ("input", "weight", "bias", "stride", "padding", "output_padding", "groups", "dilation"),
 }
 
 

@@ -88,8 +88,9 @@ def _replaced() -> list:
         if getattr(root, name, None) is op:
             entries.append((root, name, op, _dispatcher(name, op)))
     for name, op in vars(functional).items():
+        # functional's own functions and those it takes from its family modules (nn/_functional_<family>.py)
         if callable(op) and not name.startswith("_") and not isinstance(op, type) and getattr(op, "__module__", "") \
-                == functional.__name__:
+                .startswith((functional.__name__, functional.__name__.replace("functional", "_functional_"))):
             entries.append((functional, name, op, _dispatcher(name, op)))
     fourier = sys.modules["myautograd.fft"]
     for name in fourier.__all__:

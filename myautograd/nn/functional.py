@@ -28,6 +28,7 @@ from ._functional_attention import (  # noqa: F401 - attention, as torch.nn.func
     scaled_dot_product_attention,
 )
 from ._functional_norm import instance_norm, local_response_norm, rms_norm  # noqa: F401
+from ._functional_pooling import *  # noqa: F403 - the pooling functions, in a module of their own
 
 
 # -- reductions -------------------------------------------------------------------------------------------
@@ -211,6 +212,11 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     return _conv.conv(input, weight, bias, stride, padding, dilation, groups, ndim=2)
 
 
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
+           groups: int = 1) -> Tensor:
+    return _conv.conv(input, weight, bias, stride, padding, dilation, groups, ndim=3)
+
+
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     return _conv.conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, ndim=1)
@@ -221,18 +227,9 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     return _conv.conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, ndim=2)
 
 
-def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
-               return_indices: bool = False):
-    return _conv.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
-
-
-def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
-               count_include_pad: bool = True, divisor_override=None) -> Tensor:
-    return _conv.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
-
-
-def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
-    return _conv.adaptive_avg_pool2d(input, output_size)
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    return _conv.conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, ndim=3)
 
 
 # -- normalization ---------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from . import (  # noqa: F401 - imported for their registrations
     nn_activation_norm,
     numerics,
     optimizer_options,
+    pooling,
     promotion,
     reduced_precision,
     transforms,

@@ -33,7 +33,20 @@ from .activation import (
 from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .conv import Conv1d, Conv2d
+from .conv import (
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyConv3d,
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
+)
 from .dropout import Dropout
 from .flatten import Flatten, Unflatten
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
@@ -68,7 +81,28 @@ from .padding import (
     ZeroPad2d,
     ZeroPad3d,
 )
-from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AdaptiveMaxPool3d,
+    AvgPool1d,
+    AvgPool2d,
+    AvgPool3d,
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
+    LPPool1d,
+    LPPool2d,
+    LPPool3d,
+    MaxPool1d,
+    MaxPool2d,
+    MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
+)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
 from .transformer import (
@@ -80,18 +114,23 @@ from .transformer import (
 )
 
 __all__ = [  # sorted; myautograd.nn re-exports them
-    "AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "BCELoss", "BCEWithLogitsLoss",
-    "Bilinear", "CELU", "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
-    "ConstantPad3d", "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten", "GELU",
-    "GLU", "GroupNorm", "GRU", "GRUCell", "Hardshrink", "Hardswish", "Hardtanh", "HuberLoss", "Identity",
-    "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "KLDivLoss", "L1Loss", "LayerNorm", "LeakyReLU", "Linear",
-    "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "LSTM", "LSTMCell", "MaxPool2d", "Mish", "Module",
-    "ModuleDict", "ModuleList", "MSELoss", "MultiheadAttention", "NLLLoss", "ParameterDict", "ParameterList",
-    "PReLU", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReLU", "ReLU6", "ReplicationPad1d",
-    "ReplicationPad2d", "ReplicationPad3d", "RMSNorm", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "SELU",
-    "Sequential", "Sigmoid", "SiLU", "SmoothL1Loss", "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink",
-    "Softsign", "Tanh", "Tanhshrink", "Threshold", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
-    "TransformerEncoder", "TransformerEncoderLayer", "Unflatten", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+    "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
+    "BCELoss", "BCEWithLogitsLoss", "Bilinear", "CELU", "CircularPad1d", "CircularPad2d", "CircularPad3d",
+    "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d",
+    "ConvTranspose2d", "ConvTranspose3d", "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten",
+    "FractionalMaxPool2d", "FractionalMaxPool3d", "GELU", "GLU", "GroupNorm", "GRU", "GRUCell", "Hardshrink",
+    "Hardswish", "Hardtanh", "HuberLoss", "Identity", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+    "KLDivLoss", "L1Loss", "LayerNorm", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
+    "LazyConvTranspose2d", "LazyConvTranspose3d", "LeakyReLU", "Linear", "LocalResponseNorm", "LogSigmoid",
+    "LogSoftmax", "LPPool1d", "LPPool2d", "LPPool3d", "LSTM", "LSTMCell", "MaxPool1d", "MaxPool2d", "MaxPool3d",
+    "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "Mish", "Module", "ModuleDict", "ModuleList", "MSELoss",
+    "MultiheadAttention", "NLLLoss", "ParameterDict", "ParameterList", "PReLU", "ReflectionPad1d",
+    "ReflectionPad2d", "ReflectionPad3d", "ReLU", "ReLU6", "ReplicationPad1d", "ReplicationPad2d",
+    "ReplicationPad3d", "RMSNorm", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "SELU", "Sequential", "Sigmoid",
+    "SiLU", "SmoothL1Loss", "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
+    "Tanhshrink", "Threshold", "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+    "TransformerEncoderLayer", "Unflatten", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
 ]
 
 
