@@ -19,6 +19,21 @@ def _plugin_installed() -> bool:
 
 pytest_plugins = [] if _plugin_installed() else ["conformance.pytest_plugin"]
 
+
+def _torch_on_one_thread() -> None:
+    """torch's intra-op thread pool (OpenMP) does not survive a fork: a test that observes a case in a forked child
+    (``tests/support/sides.isolated``, as the runner's workers do) after this process ran one of torch's parallel
+    kernels (pooling, convolution) can hang in the child until its timeout. The runner's reference workers run torch
+    on one thread for the same reason (``conformance/worker.py``); the tests do likewise."""
+    try:
+        import torch
+    except ImportError:  # the suite's own tests without torch: nothing to set
+        return
+    torch.set_num_threads(1)
+
+
+_torch_on_one_thread()
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
