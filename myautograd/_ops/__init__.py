@@ -24,6 +24,7 @@ from . import (  # noqa: F401 - imported for their registrations
     inplace,
     linalg,
     losses,
+    margin_losses,
     nn_ops,
     normalization,
     operators,

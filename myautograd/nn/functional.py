@@ -20,6 +20,7 @@ from .._ops import normalization as _norm
 from .._ops import padding as _padding
 from .._ops import reduction as _reduction
 from .._tensor import Tensor
+from ._functional_losses import *  # noqa: F403 - the margin, embedding and likelihood losses
 
 
 # -- reductions -------------------------------------------------------------------------------------------

@@ -12,13 +12,22 @@ from .linear import Identity, Linear
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
+    CosineEmbeddingLoss,
     CrossEntropyLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
     HuberLoss,
     KLDivLoss,
     L1Loss,
+    MarginRankingLoss,
     MSELoss,
+    MultiLabelMarginLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
     NLLLoss,
+    PoissonNLLLoss,
     SmoothL1Loss,
+    SoftMarginLoss,
 )
 from .module import Module
 from .normalization import LayerNorm
@@ -33,6 +42,9 @@ __all__ = [
     "LSTMCell", "MaxPool2d", "Module", "ModuleDict", "ModuleList", "MSELoss", "NLLLoss", "ParameterDict",
     "ParameterList", "ReLU", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "Sequential", "Sigmoid", "SiLU",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Unflatten",
+    # the margin, embedding and likelihood losses
+    "CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "MarginRankingLoss", "MultiLabelMarginLoss",
+    "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PoissonNLLLoss", "SoftMarginLoss",
 ]
 
 
