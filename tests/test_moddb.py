@@ -123,6 +123,9 @@ def mutant_observed(name: str, case, dtype: str) -> dict:
     ("adam_maximize_after_weight_decay", "optiminfo.Adam.3"),
     ("rmsprop_centered_ignored", "optiminfo.RMSprop.4"),
     ("scheduler_steps_at_construction", "lr_schedulers.StepLR"),
+    ("margin_ranking_target_sign_flipped", "moduleinfo.MarginRankingLoss.0"),
+    ("multi_margin_gradient_unweighted", "moduleinfo.MultiMarginLoss.6"),
+    ("multilabel_repeated_labels_counted_once", "moduleinfo.MultiLabelMarginLoss.0"),
 ])
 def test_planted_optimizer_bugs_are_caught(mutant, case_id):
     case = REGISTRY.get(case_id)

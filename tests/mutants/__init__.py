@@ -19,6 +19,7 @@ from . import (  # noqa: F401 - imported for their registrations
     formulas,
     forward_mode,
     graph_utilities,
+    margin_losses,
     module_hooks,
     numerics,
     optimizer_options,
