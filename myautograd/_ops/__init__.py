@@ -18,6 +18,7 @@ from . import (  # noqa: F401 - imported for their registrations
     conversion,
     convolution,
     creation,
+    ctc_loss,
     dtype_refusals,
     fourier,
     indexing,

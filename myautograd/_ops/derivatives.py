@@ -528,6 +528,14 @@ derivative("MultilabelMarginLossBackward0", "self", saves="target reduction is_t
                "NotImplemented", grad, self, kernel="multilabel_margin_loss_backward",
                op="multilabel_margin_loss_backward",
                kernel_args={"target": F.array(target), "is_target": F.array(is_target), "reduction": reduction}))
+# ctc_loss: its gradient is a kernel of its own (ctc_loss.py) that torch cannot differentiate (NotImplemented).
+derivative("CtcLossBackward0", "log_probs", saves="targets input_lengths target_lengths blank zero_infinity",
+           forward=None, forward_op="_ctc_loss",
+           log_probs=lambda grad, log_probs, result, targets, input_lengths, target_lengths, blank, zero_infinity, F:
+           F.backward_op("NotImplemented", grad, log_probs, kernel="ctc_loss_backward", op="_ctc_loss_backward",
+                         kernel_args={"targets": targets, "input_lengths": input_lengths, "blank": blank,
+                                      "target_lengths": target_lengths, "zero_infinity": zero_infinity,
+                                      "nll": F.array(result)}))
 # The NLL gradient is a kernel of its own, recorded under create_graph as NllLossBackwardBackward0 (on the
 # incoming gradient and the input, as torch's), whose derivative in the incoming gradient is the loss itself.
 for _name in ("NllLoss", "NllLoss2D"):

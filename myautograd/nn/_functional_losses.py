@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from .._ops import ctc_loss as _ctc
 from .._ops import likelihood_losses as _likelihood
 from .._ops import margin_losses as _margin
 from .._tensor import Tensor
@@ -100,6 +101,11 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
                                      label_smoothing=label_smoothing)
 
 
-__all__ = ["linear_cross_entropy", "gaussian_nll_loss", "poisson_nll_loss",
+def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, blank: int = 0,
+             reduction: str = "mean", zero_infinity: bool = False) -> Tensor:
+    return _ctc.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
+
+
+__all__ = ["ctc_loss", "linear_cross_entropy", "gaussian_nll_loss", "poisson_nll_loss",
            "cosine_embedding_loss", "hinge_embedding_loss", "margin_ranking_loss", "multi_margin_loss",
            "multilabel_margin_loss", "multilabel_soft_margin_loss", "soft_margin_loss"]

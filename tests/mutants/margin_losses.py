@@ -1,10 +1,10 @@
-"""Mutants of the margin losses (``myautograd/_ops/margin_losses.py`` and ``margin_loss_math.py``):
-caught by their module_db cases (``moduleinfo.MarginRankingLoss``, ``MultiMarginLoss``,
-``MultiLabelMarginLoss``)."""
+"""Mutants of the margin losses (``myautograd/_ops/margin_losses.py`` and ``margin_loss_math.py``) and of
+``ctc_loss``: caught by their module_db cases (``moduleinfo.MarginRankingLoss``, ``MultiMarginLoss``,
+``MultiLabelMarginLoss``, ``CTCLoss``)."""
 
 from __future__ import annotations
 
-from myautograd._ops import margin_loss_math, margin_losses
+from myautograd._ops import ctc_loss, margin_loss_math, margin_losses
 
 from ._registry import mutant, replace
 
@@ -41,3 +41,16 @@ def multilabel_repeated_labels_counted_once():
         return multilabel_targets
 
     replace(margin_loss_math, "multilabel_targets", make)
+
+
+@mutant("losses and layers", "ctc_loss lets a path skip the blank between two equal labels (merging them)")
+def ctc_repeated_labels_skip_the_blank():
+    def make(original):
+        def extended(labels, blank):
+            positions, skip = original(labels, blank)
+            skip[3::2] = True
+            return positions, skip
+
+        return extended
+
+    replace(ctc_loss, "_extended", make)

@@ -140,6 +140,9 @@ LOSS_OPS = [
     Op("multilabel_margin", lambda t, x: t.nn.functional.multilabel_margin_loss(
         x, t.tensor([[0, 3, -1, 1], [2, 2, 1, 0], [3, -1, 0, 0]], device=x.device), reduction="none"),
        ((3, 4),), second_order=False),
+    Op("ctc", lambda t, x: t.nn.functional.ctc_loss(
+        x.log_softmax(2), t.tensor([[1, 2, 2], [3, 1, 0]], device=x.device), [5, 4], [3, 2], reduction="sum"),
+       ((5, 2, 4),), second_order=False),  # torch cannot differentiate its gradient (NotImplemented)
     Op("var_mean", lambda t, x: t.var_mean(x, 1)[0] * 2 + t.var_mean(x, 1)[1], ((3, 4),)),
     Op("std_mean", lambda t, x: t.std_mean(x)[0] + t.std_mean(x)[1], ((3, 4),)),
 ]

@@ -14,6 +14,7 @@ from .loss import (
     BCEWithLogitsLoss,
     CosineEmbeddingLoss,
     CrossEntropyLoss,
+    CTCLoss,
     GaussianNLLLoss,
     HingeEmbeddingLoss,
     HuberLoss,
@@ -44,7 +45,7 @@ __all__ = [
     "ParameterList", "ReLU", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "Sequential", "Sigmoid", "SiLU",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Unflatten",
     # the margin, embedding and likelihood losses
-    "CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "LinearCrossEntropyLoss", "MarginRankingLoss",
+    "CosineEmbeddingLoss", "CTCLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "LinearCrossEntropyLoss", "MarginRankingLoss",
     "MultiLabelMarginLoss",
     "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PoissonNLLLoss", "SoftMarginLoss",
 ]
