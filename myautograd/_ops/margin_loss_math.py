@@ -20,6 +20,7 @@ from .formula_helpers import numel
 def soft_margin_backward(grad, x, target, reduction: int):
     """torch's soft_margin_loss_backward kernel: ``-target sigmoid(-target x)`` times the gradient
     (over numel for a mean)."""
+    target = target.astype(x.dtype, copy=False)
     z = np.exp(-target * x)
     values = -target * z / (1 + z) * grad
     return values / x.dtype.type(x.size) if reduction == 1 else values

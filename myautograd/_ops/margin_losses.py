@@ -94,7 +94,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> 
     """``log(1 + exp(-target input))``: SoftMarginLossBackward0."""
     code = reduction_code(reduction)
     refuse_requires_grad("soft_margin_loss", target=target)
-    x, y = input._data, target._data
+    x, y = input._data, target._data.astype(input._data.dtype, copy=False)  # torch multiplies in place
     shape = np.broadcast_shapes(x.shape, y.shape)
     if shape != x.shape:
         raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast shape {list(shape)}")
