@@ -22,6 +22,7 @@ from .._autograd.formula_math import BACKWARD_KERNELS
 from .._autograd.record import recorded
 from .._tensor import Tensor
 from .derivatives import NODES
+from .losses import reduction_code
 from .ternary import where
 
 
@@ -172,8 +173,6 @@ def ctc_kernel(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths
 
 def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, blank: int = 0,
              reduction: str = "mean", zero_infinity: bool = False) -> Tensor:
-    from .losses import reduction_code
-
     code = reduction_code(reduction)
     batched = log_probs.dim() == 3
     losses = ctc_kernel(log_probs if batched else log_probs.unsqueeze(1), targets if batched else targets.unsqueeze(0),

@@ -19,6 +19,7 @@ from .._autograd.formula_math import BACKWARD_KERNELS
 from .._autograd.record import recorded
 from .._tensor import Tensor, make_tensor
 from . import margin_loss_math as M
+from .activations import logsigmoid
 from .common import refuse_requires_grad
 from .creation import full_like, zeros_like
 from .derivatives import NODES
@@ -77,8 +78,6 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
 def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
                                 reduction: str = "mean") -> Tensor:
     """The binary logistic loss of each class, averaged over the classes (the last dim)."""
-    from .activations import logsigmoid
-
     losses = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
     if weight is not None:
         losses = losses * weight
@@ -103,7 +102,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> 
                     {"target": target, "reduction": code})
 
 
-def _check_class_input(name: str, input: Tensor) -> None:
+def _check_class_input(input: Tensor) -> None:
     if input.dim() > 2 or (input.dim() == 2 and input.shape[1] == 0) or (input.dim() < 2 and input.numel() == 0):
         raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
                            f"{list(input.shape)}")
@@ -117,7 +116,7 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
-    _check_class_input("multi_margin_loss", input)
+    _check_class_input(input)
     classes = input.shape[-1]
     rows = input.shape[0] if input.dim() == 2 else 1
     if target.dim() > 1 or target.numel() != rows:
@@ -146,7 +145,7 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, reduction: str = "mean
     """The multi-label hinge loss (each row's target classes listed first, ended by -1):
     MultilabelMarginLossBackward0, which saves which classes are targets (``is_target``)."""
     code = reduction_code(reduction)
-    _check_class_input("multilabel_margin_loss", input)
+    _check_class_input(input)
     if target.shape != input.shape:
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
     classes = input.shape[-1]
