@@ -127,6 +127,10 @@ def mutant_observed(name: str, case, dtype: str) -> dict:
     ("prelu_weight_gradient_across_channels", "moduleinfo.PReLU.5"),
     ("avg_pool_count_include_pad_ignored", "moduleinfo.AvgPool1d.3"),
     ("fractional_samples_reversed", "moduleinfo.FractionalMaxPool2d.0"),
+    ("margin_ranking_target_sign_flipped", "moduleinfo.MarginRankingLoss.0"),
+    ("multi_margin_gradient_unweighted", "moduleinfo.MultiMarginLoss.6"),
+    ("multilabel_repeated_labels_counted_once", "moduleinfo.MultiLabelMarginLoss.0"),
+    ("ctc_repeated_labels_skip_the_blank", "moduleinfo.CTCLoss.0"),
 ])
 def test_planted_optimizer_bugs_are_caught(mutant, case_id):
     case = REGISTRY.get(case_id)

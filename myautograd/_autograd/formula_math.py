@@ -318,18 +318,18 @@ def as_constant(kernel: Callable) -> Callable:
     return lambda *args: make_tensor(kernel(*(a._data if isinstance(a, Tensor) else a for a in args)))
 
 
-def backward_op_on_arrays(node_name, grad, *forward_inputs, kernel=None, **attrs):
+def backward_op_on_arrays(node_name, grad, *forward_inputs, kernel=None, kernel_args=None, **attrs):
     """A backward with a kernel of its own (see ``BACKWARD_KERNELS``; ``kernel``: its name, when
-    not the node's)."""
-    return backward_kernel(kernel or node_name)(grad, *forward_inputs, **attrs)
+    not the node's; ``kernel_args``: what the kernel reads besides the node's attributes)."""
+    return backward_kernel(kernel or node_name)(grad, *forward_inputs, **attrs, **(kernel_args or {}))
 
 
-def backward_op_on_tensors(node_name, grad, *forward_inputs, kernel=None, **attrs):
+def backward_op_on_tensors(node_name, grad, *forward_inputs, kernel=None, kernel_args=None, **attrs):
     """The kernel on the tensors' arrays, recorded as ``node_name`` (on grad and the forward
-    inputs), whose derivatives are in the table."""
+    inputs, saving ``attrs``), whose derivatives are in the table."""
     arrays = {k: v._data if isinstance(v, Tensor) else v for k, v in attrs.items()}
     inputs = (None if x is None else x._data for x in forward_inputs)
-    out = backward_kernel(kernel or node_name)(grad._data, *inputs, **arrays)
+    out = backward_kernel(kernel or node_name)(grad._data, *inputs, **arrays, **(kernel_args or {}))
     return OPS.recorded(OPS.nodes[node_name], out, (grad, *forward_inputs), attrs)
 
 

@@ -37,6 +37,7 @@ import math
 from .._autograd.formulas import NODES, derivative
 from . import formula_helpers as H
 from . import forward_rules
+from . import margin_loss_math as M
 from . import norm_math as N
 from . import window_math as W
 
@@ -205,6 +206,8 @@ derivative("AddBackward0", "self other", saves="alpha",
 derivative("SubBackward0", "self other", saves="alpha",
            self=lambda grad: grad,
            other=lambda grad, alpha: -grad if alpha == 1 else -grad * alpha)
+derivative("AddBackward1", "self", self=lambda grad: grad)  # C++ add(Tensor, Scalar)
+derivative("SubBackward1", "self", self=lambda grad: grad)  # C++ sub(Tensor, Scalar)
 derivative("RsubBackward0", "self other", saves="alpha",
            self=lambda grad, alpha: -grad if alpha == 1 else -grad * alpha,
            other=lambda grad: grad)
@@ -526,6 +529,39 @@ derivative("HuberLossBackwardBackward0", "grad_output self target", saves="reduc
                F, grad * grad_output, self, target, reduction, delta, False),
            target=lambda grad, grad_output, self, target, reduction, delta, F: -H.smooth_double_backward(
                F, grad * grad_output, self, target, reduction, delta, False))
+# soft margin: its gradient is a kernel of its own, recorded under create_graph as
+# SoftMarginLossBackwardBackward0; the target has no derivative (the forward refuses one that requires grad).
+derivative("SoftMarginLossBackward0", "self", saves="target reduction",
+           self=lambda grad, self, target, reduction, F: F.backward_op(
+               "SoftMarginLossBackwardBackward0", grad, self, target=F.array(target), reduction=reduction))
+derivative("SoftMarginLossBackwardBackward0", "grad_output self", saves="target reduction",
+           forward=None, forward_op="soft_margin_loss_backward",  # torch has no forward formula for it
+           grad_output=lambda grad, self, target, reduction, F: F.backward_op(
+               "SoftMarginLossBackwardBackward0", grad, self, target=target, reduction=reduction),
+           self=lambda grad, grad_output, self, target, reduction, F: M.soft_margin_double_backward(
+               F, grad * grad_output, self, target, reduction))
+# multi_margin and multilabel_margin: their gradients are kernels of their own (margin_loss_math), which torch
+# cannot differentiate: under create_graph its NotImplemented node.
+derivative("MultiMarginLossBackward0", "self", saves="target p margin weight reduction",
+           forward=None, forward_op="multi_margin_loss",
+           self=lambda grad, self, target, p, margin, weight, reduction, F: F.backward_op(
+               "NotImplemented", grad, self, kernel="multi_margin_loss_backward", op="multi_margin_loss_backward",
+               kernel_args={"target": F.array(target), "p": p, "margin": margin, "reduction": reduction,
+                            "weight": None if weight is None else F.array(weight)}))
+derivative("MultilabelMarginLossBackward0", "self", saves="target reduction is_target",
+           forward=None, forward_op="multilabel_margin_loss_forward",
+           self=lambda grad, self, target, reduction, is_target, F: F.backward_op(
+               "NotImplemented", grad, self, kernel="multilabel_margin_loss_backward",
+               op="multilabel_margin_loss_backward",
+               kernel_args={"target": F.array(target), "is_target": F.array(is_target), "reduction": reduction}))
+# ctc_loss: its gradient is a kernel of its own (ctc_loss.py) that torch cannot differentiate (NotImplemented).
+derivative("CtcLossBackward0", "log_probs", saves="targets input_lengths target_lengths blank zero_infinity",
+           forward=None, forward_op="_ctc_loss",
+           log_probs=lambda grad, log_probs, result, targets, input_lengths, target_lengths, blank, zero_infinity, F:
+           F.backward_op("NotImplemented", grad, log_probs, kernel="ctc_loss_backward", op="_ctc_loss_backward",
+                         kernel_args={"targets": targets, "input_lengths": input_lengths, "blank": blank,
+                                      "target_lengths": target_lengths, "zero_infinity": zero_infinity,
+                                      "nll": F.array(result)}))
 # The NLL gradient is a kernel of its own, recorded under create_graph as NllLossBackwardBackward0 (on the
 # incoming gradient and the input, as torch's), whose derivative in the incoming gradient is the loss itself.
 for _name in ("NllLoss", "NllLoss2D"):

@@ -51,7 +51,8 @@ ELEMENTWISE = (
     "LogSigmoidBackward0", "EluBackward0", "EluBackward1", "CeluBackward0", "HardtanhBackward0",
     "HardswishBackward0", "NanToNumBackward0", "HardsigmoidBackward0", "HardshrinkBackward0", "SoftshrinkBackward0",
     "ThresholdBackward0", "ThresholdBackward1",
-    "AddBackward0", "SubBackward0", "RsubBackward0", "RsubBackward1", "MulBackward1", "DivBackward1",
+    "AddBackward0", "AddBackward1", "SubBackward0", "SubBackward1", "RsubBackward0", "RsubBackward1", "MulBackward1",
+    "DivBackward1",
     "DivBackward2", "RemainderBackward0", "RemainderBackward1", "FmodBackward0", "FmodBackward1",
     "WhereBackward0", "MaskedFillBackward0", "LerpBackward0", "LerpBackward1",
 )

@@ -251,6 +251,14 @@ def _binary_cross_entropy_with_logits(tangents, values, F):
     return _reduction(terms[0] if len(terms) == 1 else terms[0] + terms[1], values["reduction"])
 
 
+def _soft_margin_loss(tangents, values, F):
+    """Element-wise in the input: the unreduced backward kernel applied to the tangent, reduced."""
+    target = values["target"]
+    losses = F.backward_op("SoftMarginLossBackwardBackward0", tangents[0], values["self"],
+                           target=F.array(target), reduction=0)
+    return _reduction(losses, values["reduction"])
+
+
 def _nll_loss(tangents, values, F):
     """Linear in the input: the loss of the tangent (torch's ``nll_loss_forward(self_t, ...)``)."""
     return H.nll_double_backward(F, tangents[0], values["self"], values["target"], values["weight"],
@@ -450,6 +458,7 @@ RULES = {
     "HuberLossBackward0": _symmetric_loss(_huber_terms),
     "BinaryCrossEntropyBackward0": _binary_cross_entropy,
     "BinaryCrossEntropyWithLogitsBackward0": _binary_cross_entropy_with_logits,
+    "SoftMarginLossBackward0": _soft_margin_loss,
     "NllLossBackward0": _nll_loss,
     "NllLoss2DBackward0": _nll_loss,
     "NllLossBackwardBackward0": _nll_loss_backward("NllLossBackwardBackward0"),

@@ -1,7 +1,7 @@
-"""Pointwise ops torch builds losses and formulas from: ``xlogy``, and the multiplication and
-division by a Python number that torch's C++ code records as ``MulBackward1`` and ``DivBackward1``
-(the Python ``*`` and ``/`` record ``MulBackward0`` and ``DivBackward0``, the number wrapped in a
-tensor).
+"""Pointwise ops torch builds losses and formulas from: ``xlogy``, and the arithmetic with a Python
+number that torch's C++ code records as ``MulBackward1``, ``DivBackward1``, ``AddBackward1`` and
+``SubBackward1`` (the Python operators record ``MulBackward0``, ``DivBackward0``... the number
+wrapped in a tensor).
 """
 
 from __future__ import annotations
@@ -55,3 +55,15 @@ def div_by_number(input: Tensor, number) -> Tensor:
     data = input._data
     out = data / (data.dtype.type(number) if _dtype.kind(data.dtype) in "fc" else number)
     return recorded(NODES["DivBackward1"], out, (input,), {"other": number})
+
+
+def add_number(input: Tensor, number) -> Tensor:
+    """``input + number`` as torch's C++ ``add(Tensor, Scalar)``: AddBackward1."""
+    data = input._data
+    return recorded(NODES["AddBackward1"], data + data.dtype.type(number), (input,))
+
+
+def sub_number(input: Tensor, number) -> Tensor:
+    """``input - number`` as torch's C++ ``sub(Tensor, Scalar)``: SubBackward1."""
+    data = input._data
+    return recorded(NODES["SubBackward1"], data - data.dtype.type(number), (input,))

@@ -27,6 +27,7 @@ from ._functional_attention import (  # noqa: F401 - attention, as torch.nn.func
     multi_head_attention_forward,
     scaled_dot_product_attention,
 )
+from ._functional_losses import *  # noqa: F403 - the margin, embedding and likelihood losses
 from ._functional_norm import instance_norm, local_response_norm, rms_norm  # noqa: F401
 from ._functional_pooling import *  # noqa: F403 - the pooling functions, in a module of their own
 

@@ -135,6 +135,21 @@ LOSS_OPS = [
        -2.0, -0.1),
     Op("xlogy_scalar", lambda t, x: t.xlogy(x, 2.5), ((4,),)),
     Op("cross_entropy_probabilities", lambda t, x, y: t.nn.functional.cross_entropy(x, y.softmax(1)), ((3, 4), (3, 4))),
+    Op("margin_ranking", lambda t, x, y: t.nn.functional.margin_ranking_loss(
+        x, y, t.tensor([1.0, -1.0, 1.0, -1.0], device=x.device), margin=0.3, reduction="none"), ((4,), (4,))),
+    Op("cosine_embedding", lambda t, x, y: t.nn.functional.cosine_embedding_loss(
+        x, y, t.tensor([1.0, -1.0, -1.0], device=x.device), margin=-0.5, reduction="none"), ((3, 4), (3, 4))),
+    Op("soft_margin", lambda t, x, y: t.nn.functional.soft_margin_loss(x, y.detach().sign()), ((3, 4), (3, 4))),
+    Op("multi_margin", lambda t, x: t.nn.functional.multi_margin_loss(
+        x, t.tensor([0, 2, 1], device=x.device), p=2, margin=0.8,
+        weight=t.tensor([0.5, 1.0, 2.0, 1.5], dtype=x.dtype, device=x.device)),
+       ((3, 4),), second_order=False),  # torch cannot differentiate its gradient (NotImplemented)
+    Op("multilabel_margin", lambda t, x: t.nn.functional.multilabel_margin_loss(
+        x, t.tensor([[0, 3, -1, 1], [2, 2, 1, 0], [3, -1, 0, 0]], device=x.device), reduction="none"),
+       ((3, 4),), second_order=False),
+    Op("ctc", lambda t, x: t.nn.functional.ctc_loss(
+        x.log_softmax(2), t.tensor([[1, 2, 2], [3, 1, 0]], device=x.device), [5, 4], [3, 2], reduction="sum"),
+       ((5, 2, 4),), second_order=False),  # torch cannot differentiate its gradient (NotImplemented)
     Op("var_mean", lambda t, x: t.var_mean(x, 1)[0] * 2 + t.var_mean(x, 1)[1], ((3, 4),)),
     Op("std_mean", lambda t, x: t.std_mean(x)[0] + t.std_mean(x)[1], ((3, 4),)),
 ]
