@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 import pytest
 import torch
 
@@ -175,3 +176,23 @@ def test_glu_and_prelu_forward_mode():
         return glu.flatten().tolist() + prelu.flatten().tolist()
 
     assert run(mt, mnn) == pytest.approx(run(torch, torch.nn), abs=1e-6)
+
+
+@pytest.mark.parametrize("shape", [(2, 6, 5), (2, 6, 3, 4), (1, 5, 2, 2, 3)])
+def test_local_response_norm_records_torchs_graph(shape):
+    """torch pools a 4-d view with avg_pool2d for a 3-d input and a 5-d view with avg_pool3d otherwise; the graph
+    below the output, node by node, and the gradient are torch's."""
+    def names(node, depth=0):
+        if node is None or depth > 9:
+            return []
+        return [node.name(), *(n for child, _ in node.next_functions for n in names(child, depth + 1))]
+
+    values = np.random.default_rng(0).standard_normal(shape)
+    seen = []
+    for t in (torch, mt):
+        x = t.tensor(values, requires_grad=True)
+        out = t.nn.functional.local_response_norm(x, 3)
+        (grad,) = t.autograd.grad(out.sum(), x)
+        seen.append((names(out.grad_fn), grad.numpy()))
+    assert seen[1][0] == seen[0][0]
+    np.testing.assert_allclose(seen[1][1], seen[0][1], rtol=1e-12, atol=1e-14)

@@ -19,9 +19,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
-from .._ops import convolution as _conv
 from .._ops import normalization as _norm
 from .._ops import padding as _padding
+from .._ops import pooling as _pooling
 from .._tensor import Tensor
 
 
@@ -77,9 +77,15 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
         raise ValueError(f"Expected 3D or higher dimensionality{' ' * 26}input (got {dim} dimensions)")
     if input.numel() == 0:
         return input
-    # the squares as one image of (channels, the rest) per sample; averaged over `size` channels
-    # (torch pools a 5-d view with a (size, 1, 1) kernel where the input has more than 3 dims: the same sums)
-    squares = input.mul(input).view(input.shape[0], 1, input.shape[1], -1)
-    padded = _padding.pad(squares, (0, 0, size // 2, (size - 1) // 2))
-    average = _conv.avg_pool2d(padded, (size, 1), stride=1).squeeze(1).view(input.shape)
+    # the squares averaged over `size` neighbouring channels, pooled as torch composes it: a 4-d view and a (size, 1)
+    # window for a 3-d input, a 5-d view and a (size, 1, 1) window otherwise
+    squares = input.mul(input)
+    if dim == 3:
+        padded = _padding.pad(squares.unsqueeze(1), (0, 0, size // 2, (size - 1) // 2))
+        average = _pooling.avg_pool2d(padded, (size, 1), stride=1).squeeze(1)
+    else:
+        shape = tuple(input.shape)
+        padded = _padding.pad(squares.view(shape[0], 1, shape[1], shape[2], -1),
+                              (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        average = _pooling.avg_pool3d(padded, (size, 1, 1), stride=1).squeeze(1).view(shape)
     return input / average.mul(alpha).add(k).pow(beta)
