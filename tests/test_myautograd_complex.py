@@ -484,3 +484,28 @@ def test_a_conjugate_view_has_the_conjugate_tangent_and_writes_it_through():
 
     for mine, theirs in zip(run(myautograd), run(torch)):
         np.testing.assert_array_equal(mine.numpy(), theirs.numpy())
+
+
+_NON_FINITE_SUMS = """
+import sys
+t = __import__(sys.argv[1])
+inf, nan = float("inf"), float("nan")
+x = t.tensor([complex(-inf, nan), complex(inf, 1.0), complex(2.0, inf), 1 + 2j], dtype=t.complex128)
+z = t.tensor([0j, 1j, 2 + 0j, -1 + 0j], dtype=t.complex128)
+y = z.clone(); y.add_(x)
+w = z.clone(); w.sub_(x)
+print([(z - x).tolist(), (z + x).tolist(), (x + z).tolist(), (0 - x).tolist(), (-x).tolist(), (x - 1).tolist(),
+       y.tolist(), w.tolist(), t.rsub(x, z).tolist()])
+fwAD = t.autograd.forward_ad
+with fwAD.dual_level():
+    b = fwAD.make_dual(t.zeros(2, dtype=t.complex128), t.tensor([-0.8 + 0.3j, 1 + 0j], dtype=t.complex128))
+    print(fwAD.unpack_dual(t.tensor([0.3 - 0.7j, 1 + 0j], dtype=t.complex128) / b).tangent.tolist())
+"""
+
+
+def test_complex_add_and_sub_scale_their_second_operand_as_torch():
+    """torch adds ``alpha * y`` with alpha = 1 multiplied in as a complex number: an infinite part of y makes NaN
+    of the other part; NumPy's sum keeps it. Division's tangent subtracts (from zeros) the same way."""
+    outputs = [subprocess.run([sys.executable, "-c", _NON_FINITE_SUMS, name], capture_output=True, text=True,
+                              check=True).stdout for name in ("torch", "myautograd")]
+    assert outputs[1] == outputs[0]

@@ -1,7 +1,8 @@
 """Arithmetic on arrays as torch's CPU kernels compute it, where NumPy's own rounds otherwise: a power
 with a number (products for small integer exponents; ones and the base for 0 and 1, before any kernel),
 the complex product (no fused multiply-add), the complex magnitude (the correctly rounded hypotenuse) and
-the complex power (the C library's ``cpow``). The formulas reach them through ``formula_math``'s
+the complex power (the C library's ``cpow``), and add's and sub's complex second operand (``scaled``). The
+formulas reach them through ``formula_math``'s
 primitives; the ops of ``myautograd._ops`` call them directly.
 """
 
@@ -67,6 +68,15 @@ def multiply(x, y, out=None):
         return product
     out[...] = product
     return out
+
+
+def scaled(y):
+    """``y`` as torch's add and sub take their second operand: ``alpha * y``, with ``alpha = 1`` multiplied in as a
+    complex number, so that an infinite part of a complex ``y`` makes NaN of the other part (inf * 0; torch's
+    ``0j - complex(inf, 1)`` is ``-inf + nan j``). Real and finite values are returned as they are."""
+    if getattr(y, "dtype", None) in _COMPLEX and not bool(np.isfinite(y).all()):
+        return multiply(1, y)
+    return y
 
 
 _LONG_ENOUGH = np.finfo(np.longdouble).nmant >= 63  # x86's 80-bit long double: 64 bits of mantissa

@@ -90,10 +90,15 @@ def _mul(tangents, values, F):
 
 
 def _div(tangents, values, F):
-    """torch's ``(self_t - other_t * result) / other``: infinite, not NaN, where other is 0."""
+    """torch's ``(self_t - other_t * result) / other``: infinite, not NaN, where other is 0. A subtraction, from
+    zeros where self has no tangent: for complex values it scales ``other_t * result`` as torch's sub does (an
+    infinite part makes the other part NaN; ``arithmetic.scaled``), where a negation would not."""
     product = _zero_product(tangents[1], values["result"], F)
-    numerator = _terms(tangents[0], None if product is None else -product)
-    return numerator / values["other"]
+    if product is None:
+        return tangents[0] / values["other"]
+    if tangents[0] is not None:
+        return (tangents[0] - product) / values["other"]
+    return ((0 - product) if product.is_complex() else -product) / values["other"]
 
 
 def _addcmul(tangents, values, F):

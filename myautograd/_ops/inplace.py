@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _backend, _dtype
 from .._autograd import forward
-from .._autograd.arithmetic import library_power, multiply, power
+from .._autograd.arithmetic import library_power, multiply, power, scaled
 from .._autograd.conjugate_views import ConjugateView, shared
 from .._autograd.record import record_inplace, records_any
 from .._autograd.views import OVERLAP_MESSAGE, REBASE_REFUSED, copy_slices, rebase_message
@@ -247,6 +247,8 @@ def _binary_inplace(name: str, node_name: str, compute, with_alpha: bool = False
         ad, bd = operands(self, other)
         if alpha != 1:
             bd = bd * alpha
+        elif with_alpha:  # add_, sub_: a complex operand scaled by 1 as torch's kernel scales it
+            bd = scaled(bd)
         if (ad is self._data and not _records(self, other) and (self._meta is None or not self.is_inference())
                 and _backend.is_writeable(ad)):
             # Nothing to record and no cast (an optimizer's update): compute straight into the tensor.

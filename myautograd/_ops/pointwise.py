@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _backend, _dtype
 from .._autograd import formula_math, forward
-from .._autograd.arithmetic import absolute, library_power, multiply, power
+from .._autograd.arithmetic import absolute, library_power, multiply, power, scaled
 from .._autograd.conjugate_views import ConjugateView
 from .._autograd.record import record, record_one, recorded, records, records_any
 from .._autograd.views import make_conjugate_view
@@ -151,8 +151,8 @@ def _compute_error(exc: ValueError, ad, bd) -> RuntimeError:
 # -- arithmetic ---------------------------------------------------------------------------------------
 _ADD, _SUB, _MUL, _DIV = (NODES[n] for n in ("AddBackward0", "SubBackward0", "MulBackward0", "DivBackward0"))
 _ONE = {"alpha": 1}
-_add = binary_op(_ADD, np.add, _ONE, number_rounded=True)
-_sub = binary_op(_SUB, np.subtract, _ONE, number_rounded=True)
+_add = binary_op(_ADD, np.add, _ONE, number_rounded=True, complex_compute=lambda x, y: x + scaled(y))
+_sub = binary_op(_SUB, np.subtract, _ONE, number_rounded=True, complex_compute=lambda x, y: x - scaled(y))
 _mul = binary_op(_MUL, np.multiply, complex_compute=multiply)
 
 
@@ -219,7 +219,7 @@ def rsub(input, other, *, alpha=1):
     ad, bd = operands(input, other)
     if ad.dtype in REDUCED_FLOATS:  # as torch's sub: the number rounded to the dtype first
         bd = _backend.host_value(bd, ad, ad.dtype)
-    out = _compute(lambda x, y: y - x * _alpha(alpha, x) if alpha != 1 else y - x, ad, bd, stepwise=alpha != 1)
+    out = _compute(lambda x, y: y - x * _alpha(alpha, x) if alpha != 1 else y - scaled(x), ad, bd, stepwise=alpha != 1)
     return recorded(NODES["RsubBackward1"], out, (input,), {"alpha": alpha})
 
 
