@@ -78,3 +78,19 @@ def test_a_mean_squared_error_equals_torchs_to_the_bit():
         theirs = torch.nn.functional.mse_loss(torch.from_numpy(a), torch.from_numpy(b))
         ours = myautograd.nn.functional.mse_loss(myautograd.from_numpy(a), myautograd.from_numpy(b))
         assert ours.item() == theirs.item()
+
+
+def test_a_planted_order_bug_is_caught():
+    """The mutant ``sum_not_interleaved`` (tests/mutants/summation_order.py) makes these comparisons fail."""
+    from myautograd import _summation
+    from tests.mutants import MUTANTS
+
+    original = _summation._interleaved
+    try:
+        MUTANTS["sum_not_interleaved"].apply()
+        assert _summation._interleaved is not original
+        with pytest.raises(AssertionError):
+            test_sum_and_mean_over_every_dimension_set((100,), np.float32)
+    finally:
+        _summation._interleaved = original
+    test_sum_and_mean_over_every_dimension_set((100,), np.float32)

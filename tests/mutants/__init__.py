@@ -24,6 +24,7 @@ from . import (  # noqa: F401 - imported for their registrations
     optimizer_options,
     promotion,
     reduced_precision,
+    summation_order,
     transforms,
 )
 from ._registry import AREAS, MUTANTS, apply
