@@ -57,8 +57,9 @@ def _accumulator(result_dtype):
 def _summed(data, axes, keepdim: bool):
     """``data`` summed over ``axes`` (None: all) in its accumulator type, in torch's order of additions."""
     keepdims = keepdim if axes is not None else False
-    if data.dtype in REDUCED_FLOATS:
-        return data.sum(axis=axes, keepdims=keepdims, dtype=np.float32)
+    accumulator = _accumulator(data.dtype)
+    if accumulator != data.dtype:
+        return data.sum(axis=axes, keepdims=keepdims, dtype=accumulator)
     return sum_array(data, axes, keepdims)
 
 
