@@ -180,6 +180,10 @@ def is_tensor(value: Any) -> bool:
 class Tensor:
     __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_vc", "_meta",
                  "__weakref__", "__dict__")
+    # torch's value: a NumPy scalar on the left of an operator (``np.float64(0.5) * t``) defers to the
+    # tensor's reflected operator, which takes it as a Python number (a float32 tensor stays float32),
+    # instead of NumPy turning the tensor into an array and computing in float64.
+    __array_priority__ = 1000
 
     # -- construction ---------------------------------------------------------------------
     def __new__(cls, *args, device=None):
