@@ -51,6 +51,17 @@ def test_sum_and_mean_over_every_dimension_set(shape, dtype):
                 _bits(theirs.sum((0, 2)), ours.sum((0, 2)))
 
 
+def test_a_sum_in_a_wider_dtype_adds_the_widened_values():
+    """``x.sum(dtype=torch.float64)`` of float32 values: cast first, then added in float64 (as torch)."""
+    values = np.random.default_rng(8).standard_normal((2, 3, 5)).astype(np.float32)
+    for dims in (None, 1, (0, 2)):
+        theirs = torch.from_numpy(values).sum(dims, dtype=torch.float64) if dims is not None else \
+            torch.from_numpy(values).sum(dtype=torch.float64)
+        ours = myautograd.from_numpy(values).sum(dims, dtype=myautograd.float64) if dims is not None else \
+            myautograd.from_numpy(values).sum(dtype=myautograd.float64)
+        _bits(theirs, ours)
+
+
 def test_a_reduced_dimension_of_size_one_and_negative_zero():
     theirs, ours = torch.tensor([[-0.0, -0.0]]), myautograd.tensor([[-0.0, -0.0]])
     _bits(theirs.sum(0), ours.sum(0))

@@ -69,7 +69,10 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     data = input._data
     axes = _dims_arg(dim, data.ndim)
     result = _sum_dtype(data, dtype)
-    out = _backend.as_array(_summed(read_as(data, result), axes, keepdim), dtype=result)
+    values = read_as(data, result)
+    if values.dtype != result:  # sum(dtype=...) adds the values cast to that dtype, as torch does
+        values = values.astype(result)
+    out = _backend.as_array(_summed(values, axes, keepdim), dtype=result)
     if not records(input):
         return make_tensor(out)
     if dim is None:
