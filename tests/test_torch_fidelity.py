@@ -8,8 +8,8 @@
 * small integer powers are the products torch computes (``x ** 3`` is ``x * x * x``);
 * a 0-dim tensor indexed by an integer raises torch's errors ("invalid index of a 0-dim tensor" for 0);
 * a NumPy scalar on the left of an operator (``np.float64(0.5) * t``, ``np.sqrt(d) + t``) gives a tensor
-  of the tensor's dtype, recorded, as torch's ``__array_priority__`` makes it (NumPy computed a float64
-  array, so a float32 run went on in float64, or its graph was cut);
+  of the tensor's dtype, recorded, as torch gives (myautograd's ``Tensor.__array_ufunc__``; NumPy computed a
+  float64 array, so a float32 run went on in float64, or its graph was cut);
 * a NumPy scalar operand or argument (``x * np.float64(0.7)``, ``pow``, ``alpha``, ``lerp``'s weight,
   ``leaky_relu``'s slope...) counts as the Python number it holds: the gradient of a float32 leaf stays
   float32 (a node saved the NumPy float64, and ``grad * other`` made the gradient float64);
