@@ -177,6 +177,23 @@ def is_tensor(value: Any) -> bool:
     return isinstance(value, Tensor)
 
 
+# NumPy's ufunc for each of Python's binary operators: (the tensor's operator with the tensor first, with it second)
+_UFUNC_OPERATORS = {
+    np.add: ("__add__", "__radd__"), np.subtract: ("__sub__", "__rsub__"), np.multiply: ("__mul__", "__rmul__"),
+    np.true_divide: ("__truediv__", "__rtruediv__"), np.floor_divide: ("__floordiv__", "__rfloordiv__"),
+    np.remainder: ("__mod__", "__rmod__"), np.power: ("__pow__", "__rpow__"),
+    np.less: ("__lt__", "__gt__"), np.less_equal: ("__le__", "__ge__"), np.greater: ("__gt__", "__lt__"),
+    np.greater_equal: ("__ge__", "__le__"), np.equal: ("__eq__", "__eq__"), np.not_equal: ("__ne__", "__ne__"),
+}
+
+_COMPARISONS = (np.less, np.less_equal, np.greater, np.greater_equal, np.equal, np.not_equal)
+
+
+def _numpy_scalar(value, ufunc) -> bool:
+    """A NumPy scalar operand (which NumPy hands to a comparison as a 0-dim array)."""
+    return isinstance(value, np.generic) or (ufunc in _COMPARISONS and type(value) is np.ndarray and value.ndim == 0)
+
+
 class Tensor:
     __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_vc", "_meta",
                  "__weakref__", "__dict__")
@@ -528,6 +545,23 @@ class Tensor:
     def __array__(self, dtype=None, copy=None):
         array = self.numpy()
         return array if dtype is None else array.astype(dtype)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """A NumPy scalar and a tensor in one of Python's operators (``np.float64(0.5) * t``, where NumPy
+        is asked first): the tensor's operator, the scalar taken as the Python number it holds, as torch
+        gives (a float32 tensor, recorded; NumPy computed a float64 array). Anything else as NumPy
+        computes it on the tensor's array (``__array__``), as before this hook."""
+        operators = _UFUNC_OPERATORS.get(ufunc)
+        if operators is not None and method == "__call__" and not kwargs and len(inputs) == 2:
+            first, second = inputs
+            if isinstance(second, Tensor) and _numpy_scalar(first, ufunc):
+                return getattr(second, operators[1])(first.item())
+            if isinstance(first, Tensor) and _numpy_scalar(second, ufunc):
+                return getattr(first, operators[0])(second.item())
+        inputs = tuple(np.asarray(x) if isinstance(x, Tensor) else x for x in inputs)
+        if "out" in kwargs:
+            kwargs["out"] = tuple(np.asarray(x) if isinstance(x, Tensor) else x for x in kwargs["out"])
+        return getattr(ufunc, method)(*inputs, **kwargs)
 
     # -- printing -------------------------------------------------------------------------
     def __repr__(self, *, tensor_contents=None) -> str:

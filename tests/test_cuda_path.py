@@ -8,7 +8,8 @@ for CuPy (a stand-in that enforces the rules by which CuPy differs from NumPy): 
 as on a GPU machine where CuPy is installed, and on "cuda". The two must observe the same
 thing, apart from the device itself.
 
-What is allowed to differ, and nothing else: the device's name in observations and messages
+The CPU run adds float sums in NumPy's order, as the CUDA path does (``observed_on_cpu``). What is
+allowed to differ, and nothing else: the device's name in observations and messages
 (``cuda:0`` or ``device(type='cuda', index=0)`` for the CPU's, ``torch.cuda.FloatTensor`` for
 ``torch.FloatTensor``, ``"fmod_cuda"`` for ``"fmod_cpu"`` in a dtype refusal), the
 ``device='cuda:0'`` part of a tensor's repr, the line breaks that longer repr causes, and the
@@ -50,8 +51,14 @@ def device_blind(text: str) -> str:
 
 
 def observed_on_cpu(case) -> dict:
-    """On the CPU with CuPy present (the stand-in), as on every GPU machine."""
+    """On the CPU with CuPy present (the stand-in), as on every GPU machine; its float sums in NumPy's
+    order, as the CUDA path adds (CuPy's own order there): on the CPU myautograd adds them in torch's
+    CPU order (``myautograd/_summation.py``, checked against torch by ``tests/test_summation_order.py``),
+    which torch's CUDA kernels do not follow either."""
     def task() -> dict:
+        from myautograd import _summation
+
+        _summation.torch_sum = lambda data, axes, keepdim: None  # in this forked child only
         with strict_cupy.installed(_backend):
             return observe(case, myautograd, "cpu")
 

@@ -120,6 +120,43 @@ def test_recurrent_layer_matches_torch(spec, options, with_state, batched):
         assert m_out.grad_fn.name() == t_out.grad_fn.name()
 
 
+@pytest.mark.parametrize("spec", ["LSTM(3, 4, batch_first=True)", "GRU(3, 4)", "RNN(3, 4, num_layers=2)"])
+def test_a_sequence_of_length_one_with_the_state_carried(spec):
+    """The char-RNN tutorials' loop: one step at a time, the state handed back in (the LSTM of a
+    length-1 sequence crashed: unbinding a dimension of size 1 recorded a one-output node wrongly)."""
+    results = []
+    for lib in (torch, mt):
+        module = build(spec, lib, {})
+        data = np.random.default_rng(4).standard_normal((2, 3, 3) if module.batch_first else (3, 2, 3))
+        data = data.astype("float32")
+        x = lib.tensor(data, requires_grad=True)
+        state, outputs = None, []
+        for step in range(3):
+            one = x[:, step:step + 1] if module.batch_first else x[step:step + 1]
+            output, state = module(one, state) if state is not None else module(one)
+            outputs.append(output)
+        finals = state if isinstance(state, tuple) else (state,)
+        loss = sum((o * o).sum() for o in outputs) + sum(f.sum() for f in finals)
+        loss.backward()
+        results.append((outputs, finals, [x.grad] + [p.grad for p in module.parameters()]))
+    (t_outs, t_finals, t_grads), (m_outs, m_finals, m_grads) = results
+    for ours, theirs in zip(m_outs + list(m_finals) + m_grads, t_outs + list(t_finals) + t_grads, strict=True):
+        close(ours, theirs)
+    for ours, theirs in zip(m_finals, t_finals, strict=True):
+        assert ours.grad_fn.name() == theirs.grad_fn.name()
+
+
+def test_unbind_of_a_dimension_of_size_one_is_one_view():
+    for lib in (torch, mt):
+        x = lib.ones(1, 3, requires_grad=True)
+        (row,) = x.unbind(0)
+        (part,) = x.split(1, dim=0)
+        assert (row.grad_fn.name(), tuple(row.shape), row._base is x) == ("UnbindBackward0", (3,), True)
+        assert (part.grad_fn.name(), tuple(part.shape)) == ("SplitBackward0", (1, 3))
+        (row * 2 + part.squeeze(0)).sum().backward()
+        assert x.grad.tolist() == [[3.0, 3.0, 3.0]]
+
+
 def test_recurrent_initial_parameters_are_torchs():
     for spec, options in RECURRENT:
         theirs, ours = build(spec, torch, options), build(spec, mt, options)

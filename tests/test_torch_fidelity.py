@@ -6,7 +6,14 @@
 * writing through a ``range`` index writes (``t[range(3)] = 1``, ``t[range(n), idx] -= 1``);
 * ``linspace`` rounds each value once as torch does, bit for bit;
 * small integer powers are the products torch computes (``x ** 3`` is ``x * x * x``);
-* a 0-dim tensor indexed by an integer raises torch's errors ("invalid index of a 0-dim tensor" for 0).
+* a 0-dim tensor indexed by an integer raises torch's errors ("invalid index of a 0-dim tensor" for 0);
+* a NumPy scalar on the left of an operator (``np.float64(0.5) * t``, ``np.sqrt(d) + t``) gives a tensor
+  of the tensor's dtype, recorded, as torch gives (myautograd's ``Tensor.__array_ufunc__``; NumPy computed a
+  float64 array, so a float32 run went on in float64, or its graph was cut);
+* a NumPy scalar operand or argument (``x * np.float64(0.7)``, ``pow``, ``alpha``, ``lerp``'s weight,
+  ``leaky_relu``'s slope...) counts as the Python number it holds: the gradient of a float32 leaf stays
+  float32 (a node saved the NumPy float64, and ``grad * other`` made the gradient float64);
+* ``tensor([...])`` of a list holding NumPy scalars takes their dtypes, promoted with the Python numbers'.
 """
 
 from __future__ import annotations
@@ -152,3 +159,73 @@ def test_integer_index_of_a_zero_dim_tensor():
 
         assert _raised(write, myautograd) == _raised(write, torch)
     assert _raised(lambda t: t.tensor(2.0)[None, 0], myautograd) == _raised(lambda t: t.tensor(2.0)[None, 0], torch)
+
+
+NUMPY_SCALAR_ON_THE_LEFT = [
+    ("mul", lambda a, t: a * t), ("add", lambda a, t: a + t), ("sub", lambda a, t: a - t),
+    ("truediv", lambda a, t: a / t), ("pow", lambda a, t: a ** t), ("lt", lambda a, t: a < t),
+    ("eq", lambda a, t: a == t), ("floordiv", lambda a, t: a // t), ("mod", lambda a, t: a % t),
+]
+
+
+@pytest.mark.parametrize("scalar", [np.float64(0.3), np.float32(1.5), np.int64(3)], ids=repr)
+@pytest.mark.parametrize(("name", "op"), NUMPY_SCALAR_ON_THE_LEFT, ids=[n for n, _ in NUMPY_SCALAR_ON_THE_LEFT])
+def test_a_numpy_scalar_on_the_left_of_an_operator(name, op, scalar):
+    """torch's type and dtype; the bits of the Python number's result (``pow`` differs from torch's libm
+    in the last bit either way)."""
+    values = np.array([0.5, 1.25, 2.0], dtype=np.float32)
+    theirs, ours = _both(lambda lib: op(scalar, lib.tensor(values)))
+    assert type(ours) is myautograd.Tensor
+    assert str(ours.dtype) == str(theirs.dtype)
+    assert ours.numpy().tobytes() == op(scalar.item(), myautograd.tensor(values)).numpy().tobytes()
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=2e-7)
+
+
+def test_a_numpy_scalar_on_the_left_keeps_the_graph():
+    def run(lib):
+        x = lib.tensor([0.5, 2.0], requires_grad=True)
+        y = np.float64(0.1) * x + np.sqrt(np.float64(2.0)) / x
+        y.sum().backward()
+        return y.grad_fn.name(), y.dtype, x.grad
+    (t_name, t_dtype, t_grad), (m_name, m_dtype, m_grad) = _both(run)
+    assert (m_name, str(m_dtype)) == (t_name, str(t_dtype)) == ("AddBackward0", "torch.float32")
+    assert m_grad.numpy().tobytes() == t_grad.numpy().tobytes()
+
+
+NUMPY_SCALAR_ARGUMENTS = {
+    "mul": lambda lib, x, s: x * s, "rmul": lambda lib, x, s: s * x, "div": lambda lib, x, s: x / s,
+    "rdiv": lambda lib, x, s: s / x, "pow": lambda lib, x, s: x ** s, "torch.mul": lambda lib, x, s: lib.mul(x, s),
+    "add alpha": lambda lib, x, s: x.add(x * x, alpha=s), "sub alpha": lambda lib, x, s: x.sub(x * x, alpha=s),
+    "lerp": lambda lib, x, s: lib.lerp(x, x * 3, s), "addcmul": lambda lib, x, s: lib.addcmul(x, x, x, value=s),
+    "addcdiv": lambda lib, x, s: lib.addcdiv(x, x, x + 1, value=s),
+    "leaky_relu": lambda lib, x, s: lib.nn.functional.leaky_relu(x - 1, s),
+    "softplus": lambda lib, x, s: lib.nn.functional.softplus(x, s),
+}
+
+
+@pytest.mark.parametrize("name", list(NUMPY_SCALAR_ARGUMENTS))
+def test_a_numpy_scalar_argument_keeps_float32_gradients(name):
+    """torch's dtypes, and the bits myautograd computes with the Python number (which may differ from
+    torch's in the last bit where libm or a fused kernel does: pow, alpha)."""
+    def run(lib, scalar):
+        x = lib.tensor([0.5, 1.25, 2.0], requires_grad=True)
+        y = NUMPY_SCALAR_ARGUMENTS[name](lib, x, scalar)
+        y.sum().backward()
+        return y, x.grad
+    t_y, t_grad = run(torch, np.float64(0.7))
+    m_y, m_grad = run(myautograd, np.float64(0.7))
+    plain_y, plain_grad = run(myautograd, 0.7)
+    assert (str(m_y.dtype), str(m_grad.dtype)) == (str(t_y.dtype), str(t_grad.dtype)) == ("torch.float32",) * 2
+    assert m_y.detach().numpy().tobytes() == plain_y.detach().numpy().tobytes()
+    assert m_grad.numpy().tobytes() == plain_grad.numpy().tobytes()
+    np.testing.assert_allclose(m_grad.numpy(), t_grad.numpy(), rtol=2e-7)
+
+
+@pytest.mark.parametrize("values", [
+    [np.float64(0.5), 1.0], [1.0, np.float64(0.5)], [[np.float64(1.0)], [2.0]], [np.float32(0.5), 1.0],
+    [np.float16(1.0), 2], [np.int32(1), 2], [np.int64(1), 2.5], [np.float64(1.0), np.float32(2.0)],
+], ids=repr)
+def test_tensor_of_a_list_with_numpy_scalars(values):
+    theirs, ours = _both(lambda lib: lib.tensor(values))
+    assert str(ours.dtype) == str(theirs.dtype)
+    assert ours.tolist() == theirs.tolist()

@@ -37,6 +37,7 @@ import numpy as np
 
 from .. import _backend, _dtype
 from .._reduced import in_float32
+from .._summation import sum_array
 from .._tensor import Tensor, make_tensor
 from .arithmetic import absolute, power
 
@@ -107,10 +108,8 @@ def sum_to(x, shape):
     if x.shape == shape:
         return x
     lead, kept = _reduced_axes(x.shape, shape)
-    if lead:
-        x = x.sum(axis=lead)
-    if kept:
-        x = x.sum(axis=kept, keepdims=True)
+    if lead or kept:  # one reduction, as torch's sum_to, so that the additions are in its order
+        x = sum_array(x, lead + tuple(len(lead) + k for k in kept), keepdim=True)
     return x.reshape(shape)
 
 
@@ -406,7 +405,7 @@ PRIMITIVES: dict[str, tuple] = {
     "where": (np.where, "where"),
     "masked_fill": (lambda x, mask, value: np.where(mask, x.dtype.type(value), x), method("masked_fill")),
     "reciprocal": (np.reciprocal, method("reciprocal")),
-    "sum": (lambda x, dims=None, keepdim=False: x.sum(axis=dims, keepdims=keepdim),
+    "sum": (lambda x, dims=None, keepdim=False: sum_array(x, dims, keepdim),
             lambda x, dims=None, keepdim=False: x.sum() if dims is None else x.sum(tuple(dims), keepdim=keepdim)),
     "prod": (lambda x, dim=None, keepdim=False: x.prod(axis=dim, keepdims=keepdim),
              lambda x, dim=None, keepdim=False: x.prod() if dim is None else x.prod(dim, keepdim=keepdim)),

@@ -111,9 +111,10 @@ def make_views(base: Tensor, datas: list, node_name: str, attrs: dict) -> tuple:
     """Several views from one op (unbind, split): they may not be modified in place."""
     recorded = STATE.grad_enabled and base._requires_grad
     if recorded:
-        outs = record(NODES[node_name], tuple(datas), (base,), attrs, outputs=len(datas))
-        if len(datas) == 1:
-            outs = (outs,)
+        if len(datas) == 1:  # one view (unbind of a dimension of size 1): a node of one output
+            outs = (record(NODES[node_name], datas[0], (base,), attrs),)
+        else:
+            outs = record(NODES[node_name], tuple(datas), (base,), attrs, outputs=len(datas))
     else:  # under no_grad or in inference mode: as make_view's
         inference_base = base.is_inference()
         outs = tuple(make_tensor(d, requires_grad=base._requires_grad and not inference_base) for d in datas)

@@ -22,7 +22,7 @@ from .._autograd.record import recorded
 from .._reduced import in_float32
 from .._tensor import Tensor
 from . import formula_helpers as H
-from .common import normalize_dim
+from .common import normalize_dim, plain_number
 from .derivatives import NODES
 from .inplace import apply_inplace
 from .pointwise import _erf
@@ -91,6 +91,7 @@ def _leaky_relu_values(x, negative_slope):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
+    negative_slope = plain_number(negative_slope)
     out = _leaky_relu_values(input._data, negative_slope)
     return _activation("LeakyReluBackward1" if inplace else "LeakyReluBackward0", out, input,
                        {"negative_slope": negative_slope}, inplace)
@@ -165,6 +166,7 @@ def _softplus_values(x, beta, threshold):
 
 
 def softplus(input, beta=1.0, threshold=20.0):
+    beta, threshold = plain_number(beta), plain_number(threshold)
     out = _softplus_values(input._data, beta, threshold)
     return _activation("SoftplusBackward0", out, input, {"beta": beta, "threshold": threshold})
 

@@ -10,6 +10,13 @@ from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, warn_once
 
 PY_NUMBERS = (bool, int, float, complex)
+
+
+def plain_number(value):
+    """A NumPy scalar (``np.float64(0.5)``, ``np.sqrt(2.0)``) as the Python number it holds, as torch
+    takes it: a number that does not promote a float32 tensor. Saved in a node as it came, NumPy's
+    float64 scalar made the gradient float64 (``grad * other``); anything else is returned as it is."""
+    return value.item() if isinstance(value, np.generic) else value
 COMPLEX_TO_REAL_WARNING = "Casting complex values to real discards the imaginary part"
 
 

@@ -82,6 +82,25 @@ def _check_nesting(values, dim: int = 0) -> None:
         _check_nesting(item, dim + 1)
 
 
+def _numpy_scalars_promoted(values) -> _dtype.dtype | None:
+    """torch's dtype for a sequence holding NumPy scalars (None when it holds none): each NumPy scalar
+    counts with its own dtype, a Python number with the one it takes alone (``[np.float64(1), 2.0]`` is
+    float64, ``[np.int64(1), 2.5]`` float32), all promoted together."""
+    found, result = False, None
+    stack = [values]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, (list, tuple)):
+            stack.extend(value)
+            continue
+        if isinstance(value, np.generic):
+            found, kind = True, _dtype.from_numpy(value.dtype)
+        else:
+            kind = _dtype._python_scalar_dtype(value)
+        result = kind if result is None else _dtype.promote_types(result, kind)
+    return result if found else None
+
+
 def _inferred(values, dtype=None) -> np.ndarray:
     """Nested Python data as an array of torch's inferred dtype, or of ``dtype`` when given: the
     numbers are converted once, straight to that dtype (a Python float is a double, so
@@ -95,6 +114,9 @@ def _inferred(values, dtype=None) -> np.ndarray:
         raise TypeError(f"Could not infer dtype of {type(values).__name__}")
     if dtype is not None:
         return array.astype(to_dtype(dtype).np)
+    with_numpy_scalars = _numpy_scalars_promoted(values)
+    if with_numpy_scalars is not None:
+        return array.astype(with_numpy_scalars.np)
     kind = array.dtype.kind
     if kind == "f":
         return array.astype(_dtype.get_default_dtype().np)

@@ -17,6 +17,7 @@ import numpy as np
 from .. import _backend
 from .._autograd.formula_math import BACKWARD_KERNELS, STEPWISE_KERNELS, ArrayMath
 from .._autograd.record import recorded
+from .._summation import sum_array
 from .._tensor import Tensor, make_tensor
 from . import formula_helpers as H
 from .common import broadcast_shapes, refuse_requires_grad
@@ -40,11 +41,11 @@ def reduction_code(reduction: str) -> int:
 def reduced(values, code: int):
     """A loss kernel's elementwise values reduced as torch's ``apply_loss_reduction``."""
     if code == 1:
-        total = values.sum()
+        total = sum_array(values)
         return _backend.as_array(total / values.dtype.type(values.size) if values.size else
                                  total * values.dtype.type("nan"), dtype=values.dtype)
     if code == 2:
-        return _backend.as_array(values.sum(), dtype=values.dtype)
+        return _backend.as_array(sum_array(values), dtype=values.dtype)
     return values
 
 

@@ -32,6 +32,7 @@ from .common import (
     check_tensor,
     default_float_for,
     device_error,
+    plain_number,
 )
 from .derivatives import NODES
 from .registry import export
@@ -118,6 +119,8 @@ def binary_op(node, compute, attrs: dict | None = None, number_rounded: bool = F
             else:
                 bd = b  # on CUDA: CuPy takes the number
         else:
+            if isinstance(b, np.generic):  # a NumPy scalar: the Python number it holds (common.plain_number)
+                return op(a, b.item())
             ad, bd = operands(a, b)
             number = b.__class__ is complex
             reduced = ad.dtype in REDUCED_FLOATS
@@ -175,6 +178,7 @@ def add(input, other, *, alpha=1, out=None):
     if out is not None:
         return _with_out("add", out, add(input, other, alpha=alpha) if not records_any((input, other)) else None,
                          input, other)
+    alpha = plain_number(alpha)
     if alpha == 1:
         return _add(input, other)
     _check_alpha(input, alpha)
@@ -200,6 +204,7 @@ def check_bool_sub(a: Tensor, b) -> None:
 def sub(input, other, *, alpha=1):
     check_tensor(input, "sub")
     check_bool_sub(input, other)
+    alpha = plain_number(alpha)
     if alpha == 1:
         return _sub(input, other)
     _check_alpha(input, alpha)
@@ -295,6 +300,7 @@ _pow_tensor = binary_op(NODES["PowBackward1"], _pow_compute)
 
 @export
 def pow(input, exponent):
+    input, exponent = plain_number(input), plain_number(exponent)
     if not isinstance(input, Tensor):
         return _scalar_pow(input, check_tensor(exponent, "pow", "exponent", 2))
     if isinstance(exponent, Tensor):
@@ -314,6 +320,7 @@ def _check_pow_dtype(result: _dtype.dtype) -> None:
 
 def _scalar_pow(base, exponent: Tensor) -> Tensor:
     """``2 ** x``: PowBackward2."""
+    base = plain_number(base)
     target = _dtype.result_type(exponent, base)
     _check_pow_dtype(target)
     out = in_float32(lambda e: library_power(e.dtype.type(base), e))(exponent._data.astype(target.np, copy=False))
@@ -534,6 +541,7 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
 # -- remainder and fmod ------------------------------------------------------------------------------------
 def _scalar_like(value, like: Tensor) -> Tensor:
     """A Python number as a 0-dim tensor of the type it takes beside ``like`` (``3 % x``)."""
+    value = plain_number(value)
     target = _dtype.result_type(like, value)
     return make_tensor(_backend.host_value(value, like._data, target.np))
 

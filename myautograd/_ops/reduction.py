@@ -4,7 +4,8 @@ Overloads keep torch's node names: a full ``sum()`` is ``SumBackward0`` and ``su
 ``SumBackward1``; a full ``max()`` is ``MaxBackward1`` and ``max(dim)`` ``MaxBackward0``.
 
 float16 and bfloat16 reduce as torch's CPU kernels do: accumulated in float32, the result rounded
-once (``_accumulator``, ``_reduced.in_float32``).
+once (``_accumulator``, ``_reduced.in_float32``). float32 and float64 sums and means add in torch's
+order (``_summation``), so their last bits are torch's.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .._autograd.arithmetic import absolute
 from .._autograd.record import record, records
 from .._dtype import REDUCED_FLOATS
 from .._reduced import in_float32
+from .._summation import sum_array
 from .._tensor import Tensor, make_tensor, warn_from_user_code
 from .common import check_tensor, normalize_dim, normalize_dims, read_as, to_dtype
 from .derivatives import NODES
@@ -52,14 +54,25 @@ def _accumulator(result_dtype):
     return np.float32 if result_dtype in REDUCED_FLOATS else result_dtype
 
 
+def _summed(data, axes, keepdim: bool):
+    """``data`` summed over ``axes`` (None: all) in its accumulator type, in torch's order of additions."""
+    keepdims = keepdim if axes is not None else False
+    accumulator = _accumulator(data.dtype)
+    if accumulator != data.dtype:
+        return data.sum(axis=axes, keepdims=keepdims, dtype=accumulator)
+    return sum_array(data, axes, keepdims)
+
+
 @export
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     check_tensor(input, "sum")
     data = input._data
     axes = _dims_arg(dim, data.ndim)
     result = _sum_dtype(data, dtype)
-    out = _backend.as_array(read_as(data, result).sum(axis=axes, keepdims=keepdim if axes is not None else False,
-                                                      dtype=_accumulator(result)), dtype=result)
+    values = read_as(data, result)
+    if values.dtype != result:  # sum(dtype=...) adds the values cast to that dtype, as torch does
+        values = values.astype(result)
+    out = _backend.as_array(_summed(values, axes, keepdim), dtype=result)
     if not records(input):
         return make_tensor(out)
     if dim is None:
@@ -110,7 +123,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     data = input._data
     axes = _dims_arg(dim, data.ndim)
     count = data.size if axes is None else _reduced_size(data.shape, axes)
-    total = data.sum(axis=axes, keepdims=keepdim if axes is not None else False, dtype=_accumulator(data.dtype))
+    total = _summed(data, axes, keepdim)
     out = _backend.as_array(total / total.dtype.type(count) if count else total * total.dtype.type("nan"),
                             dtype=data.dtype)
     if not records(input):

@@ -15,7 +15,7 @@ from .. import _dtype
 from .._autograd.record import recorded
 from .._reduced import in_float32
 from .._tensor import Tensor
-from .common import broadcast_shapes, check_tensor
+from .common import broadcast_shapes, check_tensor, plain_number
 from .derivatives import NODES
 from .pointwise import operands
 from .registry import export, method
@@ -147,6 +147,7 @@ def lerp_values(start, end, weight):
 
 @export
 def lerp(input, end, weight):
+    weight = plain_number(weight)
     if isinstance(weight, Tensor):
         a, b = operands(input, end)
         w = weight._data.astype(a.dtype, copy=False)
@@ -180,6 +181,7 @@ def _three(input, tensor1, tensor2):
 
 @export
 def addcmul(input, tensor1, tensor2, *, value=1):
+    value = plain_number(value)
     s, t1, t2 = _three(input, tensor1, tensor2)
     return recorded(NODES["AddcmulBackward0"], in_float32(addcmul_values)(s, t1, t2, value), (input, tensor1, tensor2),
                     {"value": value})
@@ -187,6 +189,7 @@ def addcmul(input, tensor1, tensor2, *, value=1):
 
 @export
 def addcdiv(input, tensor1, tensor2, *, value=1):
+    value = plain_number(value)
     s, t1, t2 = _three(input, tensor1, tensor2)
     return recorded(NODES["AddcdivBackward0"], in_float32(addcdiv_values)(s, t1, t2, value), (input, tensor1, tensor2),
                     {"value": value})

@@ -28,6 +28,7 @@ from . import (  # noqa: F401 - imported for their registrations
     pooling,
     promotion,
     reduced_precision,
+    summation_order,
     transforms,
 )
 from ._registry import AREAS, MUTANTS, apply
