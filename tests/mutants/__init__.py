@@ -26,6 +26,7 @@ from . import (  # noqa: F401 - imported for their registrations
     numerics,
     optimizer_options,
     pooling,
+    printing,
     promotion,
     reduced_precision,
     transforms,
