@@ -20,6 +20,7 @@ from . import (  # noqa: F401 - imported for their registrations
     formulas,
     forward_mode,
     graph_utilities,
+    jacobians,
     margin_losses,
     module_hooks,
     nn_activation_norm,
