@@ -28,6 +28,7 @@ with warnings.catch_warnings():  # torch's lazy imports (the forward-mode decomp
 CAUGHT = [
     ("sci_threshold_off_by_ten", "printing.scientific_notation_threshold", "float32"),
     ("set_printoptions_keeps_sci_mode", "printing.set_printoptions_precision_and_sci_mode", "float32"),
+    ("nested_anomaly_not_restored", "anomaly.nested_anomaly_modes_restored", "float32"),
     ("jacfwd_rows_not_moved", "func_transforms.jacobians_of_non_square_functions", "float64"),
 ]
 
@@ -53,3 +54,21 @@ def test_planted_bug_is_caught_and_myautograd_passes(mutant, case_id, dtype):
     assert caught["outcome"] == "fail", caught
     control = judged(case, resolve(REFERENCE), resolve("myautograd"), dtype=dtype)
     assert control["outcome"] == "pass", control
+
+
+def test_detect_anomaly_is_no_decorator_and_restores_the_mode_of_its_making():
+    """As torch's: ``detect_anomaly`` cannot decorate, and its exit restores the mode of when it was made."""
+    import myautograd
+
+    autograd = myautograd.autograd
+    with pytest.warns(UserWarning, match="Anomaly Detection has been enabled"):
+        context = autograd.detect_anomaly(check_nan=False)
+    with pytest.raises(TypeError, match="'detect_anomaly' object is not callable"):
+        context(lambda: None)
+    autograd.set_detect_anomaly(True)
+    try:
+        with context:
+            assert (myautograd.is_anomaly_enabled(), myautograd.is_anomaly_check_nan_enabled()) == (True, False)
+        assert (myautograd.is_anomaly_enabled(), myautograd.is_anomaly_check_nan_enabled()) == (False, True)
+    finally:
+        autograd.set_detect_anomaly(False)

@@ -13,6 +13,7 @@ rate (a mutant is killed when some item does not pass); ``tox -e mutants`` does 
 from __future__ import annotations
 
 from . import (  # noqa: F401 - imported for their registrations
+    anomaly_modes,
     attention,
     checkpointing,
     complex_numbers,
