@@ -29,6 +29,7 @@ CAUGHT = [
     ("sci_threshold_off_by_ten", "printing.scientific_notation_threshold", "float32"),
     ("set_printoptions_keeps_sci_mode", "printing.set_printoptions_precision_and_sci_mode", "float32"),
     ("nested_anomaly_not_restored", "anomaly.nested_anomaly_modes_restored", "float32"),
+    ("packed_values_not_freed", "hooks.saved_tensors_hooks_packed_values_freed_with_the_graph", "float32"),
     ("jacfwd_rows_not_moved", "func_transforms.jacobians_of_non_square_functions", "float64"),
 ]
 

@@ -31,6 +31,7 @@ from . import (  # noqa: F401 - imported for their registrations
     printing,
     promotion,
     reduced_precision,
+    saved_tensor_hooks,
     transforms,
 )
 from ._registry import AREAS, MUTANTS, apply
