@@ -5,7 +5,8 @@ bfloat16; complex), the automatic choice of scientific notation (a shown magnitu
 magnitudes spanning more than a factor 1000; zeros, NaN and infinities left out of the choice), then each knob of
 ``set_printoptions`` (``precision``, ``sci_mode`` and its reset to the automatic choice, ``linewidth``,
 ``threshold`` and ``edgeitems`` with the ``...`` of a summarised tensor, the profiles ``default``, ``short`` and
-``full``) and the autograd suffixes (``requires_grad=True``, ``grad_fn=<...>``) wrapped at the line width. Each
+``full``), the autograd suffixes (``requires_grad=True``, ``grad_fn=<...>``) wrapped at the line width, and the
+dtype suffix under another default dtype. Each
 text is recorded as printed text, compared exactly. Every case that changes the options sets them back with
 ``profile="default"`` at its end.
 """
@@ -184,3 +185,19 @@ def autograd_suffixes(torch, rec):
     rec.printed("str(x * 3)", str(x * 3))
     print(x / 3)
     print([x.detach(), torch.tensor([1, 2], device=rec.device)])
+
+
+@case("The dtype suffix is left out for the default dtype: after set_default_dtype(torch.float64), float64 and "
+      "complex128 tensors print without it and float32 and complex64 ones with it", doc=docs.SET_PRINTOPTIONS,
+      features=("non-scalar", "float64", "complex", "printing"))
+def default_dtype_decides_the_dtype_suffix(torch, rec):
+    torch.set_default_dtype(torch.float64)
+    try:
+        rec.printed("float64 under a float64 default", repr(torch.tensor([1.5, 2.0], device=rec.device)))
+        rec.printed("float32 under it", repr(torch.tensor([1.5, 2.0], dtype=torch.float32, device=rec.device)))
+        rec.printed("complex128 under it", repr(torch.tensor([1j, 2.0], device=rec.device)))
+        rec.printed("complex64 under it", repr(torch.tensor([1j], dtype=torch.complex64, device=rec.device)))
+        rec.printed("empty float32 under it", repr(torch.tensor([], dtype=torch.float32, device=rec.device)))
+    finally:
+        torch.set_default_dtype(torch.float32)
+    rec.printed("float64 after the default is back", repr(torch.tensor([1.5], dtype=torch.float64, device=rec.device)))
