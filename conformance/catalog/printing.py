@@ -6,9 +6,8 @@ magnitudes spanning more than a factor 1000; zeros, NaN and infinities left out 
 ``set_printoptions`` (``precision``, ``sci_mode`` and its reset to the automatic choice, ``linewidth``,
 ``threshold`` and ``edgeitems`` with the ``...`` of a summarised tensor, the profiles ``default``, ``short`` and
 ``full``), the autograd suffixes (``requires_grad=True``, ``grad_fn=<...>``) wrapped at the line width, and the
-dtype suffix under another default dtype. Each
-text is recorded as printed text, compared exactly. Every case that changes the options sets them back with
-``profile="default"`` at its end.
+dtype suffix under another default dtype. Each text is recorded as printed text, compared exactly. Every case
+that changes the options sets them back with ``profile="default"`` at its end.
 """
 
 from .. import docs
