@@ -66,6 +66,12 @@ def get_printoptions() -> dict:
     return dict(_options)
 
 
+def _automatic_sci_mode(smallest: float, largest: float) -> bool:
+    """Whether magnitudes from ``smallest`` to ``largest`` (finite, non-zero, shown) print in scientific notation
+    when ``sci_mode`` is None: above 1e8, below 1e-4, or spanning more than a factor 1000."""
+    return largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4
+
+
 class _Formatter:
     """Fixed style and width for one set of real numbers (a whole tensor, or its real or imaginary part)."""
 
@@ -85,7 +91,7 @@ class _Formatter:
         lo, hi = float(mags.min()), float(mags.max())
         self.int_mode = bool(np.all(vals == np.ceil(vals)))
         forced = opts["sci_mode"]
-        self.sci_mode = (hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4) if forced is None else forced
+        self.sci_mode = _automatic_sci_mode(lo, hi) if forced is None else forced
         if self.sci_mode:
             lengths = (len(f"{v:.{self.precision}e}") for v in vals.tolist())
         elif self.int_mode:

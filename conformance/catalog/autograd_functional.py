@@ -239,6 +239,49 @@ def hessian_vectorize_and_outer_strategy(torch, rec):
         torch.autograd.functional.hessian(f, (x, y), outer_jacobian_strategy="sideways")
 
 
+# -- non-square Jacobians ----------------------------------------------------------------------------------------
+
+def _non_square(torch):
+    """f: R^3 -> R^2 whose Jacobian [[x1, x0, cos x2], [2 x0, x2, x1 - 3]] differs from every rearrangement of
+    itself; g: a 3-vector and a 2 x 3 matrix to a 2-vector and a scalar; h: a 3-vector and a 2-vector to a
+    scalar with mixed second derivatives."""
+    def f(x):
+        return torch.stack([x[0] * x[1] + x[2].sin(), x[0] ** 2 - 3 * x[2] + x[1] * x[2]])
+
+    def g(x, w):
+        return w @ x.tanh(), (x * w[1]).sum() * x[0]
+
+    def h(x, y):
+        return (x[:2] * y).sum() * x[2] + (y ** 3).sum() + x[0] * y[1] ** 2
+
+    return f, g, h
+
+
+@case("jacobian of a non-square function (R^3 -> R^2) is 2 x 3, d output i / d input j at [i, j], by every "
+      "strategy; with several inputs and outputs each block is output_i.shape + input_j.shape; hessian's mixed "
+      "blocks are 3 x 2 and 2 x 3, transposes of each other", doc=docs.FUNCTIONAL_JACOBIAN, dtypes=BOTH,
+      tolerances=CHAINED.per_dtype(),
+      features=("non-scalar", "float64", "vmap", "forward-ad"))
+def jacobian_of_a_non_square_function(torch, rec):
+    dtype = getattr(torch, rec.dtype)
+    x = torch.tensor([0.5, -2.0, 1.5], dtype=dtype, device=rec.device)
+    w = torch.tensor([[1.0, -0.5, 2.0], [0.25, 3.0, -1.0]], dtype=dtype, device=rec.device)
+    y = torch.tensor([0.75, -1.25], dtype=dtype, device=rec.device)
+    f, g, h = _non_square(torch)
+    jacobian = torch.autograd.functional.jacobian
+    rec("jacobian(f, x)", jacobian(f, x))
+    rec("jacobian(f, x, vectorize=True)", jacobian(f, x, vectorize=True))
+    rec("jacobian(f, x, forward-mode)", jacobian(f, x, vectorize=True, strategy="forward-mode"))
+    rec("jacobian(f, x.unsqueeze(0)): 2 x 1 x 3", jacobian(lambda t: f(t[0]), x.unsqueeze(0)))
+    jac = rec("jacobian(g, (x, w))", jacobian(g, (x, w)))
+    rec("its block shapes", [[tuple(block.shape) for block in row] for row in jac])
+    rec("jacobian(g, (x, w), vectorize=True)", jacobian(g, (x, w), vectorize=True))
+    rec("jacobian(g, (x, w), forward-mode)", jacobian(g, (x, w), vectorize=True, strategy="forward-mode"))
+    hess = rec("hessian(h, (x, y))", torch.autograd.functional.hessian(h, (x, y)))
+    rec("its block shapes", [[tuple(block.shape) for block in row] for row in hess])
+    rec("hessian(h, (x, y), vectorize=True)", torch.autograd.functional.hessian(h, (x, y), vectorize=True))
+
+
 # -- vjp and jvp -----------------------------------------------------------------------------
 
 @case("vjp returns the function's output and the vector-Jacobian product v^T J, shaped as the inputs; "

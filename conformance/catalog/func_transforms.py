@@ -284,6 +284,38 @@ def hessian_and_its_compositions(torch, rec):
         torch.tensor(2.0, dtype=dtype, device=rec.device), x))
 
 
+@case("jacrev and jacfwd of a non-square function (R^3 -> R^2) give the 2 x 3 Jacobian, d output i / d input j "
+      "at [i, j]; with several inputs (argnums) and outputs each block is output.shape + input.shape; hessian of "
+      "two inputs of sizes 3 and 2 has 3 x 2 and 2 x 3 mixed blocks", doc=docs.FUNC_JACFWD, dtypes=BOTH,
+      tolerances=CHAINED.per_dtype(),
+      features=("non-scalar", "func-transforms", "vmap", "forward-ad", "float64"))
+def jacobians_of_non_square_functions(torch, rec):
+    func = torch.func
+    dtype = getattr(torch, rec.dtype)
+    x = torch.tensor([0.5, -2.0, 1.5], dtype=dtype, device=rec.device)
+    w = torch.tensor([[1.0, -0.5, 2.0], [0.25, 3.0, -1.0]], dtype=dtype, device=rec.device)
+    y = torch.tensor([0.75, -1.25], dtype=dtype, device=rec.device)
+
+    def f(t):
+        return torch.stack([t[0] * t[1] + t[2].sin(), t[0] ** 2 - 3 * t[2] + t[1] * t[2]])
+
+    def g(t, m):
+        return m @ t.tanh(), (t * m[1]).sum() * t[0]
+
+    def h(t, v):
+        return (t[:2] * v).sum() * t[2] + (v ** 3).sum() + t[0] * v[1] ** 2
+
+    rec("jacrev(f)(x)", func.jacrev(f)(x))
+    rec("jacfwd(f)(x)", func.jacfwd(f)(x))
+    rec("jacrev(f)(x) of a 1 x 3 input: 2 x 1 x 3", func.jacrev(lambda t: f(t[0]))(x.unsqueeze(0)))
+    rec("jacfwd(f)(x) of a 1 x 3 input", func.jacfwd(lambda t: f(t[0]))(x.unsqueeze(0)))
+    rec("jacrev(g, argnums=(0, 1))(x, w)", func.jacrev(g, argnums=(0, 1))(x, w))
+    rec("jacfwd(g, argnums=(0, 1))(x, w)", func.jacfwd(g, argnums=(0, 1))(x, w))
+    rec("jacfwd(g, argnums=1)(x, w): blocks 2 x 2 x 3 and 2 x 3", func.jacfwd(g, argnums=1)(x, w))
+    rec("hessian(h, argnums=(0, 1))(x, y)", func.hessian(h, argnums=(0, 1))(x, y))
+    rec("jacrev(jacfwd(h, argnums=1))(x, y): 2 x 3", func.jacrev(func.jacfwd(h, argnums=1))(x, y))
+
+
 # -- compositions ------------------------------------------------------------------------------
 
 @case("vmap(grad(loss), in_dims=(None, 0, 0)) gives per-sample gradients: the gradient of each sample's "

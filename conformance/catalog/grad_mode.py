@@ -320,3 +320,83 @@ def detached_inference_tensor_is_one(torch, rec):
     w = torch.tensor([[1.5, -0.7, 1.2]], requires_grad=True, device=rec.device)
     rec("w + detached", w + detached)
     w * data
+
+
+def _modes(torch):
+    """The grad mode and the inference mode, as a pair."""
+    return torch.is_grad_enabled(), torch.is_inference_mode_enabled()
+
+
+@case("Nested no_grad, enable_grad, set_grad_enabled, inference_mode and inference_mode(False): each block "
+      "sets its mode and its exit restores the enclosing one, level by level", doc=docs.GRAD_MODES,
+      features=("non-scalar", "grad-mode", "inference-mode"))
+def nested_grad_modes_restored(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    with torch.no_grad():
+        rec("no_grad", _modes(torch))
+        with torch.enable_grad():
+            rec("enable_grad inside it: x * 2 requires grad", (x * 2).requires_grad)
+            with torch.set_grad_enabled(False):
+                rec("set_grad_enabled(False) inside that", _modes(torch))
+                with torch.inference_mode():
+                    rec("inference_mode inside that", _modes(torch))
+                    with torch.inference_mode(False):
+                        rec("inference_mode(False) inside that", _modes(torch))
+                    rec("after inference_mode(False)", _modes(torch))
+                rec("after inference_mode", _modes(torch))
+            rec("after set_grad_enabled(False)", _modes(torch))
+        rec("after enable_grad", _modes(torch))
+        rec("x * 2 after enable_grad requires grad", (x * 2).requires_grad)
+    rec("after no_grad", _modes(torch))
+    with torch.set_grad_enabled(False):
+        torch.set_grad_enabled(True)
+        rec("set_grad_enabled(True) called inside set_grad_enabled(False)", _modes(torch))
+    rec("after that block", _modes(torch))
+    torch.set_grad_enabled(False)
+    with torch.enable_grad():
+        rec("enable_grad after set_grad_enabled(False) as a call", _modes(torch))
+    rec("its exit restores the call's mode", _modes(torch))
+    torch.set_grad_enabled(True)
+
+
+@case("A grad-mode block left by an exception restores the mode it found, at every level of nesting; so do "
+      "no_grad, enable_grad, inference_mode and set_grad_enabled used as decorators, when the function raises",
+      doc=docs.NO_GRAD, tags=("error",),
+      features=("non-scalar", "grad-mode", "inference-mode"))
+def grad_modes_restored_after_an_exception(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True, device=rec.device)
+    with rec.attempt("an exception two blocks deep"):
+        with torch.no_grad():
+            with torch.enable_grad():
+                with torch.inference_mode():
+                    raise ValueError("inside inference_mode")
+    rec("after the exception", _modes(torch))
+
+    @torch.enable_grad()
+    def tracked():
+        rec("in the enable_grad function", _modes(torch))
+        raise RuntimeError("raised with grad enabled")
+
+    @torch.no_grad()
+    def untracked():
+        rec("in the no_grad function, x * 2 requires grad", (x * 2).requires_grad)
+        tracked()
+
+    with rec.attempt("a no_grad function calling an enable_grad function that raises"):
+        untracked()
+    rec("after it", _modes(torch))
+    rec("x * 2 requires grad again", (x * 2).requires_grad)
+
+    @torch.inference_mode()
+    def inferring():
+        rec("in the inference_mode function", _modes(torch))
+        raise KeyError("inference")
+
+    @torch.set_grad_enabled(False)
+    def disabled():
+        rec("in the set_grad_enabled(False) function", _modes(torch))
+        inferring()
+
+    with rec.attempt("set_grad_enabled(False) function calling an inference_mode function that raises"):
+        disabled()
+    rec("after them", _modes(torch))

@@ -1,5 +1,7 @@
 """Backward hooks: tensor hooks, post-accumulate-grad hooks, Node hooks, saved-tensor hooks."""
 
+import weakref
+
 from .. import docs
 from ..case import case
 
@@ -406,6 +408,81 @@ def saved_tensors_hooks_pack_then_unpack(torch, rec):
     y.sum().backward()
     rec("events", events)
     rec("x.grad", x.grad)
+
+
+@case("saved_tensors_hooks over two backwards: pack runs once per saved tensor in the forward, unpack once per "
+      "use in each backward (retain_graph=True, then a plain one); a third backward raises without unpacking; "
+      "autograd.grad alike", doc=docs.SAVED_TENSOR_HOOKS, tags=("error",),
+      features=("non-scalar", "saved-tensor-hooks", "retain-graph", "autograd.grad"))
+def saved_tensors_hooks_over_two_backwards(torch, rec):
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
+    events = []
+
+    def pack(t):
+        events.append(("pack", t.tolist()))
+        return t
+
+    def unpack(t):
+        events.append(("unpack", t.tolist()))
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = (x * x).exp().sum()
+        z = (x ** 3).sum()
+    rec("forward: packed", events)
+    events.clear()
+    y.backward(retain_graph=True)
+    rec("first backward (retain_graph=True): unpacked", events)
+    events.clear()
+    y.backward()
+    rec("second backward: unpacked", events)
+    rec("x.grad after both", x.grad)
+    events.clear()
+    with rec.attempt("third backward"):
+        y.backward()
+    rec("third backward: unpacked", events)
+    events.clear()
+    rec("autograd.grad(z, x, retain_graph=True)", torch.autograd.grad(z, x, retain_graph=True))
+    rec("autograd.grad(z, x)", torch.autograd.grad(z, x))
+    rec("unpacked by the two calls", events)
+
+
+@case("What a pack hook returned is kept while the graph can still run backward, and freed with the graph: after "
+      "a backward without retain_graph, or when the graph's output is deleted (a weak reference to it dies)",
+      doc=docs.SAVED_TENSOR_HOOKS,
+      features=("non-scalar", "saved-tensor-hooks", "retain-graph"))
+def saved_tensors_hooks_packed_values_freed_with_the_graph(torch, rec):
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, device=rec.device)
+    packed = []
+
+    class Box:
+        def __init__(self, tensor):
+            self.tensor = tensor
+
+    def pack(t):
+        box = Box(t)
+        packed.append(weakref.ref(box))
+        return box
+
+    def unpack(box):
+        return box.tensor
+
+    def alive():
+        return [ref() is not None for ref in packed]
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = (x * x).exp().sum()
+    rec("packed values after the forward", alive())
+    y.backward(retain_graph=True)
+    rec("after backward(retain_graph=True)", alive())
+    y.backward()
+    rec("after a plain backward", alive())
+    packed.clear()
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        z = x.sin() * x
+    rec("packed by z = x.sin() * x", alive())
+    del z
+    rec("after del z", alive())
 
 
 @case("Registering hooks a second time on the same saved tensor raises",

@@ -5,7 +5,6 @@ from __future__ import annotations
 import warnings
 
 from .._autograd.anomaly import STATE
-from .._grad_mode import _DecoratorContextManager
 from .._missing import missing_attribute as _missing_attribute
 
 ENABLED_WARNING = ("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
@@ -20,26 +19,20 @@ def is_anomaly_check_nan_enabled() -> bool:
     return STATE.check_nan
 
 
-class detect_anomaly(_DecoratorContextManager):
-    """Context manager and decorator that turns anomaly detection on (and warns that it does)."""
+class detect_anomaly:
+    """Context manager that turns anomaly detection on (and warns that it does). As torch's, it is no decorator,
+    and its exit restores the mode as it was when the object was made, not when the block was entered."""
 
     def __init__(self, check_nan: bool = True) -> None:
-        self.prev = STATE.enabled
+        self.prev, self.prev_check_nan = STATE.enabled, STATE.check_nan
         self.check_nan = check_nan
-        self.prev_check_nan = STATE.check_nan
         warnings.warn(ENABLED_WARNING, UserWarning, stacklevel=2)
 
     def __enter__(self) -> None:
-        self.prev, self.prev_check_nan = STATE.enabled, STATE.check_nan
         STATE.enabled, STATE.check_nan = True, self.check_nan
 
     def __exit__(self, *exc) -> None:
         STATE.enabled, STATE.check_nan = self.prev, self.prev_check_nan
-
-    def clone(self):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return self.__class__(self.check_nan)
 
 
 class set_detect_anomaly:

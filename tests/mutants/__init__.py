@@ -13,6 +13,7 @@ rate (a mutant is killed when some item does not pass); ``tox -e mutants`` does 
 from __future__ import annotations
 
 from . import (  # noqa: F401 - imported for their registrations
+    anomaly_modes,
     attention,
     checkpointing,
     complex_numbers,
@@ -20,14 +21,17 @@ from . import (  # noqa: F401 - imported for their registrations
     formulas,
     forward_mode,
     graph_utilities,
+    jacobians,
     margin_losses,
     module_hooks,
     nn_activation_norm,
     numerics,
     optimizer_options,
     pooling,
+    printing,
     promotion,
     reduced_precision,
+    saved_tensor_hooks,
     summation_order,
     transforms,
 )
