@@ -53,6 +53,9 @@ OPTIMIZERS = [
     ("Adam", {"lr": 0.01, "betas": (0.3, 0.4)}),
     ("AdamW", {"lr": 0.01}),
     ("AdamW", {"lr": 0.01, "amsgrad": True, "weight_decay": 0.3}),
+    ("Adafactor", {}),
+    ("Adafactor", {"lr": 0.05, "weight_decay": 0.1, "maximize": True, "beta2_decay": -1.0, "d": 1.5}),
+    ("Adafactor", {"eps": (1e-3, 1e-2), "lr": 0.3}),
 ]
 
 
@@ -181,6 +184,12 @@ def _param(torch, nn):
     return nn.Parameter(torch.ones(2))
 
 
+def _with_grad(torch, nn, shape, dtype=None):
+    param = nn.Parameter(torch.ones(shape, dtype=dtype))
+    param.grad = torch.ones_like(param)
+    return param
+
+
 OPTIMIZER_ERRORS = [
     lambda torch, nn, optim: optim.SGD([], lr=0.1),
     lambda torch, nn, optim: optim.SGD(iter([]), lr=0.1),
@@ -211,6 +220,14 @@ OPTIMIZER_ERRORS = [
     lambda torch, nn, optim: optim.AdamW([_param(torch, nn)], lr=-1e-3),
     lambda torch, nn, optim: optim.AdamW([_param(torch, nn)], weight_decay=-1e-3),
     lambda torch, nn, optim: optim.Optimizer([_param(torch, nn)], {}).step(),
+    lambda torch, nn, optim: optim.Adafactor([_param(torch, nn)], lr=-1e-2),
+    lambda torch, nn, optim: optim.Adafactor([_param(torch, nn)], lr=torch.ones(2)),
+    lambda torch, nn, optim: optim.Adafactor([_param(torch, nn)], beta2_decay=0.8),
+    lambda torch, nn, optim: optim.Adafactor([_param(torch, nn)], eps=(-1e-30, 1e-3)),
+    lambda torch, nn, optim: optim.Adafactor([_param(torch, nn)], eps=(None, -1e-3)),
+    lambda torch, nn, optim: optim.Adafactor([_param(torch, nn)], d=0.0),
+    lambda torch, nn, optim: optim.Adafactor([_param(torch, nn)], weight_decay=-0.1),
+    lambda torch, nn, optim: optim.Adafactor([_with_grad(torch, nn, (2, 3), torch.complex64)]).step(),
     lambda torch, nn, optim: optim.SGD([_param(torch, nn)]).add_param_group([_param(torch, nn)]),
     lambda torch, nn, optim: optim.SGD([_param(torch, nn)]).add_param_group({"params": {_param(torch, nn)}}),
     lambda torch, nn, optim: optim.SGD([("a", _param(torch, nn))]).add_param_group({"params": [_param(torch, nn)]}),
@@ -343,3 +360,38 @@ def test_adam_steps_complex_parameters_as_pairs_of_reals(amsgrad):
     for theirs, ours in zip(*results):
         assert ours.dtype == theirs.dtype == np.complex64
         np.testing.assert_allclose(ours, theirs, rtol=STEP_RTOL, atol=STEP_ATOL)
+
+
+def _fit(lib, optimizer, shapes, steps=5, **options):
+    """``steps`` steps of ``optimizer`` on parameters of ``shapes`` fitted to fixed targets (a loss whose
+    gradient changes from step to step); the parameters and the optimizer's state after each."""
+    rng = np.random.default_rng(5)
+    params = [lib.nn.Parameter(lib.tensor(rng.standard_normal(shape).astype(np.float32))) for shape in shapes]
+    targets = [lib.tensor(rng.standard_normal(shape).astype(np.float32)) for shape in shapes]
+    opt = getattr(lib.optim, optimizer)(params, **options)
+    history = []
+    for _ in range(steps):
+        opt.zero_grad()
+        sum(((p - t) ** 2 * (p + 2)).sum() for p, t in zip(params, targets, strict=True)).backward()
+        opt.step()
+        history.append([(p.detach().numpy().copy(), {key: value.numpy().copy() for key, value in opt.state[p].items()})
+                        for p in params])
+    return history
+
+
+def _assert_same_history(ours, theirs):
+    for m_step, t_step in zip(ours, theirs, strict=True):
+        for (m_param, m_state), (t_param, t_state) in zip(m_step, t_step, strict=True):
+            np.testing.assert_allclose(m_param, t_param, rtol=STEP_RTOL, atol=STEP_ATOL)
+            assert list(m_state) == list(t_state)
+            for key, value in t_state.items():
+                assert m_state[key].shape == value.shape and m_state[key].dtype == value.dtype
+                np.testing.assert_allclose(m_state[key], value, rtol=STEP_RTOL, atol=STEP_ATOL)
+
+
+@pytest.mark.parametrize("options", [{}, {"weight_decay": 0.1, "eps": (1e-4, 1e-3)}, {"d": 1.2, "maximize": True}])
+def test_adafactor_factors_the_last_two_dims_of_every_rank_as_torch(options):
+    """A scalar and a vector keep a full second moment; a matrix and a 3-D parameter keep a row and a
+    column factor over their last two dims (batched over the first)."""
+    shapes = [(), (4,), (3, 5), (2, 3, 4)]
+    _assert_same_history(_fit(mt, "Adafactor", shapes, **options), _fit(torch, "Adafactor", shapes, **options))
