@@ -3,7 +3,7 @@ learning-rate schedulers: caught by the optim_db cases (``optiminfo``) and the s
 
 from __future__ import annotations
 
-from myautograd.optim import adafactor, adam, lr_scheduler, rmsprop
+from myautograd.optim import adafactor, adam, lr_scheduler, muon, rmsprop
 
 from ._registry import mutant, replace
 
@@ -47,6 +47,17 @@ def adafactor_factors_swapped():
         return mean_square
 
     replace(adafactor, "mean_square", make)
+
+
+@mutant("optimizers", "Muon's Newton-Schulz orthogonalisation runs one step fewer than ns_steps")
+def muon_newton_schulz_one_step_short():
+    def make(original):
+        def orthogonalize(matrix, coefficients, steps, eps):
+            return original(matrix, coefficients, steps - 1, eps)
+
+        return orthogonalize
+
+    replace(muon, "orthogonalize", make)
 
 
 @mutant("optimizers", "a learning-rate scheduler steps once more at construction: the first epoch's rate is skipped")
