@@ -398,10 +398,12 @@ def _assert_same_history(ours, theirs):
                 np.testing.assert_allclose(m_state[key], value, rtol=STEP_RTOL, atol=STEP_ATOL)
 
 
-@pytest.mark.parametrize("options", [{}, {"weight_decay": 0.1, "eps": (1e-4, 1e-3)}, {"d": 1.2, "maximize": True}])
+@pytest.mark.parametrize("options", [{}, {"weight_decay": 0.1, "eps": (1e-4, 1e-3)},
+                                     {"d": 1.2, "maximize": True, "foreach": True}])
 def test_adafactor_factors_the_last_two_dims_of_every_rank_as_torch(options):
     """A scalar and a vector keep a full second moment; a matrix and a 3-D parameter keep a row and a
-    column factor over their last two dims (batched over the first)."""
+    column factor over their last two dims (batched over the first). torch's foreach path computes the
+    same update (myautograd always steps per tensor)."""
     shapes = [(), (4,), (3, 5), (2, 3, 4)]
     _assert_same_history(_fit(mt, "Adafactor", shapes, **options), _fit(torch, "Adafactor", shapes, **options))
 
