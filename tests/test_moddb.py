@@ -122,6 +122,8 @@ def mutant_observed(name: str, case, dtype: str) -> dict:
 @pytest.mark.parametrize(("mutant", "case_id"), [
     ("adam_maximize_after_weight_decay", "optiminfo.Adam.3"),
     ("rmsprop_centered_ignored", "optiminfo.RMSprop.4"),
+    ("adafactor_factors_swapped", "optiminfo.Adafactor.0"),
+    ("muon_newton_schulz_one_step_short", "optiminfo.Muon.0"),
     ("scheduler_steps_at_construction", "lr_schedulers.StepLR"),
     ("instance_norm_running_stats_in_training", "moduleinfo.InstanceNorm1d.3"),
     ("prelu_weight_gradient_across_channels", "moduleinfo.PReLU.5"),

@@ -315,3 +315,16 @@ def test_batch_norm_training_output_and_gradients_round_as_torchs_kernel(dtype):
             np.testing.assert_array_equal(mine[index + (index > 0)], theirs[index + (index > 0)])
         differing += int(not np.array_equal(mine[1], theirs[1]))
     assert differing <= (1 if dtype == "float16" else 0)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_addmm_scales_and_adds_in_float32_and_rounds_once_as_torch(dtype):
+    """torch's CPU gemm computes ``beta * input + alpha * (mat1 @ mat2)`` in float32 and rounds the sum
+    once: rounding the product, or each scaled term, first changes some element of most such
+    matrices (Muon's Newton-Schulz iteration runs on these products in bfloat16)."""
+    rng = np.random.default_rng(11)
+    for beta, alpha in ((1, 1), (-4.775, 2.0315), (3.4445, 1), (0, 1.5)):
+        arrays = [rng.standard_normal(shape).astype(np.float32) for shape in ((4, 6), (4, 5), (5, 6))]
+        results = [t.addmm(*(t.tensor(a).to(getattr(t, dtype)) for a in arrays), beta=beta, alpha=alpha).float().tolist()
+                   for t in (torch, myautograd)]
+        assert results[1] == results[0], (beta, alpha)

@@ -15,6 +15,10 @@ summation orders share); then a ``state_dict`` round trip: the state saved after
 is loaded into a fresh optimizer over fresh parameters holding the same values, which steps once
 more, and its parameters must equal the original's third step. Several steps of sums, square roots
 and divisions compound: COMPOSITE tolerance. float32 and float64.
+
+An optimizer of matrices only (``MATRICES_ONLY``: torch's Muon refuses a parameter of other than two
+dims when built) is first given both parameters, which records its refusal, then fits the weight
+alone (the bias stays as it starts), so that its steps are compared too.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ DTYPES = ("float32", "float64")
 FEATURES = ("non-scalar", "nn", "optim")
 STEPS = 3
 SAVED_AFTER = 2
+MATRICES_ONLY = ("Muon",)
 
 TEMPLATE = '''\
 def scenario(torch, rec):
@@ -39,7 +44,7 @@ def scenario(torch, rec):
 
     def fit(params, options):
         w, b = params
-        opt = torch.optim.{name}(params, **options)
+        opt = torch.optim.{name}({optimized}, **options)
 
         def closure():
             opt.zero_grad()
@@ -53,7 +58,7 @@ def scenario(torch, rec):
         return [torch.nn.Parameter(torch.tensor([[0.5, -1.0], [1.5, 2.0]], dtype=dtype, device=rec.device)),
                 torch.nn.Parameter(torch.tensor([0.1, -0.2], dtype=dtype, device=rec.device))]
 
-    params = start()
+{refusal}    params = start()
     opt, closure = fit(params, {options})
     for step in range(1, {steps} + 1):
         loss = opt.step(closure)
@@ -75,6 +80,12 @@ def scenario(torch, rec):
 '''
 
 
+REFUSAL = """\
+    with rec.attempt("torch.optim.{name} given the weight and the bias (1-D)"):
+        torch.optim.{name}(start(), **{options})
+"""
+
+
 FULL_STATE = ("state_dict state", 'state["state"]')
 STATE_OUTLINE = ("state_dict state: keys and integer counters",
                  '{key: {name: value for name, value in entry.items() if type(value) is int or name == "step"} | '
@@ -89,8 +100,11 @@ def build(entry: dict, sample: dict, torch_version: str | None) -> object:
     name = entry["name"]
     case_id = f"optiminfo.{name}.{sample['index']}"
     state_label, state_record = STATE_OUTLINE if entry["closure"] else FULL_STATE
-    source = TEMPLATE.format(name=name, options=options_source(sample["kwargs"]), steps=STEPS,
-                             saved_after=SAVED_AFTER, state_label=state_label, state_record=state_record)
+    options = options_source(sample["kwargs"])
+    optimized, refusal = ("[w]", REFUSAL.format(name=name, options=options)) if name in MATRICES_ONLY else ("params", "")
+    source = TEMPLATE.format(name=name, options=options, steps=STEPS, optimized=optimized,
+                             refusal=refusal, saved_after=SAVED_AFTER, state_label=state_label,
+                             state_record=state_record)
     title = (f"torch.optim.{name}, optim_db option set {sample['index']} ({sample['desc']}): "
              f"{STEPS} steps and a state_dict round trip (samples of torch {torch_version})")
     return case_from_source(source, case_id, title, docs.docstring(f"torch.optim.{name}"),

@@ -27,6 +27,17 @@ _dot = in_float32(np.dot)
 _times = in_float32(np.multiply)
 
 
+@in_float32
+def _scaled_product_plus(bias, a, b, alpha, beta):
+    """``alpha * (a @ b) + beta * bias``; float16 and bfloat16 rounded once, after the sum (torch's CPU gemm)."""
+    out = np.matmul(a, b)
+    if alpha != 1:
+        out *= alpha
+    if beta != 0:  # torch ignores the bias when beta is 0, NaN and infinities included
+        out += bias if beta == 1 else bias * beta
+    return out
+
+
 def _same_dtype(a: Tensor, b: Tensor, op: str) -> None:
     if a._data.dtype != b._data.dtype:
         operands = "m1 and m2" if a.device.type == "cpu" else "mat1 and mat2"  # torch's CPU and CUDA kernels
@@ -201,15 +212,11 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({'x'.join(map(str, a.shape))} and "
                            f"{'x'.join(map(str, b.shape))})")
-    out = _product(a, b)
-    if alpha != 1:
-        out *= alpha
-    bias = input._data if beta == 1 else input._data * beta
     from .views import expand_shape
 
-    expand_shape(bias.shape, out.shape, input.dtype.message_type_name(input.device.type))  # torch's error
-    if beta != 0:  # torch ignores the bias when beta is 0, NaN and infinities included
-        out += bias
+    expand_shape(input._data.shape, (a.shape[0], b.shape[1]),
+                 input.dtype.message_type_name(input.device.type))  # torch's error
+    out = _scaled_product_plus(input._data, a, b, alpha, beta)
     return recorded(NODES["AddmmBackward0"], out, (input, mat1, mat2),
                     {"alpha": alpha, "beta": beta, "mat1_column_major": H.column_major(a),
                      "mat2_column_major": H.column_major(b)})

@@ -3,7 +3,7 @@ learning-rate schedulers: caught by the optim_db cases (``optiminfo``) and the s
 
 from __future__ import annotations
 
-from myautograd.optim import adam, lr_scheduler, rmsprop
+from myautograd.optim import adafactor, adam, lr_scheduler, muon, rmsprop
 
 from ._registry import mutant, replace
 
@@ -35,6 +35,29 @@ def rmsprop_centered_ignored():
         return update
 
     replace(rmsprop.RMSprop, "_update", make)
+
+
+@mutant("optimizers", "Adafactor's factors swapped: the row factor follows the column means of g * g, the column "
+                      "factor the row means")
+def adafactor_factors_swapped():
+    def make(original):
+        def mean_square(grad, dim):
+            return original(grad, -2 if dim == -1 else -1).transpose(-1, -2)
+
+        return mean_square
+
+    replace(adafactor, "mean_square", make)
+
+
+@mutant("optimizers", "Muon's Newton-Schulz orthogonalisation runs one step fewer than ns_steps")
+def muon_newton_schulz_one_step_short():
+    def make(original):
+        def orthogonalize(matrix, coefficients, steps, eps):
+            return original(matrix, coefficients, steps - 1, eps)
+
+        return orthogonalize
+
+    replace(muon, "orthogonalize", make)
 
 
 @mutant("optimizers", "a learning-rate scheduler steps once more at construction: the first epoch's rate is skipped")
