@@ -263,6 +263,22 @@ finding("F31", "Inductor: a second compiled function calling torch.func.jacfwd w
         "cache or a fresh one, and with the FX graph cache off; either function alone, both jacobians in one compiled "
         "function, or the eager and aot_eager backends give eager's Jacobians. The catalog's item compiles the two calls as "
         "two graphs because of the graph break at `rec(...)` between them.")
+finding("F32", "Reentrant checkpointing (use_reentrant=True) inside a compiled function behaves as non-reentrant",
+        "eager (Dynamo), aot_eager, inductor",
+        "partly (gradients are right; autograd.grad runs where eager refuses, requires_grad flags and double backward differ)",
+        "none found; by design in torch's source: Dynamo's checkpoint higher-order op sets use_reentrant=False \"because "
+        "this op is going to be traced\" (torch/_higher_order_ops/wrap.py)",
+        "reentrant_checkpoint_as_non_reentrant.py",
+        "Dynamo turns `torch.utils.checkpoint.checkpoint(fn, x, use_reentrant=True)` into its checkpoint higher-order op, "
+        "which runs the non-reentrant variant whatever the argument says. What the documentation states for the "
+        "reentrant variant then does not hold: the output's node is the region's ops (`ExpBackward0`), not "
+        "`CheckpointFunctionBackward`; `torch.autograd.grad` through the region returns gradients where eager raises "
+        "\"When use_reentrant=True, torch.utils.checkpoint is incompatible with .grad()\"; an output computed from a "
+        "detached tensor does not require grad (eager's reentrant Function marks it as requiring grad, and its backward "
+        "raises); `backward(create_graph=True)` gives a differentiable `x.grad` (eager's reentrant checkpoint does not "
+        "support double backward). The warning when `use_reentrant` is not given is still issued. Found by the "
+        "checkpointing topic's items with `--impl torch-compile-eager` (5 of its 24 items; the committed behaviour runs "
+        "predate that topic).")
 finding("CA1", "Compiled autograd never adopts the incoming gradient: .grad no longer shares memory where eager's does",
         "compiled autograd", "yes, where a program writes .grad in place and reads what shares its memory", "none found",
         "compiled_autograd.py",
@@ -355,6 +371,9 @@ ITEMS = {
     "F29": ["forward_ad.module_parameters_as_dual_tensors", "func_transforms_vmap.functional_call_tied_weights"],
     "F30": ["func_transforms_vmap.functionalize_keeps_results_and_input_mutations"],
     "F31": ["func_transforms.jacfwd_of_a_function"],
+    "F32": ["checkpointing.reentrant_gradients_equal_plain_run", "checkpointing.use_reentrant_not_given_warns",
+            "checkpointing.reentrant_refuses_autograd_grad", "checkpointing.outputs_not_requiring_grad",
+            "checkpointing.second_derivative_through_checkpoint"],
     "CA1": ["accumulation.view_of_backward_gradient_is_adopted", "accumulation.hooks_that_keep_the_gradient_stop_its_adoption",
             "accumulation.stacked_scalar_leaves_share_their_grad"],
     "CA2": ["anomaly.nan_in_backward_raises"],
@@ -377,6 +396,7 @@ EXPECTED_GROUPS = [
     ("a compiled Adam/AdamW step computes bias corrections from a float32 step tensor (float64 parameters differ by ~7e-7)", "pytorch/pytorch#88173, #173901", "all"),
     ("AOTAutograd donates saved buffers to its compiled backward and refuses retain_graph=True (jacobian(vectorize=False))", "pytorch/pytorch#130580, #139669 (the error names torch._functorch.config.donated_buffer)", "aot_eager, inductor"),
     ("autograd.grad(is_grads_batched=True) unsupported under compiled autograd", "the error message documents it", "compiled autograd"),
+    ("selective checkpointing: Dynamo accepts as context_fn only a plain function or a functools.partial (a lambda or nested function: NotImplementedError \"checkpoint not implemented for ... context_fn\")", "by design in torch's source (torch/_dynamo/variables/higher_order_ops.py)", "eager (measured)"),
     ("a view that does not require grad, returned from an Inductor graph, is an alias that is not a view (_is_view() False, _base None)", "by design: AOTAutograd's Note [Intermediate Bases Optimization], pytorch/pytorch#97786", "inductor"),
 ]
 
