@@ -29,7 +29,9 @@ class OpOverload:
         self.__name__ = f"{packet.__name__}.{overload}"
 
     def name(self) -> str:
-        return f"{self.namespace}::{self.overloadpacket.__name__}"
+        """``aten::mm`` for the default overload, ``aten::bernoulli_.float`` for another."""
+        suffix = "" if self._overloadname == "default" else f".{self._overloadname}"
+        return f"{self.namespace}::{self.overloadpacket.__name__}{suffix}"
 
     def __str__(self) -> str:
         return f"{self.namespace}.{self.__name__}"

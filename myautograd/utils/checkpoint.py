@@ -19,14 +19,13 @@ Both variants stash the RNG state before the forward and replay it in the recomp
 (``preserve_rng_state``); myautograd's CUDA random numbers come from the CPU generator, so its
 state is the whole RNG state.
 
-Selective checkpointing: ``create_selective_checkpoint_contexts`` checks its argument and returns
-two context managers, but myautograd has no per-op dispatch (ops are Python functions that record
-their nodes directly; there is no ``torch.ops.aten`` and no dispatch mode to intercept each op).
-So the policy is never called and every op of the region is recomputed: the gradients are those of
-plain checkpointing, which equal the ones a policy gives unless the region's ops give other values
-when run again (random ops without ``preserve_rng_state``, tensors changed between forward and
-backward). ``SAC_IGNORED_OPS`` is empty for the same reason. ``debug=True`` gives torch's error
-header, without the operator traces torch records through its dispatcher.
+Selective checkpointing: ``create_selective_checkpoint_contexts`` returns two dispatch modes
+(``_ops/dispatch.py``). The forward's calls the policy after each op with the op's
+``torch.ops.aten`` overload, arguments and output, and keeps (detached, with its version) the output of
+each op the policy saves; the recomputation's gives each kept output back, once: a second backward
+through the region, or an output changed in place since, raises torch's error. Only the ops the
+dispatch table names are seen (see ``_ops/aten.py``); the others always run again. ``debug=True`` gives
+torch's error header, without the operator traces torch records through its dispatcher.
 """
 
 from __future__ import annotations
