@@ -46,6 +46,7 @@ from . import (  # noqa: E402 - they use the ops above
     fft,
     func,
     nn,
+    ops,
     optim,
     return_types,
     serialization,

@@ -151,6 +151,15 @@ def test_planted_attention_bugs_are_caught(mutant, case_id):
     test_planted_optimizer_bugs_are_caught(mutant, case_id)
 
 
+@pytest.mark.parametrize(("mutant", "case_id"), [
+    ("selective_checkpoint_cache_unused", "checkpointing.selective_checkpoint_policy_sees_ops"),
+    ("selective_checkpoint_cache_unused", "checkpointing.selective_checkpoint_saved_output_mutated"),
+    ("selective_checkpoint_policy_sees_packet", "checkpointing.selective_checkpoint_policy_sees_ops"),
+])
+def test_planted_selective_checkpoint_bugs_are_caught(mutant, case_id):
+    test_planted_optimizer_bugs_are_caught(mutant, case_id)
+
+
 def test_the_ids_read_off_the_data_are_the_ids_of_the_built_cases():
     """``database_case_ids`` (what an expectations file may name without being stale) builds no case."""
     from conformance.catalog import DATABASE_TOPICS, database_case_ids

@@ -10,10 +10,17 @@ import numpy as np
 from .. import _backend
 from .._autograd.record import recorded
 from .._tensor import Tensor, make_tensor
+from . import dispatch
+from .aten import overload
 from .common import broadcast_shapes
-from .creation import default_generator
+from .creation import default_generator, empty_like
 from .derivatives import NODES
+from .inplace import div_, set_values_without_grad
+from .pointwise import mul
 from .registry import function
+
+EMPTY_LIKE, BERNOULLI_FLOAT = overload("empty_like.default"), overload("bernoulli_.float")
+DIV_SCALAR, MUL_TENSOR = overload("div_.Scalar"), overload("mul.Tensor")
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
@@ -23,15 +30,25 @@ def dropout(input, p=0.5, training=True, inplace=False):
         return input
     if p == 1:
         return input * 0
+    if _backend.is_cpu_array(input._data):
+        # torch's CPU kernel, op by op (as a dispatch mode sees it): a noise tensor of 0 and 1 / (1 - p),
+        # empty_like(input).bernoulli_(1 - p).div_(1 - p), then input * noise (MulBackward0)
+        noise = dispatch.call(EMPTY_LIKE, empty_like, (input,))
+        dispatch.call(BERNOULLI_FLOAT, lambda tensor, _: _keep_mask_(tensor, p), (noise, 1 - p))
+        dispatch.call(DIV_SCALAR, div_, (noise, 1 - p))
+        return dispatch.call(MUL_TENSOR, mul, (input, noise))
+    # torch's fused CUDA kernel: NativeDropoutBackward0
     uniform = _backend.to_device(default_generator.rng.random(input._data.shape), input.device)
     keep = (uniform >= p).astype(input._data.dtype)
     scale = 1.0 / (1 - p)
-    if _backend.is_cpu_array(input._data):
-        # torch's CPU kernel: the input times a noise tensor of 0 and 1 / (1 - p), MulBackward0
-        return input * make_tensor(keep * np.asarray(scale, dtype=keep.dtype))
-    # torch's fused CUDA kernel: NativeDropoutBackward0
     return recorded(NODES["NativeDropoutBackward0"], input._data * keep * scale, (input,),
                      {"mask": make_tensor(keep), "scale": scale})
+
+
+def _keep_mask_(noise: Tensor, p: float) -> Tensor:
+    """Fill ``noise`` with dropout's Bernoulli(1 - p) draws: 1 where a uniform draw is at least ``p``."""
+    uniform = _backend.to_device(default_generator.rng.random(noise._data.shape), noise.device)
+    return set_values_without_grad(noise, (uniform >= p).astype(noise._data.dtype))
 
 
 @function(name="dropout")

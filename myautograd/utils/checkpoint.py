@@ -19,18 +19,18 @@ Both variants stash the RNG state before the forward and replay it in the recomp
 (``preserve_rng_state``); myautograd's CUDA random numbers come from the CPU generator, so its
 state is the whole RNG state.
 
-Selective checkpointing: ``create_selective_checkpoint_contexts`` checks its argument and returns
-two context managers, but myautograd has no per-op dispatch (ops are Python functions that record
-their nodes directly; there is no ``torch.ops.aten`` and no dispatch mode to intercept each op).
-So the policy is never called and every op of the region is recomputed: the gradients are those of
-plain checkpointing, which equal the ones a policy gives unless the region's ops give other values
-when run again (random ops without ``preserve_rng_state``, tensors changed between forward and
-backward). ``SAC_IGNORED_OPS`` is empty for the same reason. ``debug=True`` gives torch's error
-header, without the operator traces torch records through its dispatcher.
+Selective checkpointing: ``create_selective_checkpoint_contexts`` returns two dispatch modes
+(``_ops/dispatch.py``). The forward's calls the policy after each op with the op's
+``torch.ops.aten`` overload, arguments and output, and keeps (detached, with its version) the output of
+each op the policy saves; the recomputation's gives each kept output back, once: a second backward
+through the region, or an output changed in place since, raises torch's error. Only the ops the
+dispatch table names are seen (see ``_ops/aten.py``); the others always run again. ``debug=True`` gives
+torch's error header, without the operator traces torch records through its dispatcher.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import enum
 import warnings
@@ -42,7 +42,9 @@ from .. import _grad_mode, autograd
 from .._autograd.engine import current_task
 from .._autograd.node import SavedTensor, unpack_saved_tensor
 from .._autograd.record import save_for_backward
+from .._ops.aten import OpOverload, OpOverloadPacket, aten
 from .._ops.creation import default_generator
+from .._ops.dispatch import DispatchMode
 from .._tensor import Tensor, make_tensor
 from ..accelerator import current_accelerator
 from ..autograd.function import Function
@@ -440,7 +442,7 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwar
     return run(end + 1, len(functions) - 1)(input)
 
 
-# -- selective checkpointing (see the module's docstring for what myautograd can do) -------------------------
+# -- selective checkpointing (see the module's docstring) ---------------------------------------------------
 class SelectiveCheckpointContext:
     """What a selective-checkpoint policy is given about the op it decides on."""
 
@@ -458,15 +460,115 @@ class CheckpointPolicy(enum.Enum):
     PREFER_CPU_OFFLOAD = 5
 
 
-SAC_IGNORED_OPS: set = set()
+SAVING = (CheckpointPolicy.MUST_SAVE, CheckpointPolicy.PREFER_SAVE)
+# torch's members that myautograd has: the detaches checkpointing itself runs, and the metadata queries
+SAC_IGNORED_OPS: set = {getattr(aten, name).default for name in ("detach", "size", "stride", "dim", "numel",
+                                                                  "storage_offset", "is_contiguous")}
+SAC_MISMATCH = ("This can happen if the operations in the checkpointed region are nondeterministic or depend on "
+                "global state that changed between forward and backward.")
+_RECOMPUTE = object()  # a cache entry: the op runs again
+_CONSUMED = object()  # a cache entry: its value was used by a recomputation
+
+
+class _Cached:
+    """An op's output kept by the forward (detached), and its version then: a later in-place change is refused."""
+
+    def __init__(self, output) -> None:
+        self.value = output.detach() if isinstance(output, Tensor) else output
+        self.version = output._version if isinstance(output, Tensor) else None
+
+    def get(self, allow_mutation: bool):
+        if self.version is not None and not allow_mutation and self.value._version != self.version:
+            raise RuntimeError("Tensor cached during selective activation checkpoint has been mutated")
+        return self.value
+
+
+class _CachingMode(DispatchMode):
+    """The forward's mode: runs each op, asks the policy, keeps the outputs it says to save."""
+
+    def __init__(self, policy_fn: Callable, storage: dict) -> None:
+        self.policy_fn = policy_fn
+        self.storage = storage
+        self.counts: dict = collections.defaultdict(int)
+
+    def dispatch(self, op, run, args, kwargs):
+        if op in SAC_IGNORED_OPS:
+            return run()
+        output = run()
+        index = self.counts[op]
+        self.counts[op] += 1
+        policy = self.policy_fn(SelectiveCheckpointContext(is_recompute=False, op_output=output), op, *args, **kwargs)
+        if isinstance(policy, bool):
+            policy = CheckpointPolicy.MUST_SAVE if policy else CheckpointPolicy.PREFER_RECOMPUTE
+        outputs = output if isinstance(output, tuple) else (output,)
+        self.storage[op][index] = [_Cached(out) for out in outputs] if policy in SAVING else _RECOMPUTE
+        return output
+
+
+class _CachedMode(DispatchMode):
+    """The recomputation's mode: an op whose output the forward kept gives that output (once per region);
+    the others run again. myautograd's ops compute and record in one step, so a cached op still runs: its
+    node is recorded and saves its inputs, as torch's autograd (above its dispatch modes) records one;
+    then its fresh output takes the cached values."""
+
+    def __init__(self, storage: dict, allow_cache_entry_mutation: bool) -> None:
+        self.storage = storage
+        self.allow_mutation = allow_cache_entry_mutation
+        self.counts: dict = collections.defaultdict(int)
+
+    def __enter__(self):
+        self.counts.clear()  # a second backward pass through a retained graph finds the entries consumed
+        return super().__enter__()
+
+    def dispatch(self, op, run, args, kwargs):
+        if op in SAC_IGNORED_OPS:
+            return run()
+        index = self.counts[op]
+        self.counts[op] += 1
+        if op not in self.storage:
+            raise RuntimeError(f"{op} encountered during backward but not found in storage. {SAC_MISMATCH}")
+        entries = self.storage[op]
+        if index not in entries:
+            raise RuntimeError(f"{op} invocation index {index} encountered during backward but not found in "
+                               f"storage. {SAC_MISMATCH}")
+        entry = entries[index]
+        if entry is _CONSUMED:
+            raise RuntimeError("Trying to backward an extra time. You are only allowed to backward once on any "
+                               "region computed under selective activation checkpoint.")
+        if entry is _RECOMPUTE:
+            return run()
+        entries[index] = _CONSUMED
+        cached = [kept.get(self.allow_mutation) for kept in entry]
+        output = run()
+        for out, value in zip(output if isinstance(output, tuple) else (output,), cached):
+            fresh = isinstance(out, Tensor) and out._base is None and not any(out is arg for arg in args)
+            if fresh and isinstance(value, Tensor):
+                out._data = value._data  # a fresh output (not a view, not an input changed in place)
+        return output
 
 
 def create_selective_checkpoint_contexts(policy_fn_or_list, allow_cache_entry_mutation=False):
-    """The two contexts of selective checkpointing for ``checkpoint(context_fn=...)``: here every op is
-    recomputed (myautograd cannot intercept single ops)."""
-    if not (callable(policy_fn_or_list) or isinstance(policy_fn_or_list, list)):
+    """The two contexts of selective checkpointing for ``checkpoint(context_fn=...)``: the forward's, which
+    calls the policy on each op and keeps the outputs of the ops to save, and the recomputation's, which
+    gives those outputs back instead of computing them again. A list of ops saves those ops."""
+    if isinstance(policy_fn_or_list, list):
+        for op in policy_fn_or_list:
+            if not isinstance(op, OpOverload):
+                hint = ("Please update the OpOverloadPacket to a specific OpOverload.For example, if you have "
+                        "`torch.ops.aten.mm`, change it to `torch.ops.aten.mm.default`."
+                        if isinstance(op, OpOverloadPacket) else "")
+                raise ValueError(f"Expected op in `op_list` to be an OpOverload but got: {op} of type {type(op)}. "
+                                 f"{hint}")
+        ops = policy_fn_or_list
+
+        def policy_fn(ctx, op, *args, **kwargs):
+            return CheckpointPolicy.MUST_SAVE if op in ops else CheckpointPolicy.PREFER_RECOMPUTE
+    elif callable(policy_fn_or_list):
+        policy_fn = policy_fn_or_list
+    else:
         raise TypeError("policy_fn_or_list must be either a function or a list of ops.")
-    return contextlib.nullcontext(), contextlib.nullcontext()
+    storage: dict = collections.defaultdict(dict)
+    return _CachingMode(policy_fn, storage), _CachedMode(storage, allow_cache_entry_mutation)
 
 
 class GraphExecGroup:

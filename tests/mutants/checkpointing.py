@@ -21,3 +21,18 @@ def checkpoint_recomputation_skipped():
 
     replace(checkpointing._Frame, "pack", keep_forward_tensor)
     replace(checkpointing._Frame, "unpack", lambda original: lambda frame, holder: holder.stale)
+
+
+@mutant("checkpointing", "selective checkpointing never reads its cache at recomputation: every op runs again, "
+                         "so a second backward through the region is not refused and a mutated cached output "
+                         "goes unnoticed")
+def selective_checkpoint_cache_unused():
+    replace(checkpointing._CachedMode, "dispatch",
+            lambda original: lambda mode, op, run, args, kwargs: run())
+
+
+@mutant("checkpointing", "selective checkpointing hands the policy the op's packet (aten.mm) instead of its "
+                         "overload (aten.mm.default)")
+def selective_checkpoint_policy_sees_packet():
+    replace(checkpointing._CachingMode, "dispatch",
+            lambda original: lambda mode, op, run, args, kwargs: original(mode, op.overloadpacket, run, args, kwargs))
