@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import types
+import warnings
 
 import pytest
 import torch
@@ -18,7 +19,7 @@ import torch
 from conformance import databases
 from conformance.case import Registry
 from conformance.catalog import load, opinfo
-from conformance.databases import FILES, render_operators
+from conformance.databases import FILES, expected, render_operators
 from conformance.implementations import REFERENCE, resolve
 from conformance.operators import cases as operator_cases
 from conformance.recorder import observe
@@ -41,7 +42,9 @@ def with_op_db() -> Registry:
 
 
 REGISTRY = with_op_db()
-warm_up()  # as a side's worker does before it forks: torch's lazy imports warn once, in no item
+with warnings.catch_warnings():  # as a side's worker does before it forks: torch's lazy imports warn here, in no item
+    warnings.simplefilter("ignore")
+    warm_up()
 OPINFO = [case for case in REGISTRY if case.topic == "opinfo"]
 #: The CI smoke selection: a few operators of different kinds (binary with broadcasting, unary, a
 #: reduction with a dim, a matrix product, nn.functional entries with keyword arguments).
@@ -205,3 +208,35 @@ def test_the_mutant_of_myautograd_s_same_padding_is_killed_by_op_db_and_not_by_t
     assert judged(REGISTRY.get(CONV1D), resolve(REFERENCE), resolve("myautograd"), dtype="float32")["outcome"] == "pass"
     record = mutant_record("conv_same_padding_ignores_dilation", REGISTRY.get(CONV1D), "float32")
     assert record["outcome"] == "fail", record
+
+
+# -- expectations written by cause ----------------------------------------------------------------
+def item(case_id, dtype, outcome, *diffs, detail=""):
+    return {"id": case_id, "device": "cpu", "dtype": dtype, "outcome": outcome, "detail": detail,
+            "several_dtypes": True, "diff": [dict(zip(("where", "aspect", "reference", "implementation", "unsupported"),
+                                                      diff)) for diff in diffs]}
+
+
+def test_expected_entries_name_the_cause_not_the_difference():
+    lacks = ("step 3: 1: torch.nn.functional.softshrink(a)", "value", "tensor", "unsupported", "torch.nn.functional.softshrink")
+    refused = ("step 9: invalid 1: torch.sin(a, b)", "raised", "TypeError: sin() takes 1", "raised nothing", None)
+    tangent = ("step 5: 1: forward-mode tangents of the outputs for tangents of a", "value", "[1.0]", "[2.0]", None)
+    result = {"cases": [
+        item("opinfo.nn.functional.softshrink.default", "float32", "unsupported", lacks),
+        item("opinfo.nn.functional.softshrink.default", "float64", "unsupported", lacks),
+        item("opinfo.sin.default", "float32", "fail", refused), item("opinfo.sin.default", "float64", "fail", refused),
+        item("opinfo.cos.default", "float32", "pass"), item("opinfo.cos.default", "float64", "fail", tangent),
+        item("op.tan.default", "float64", "fail", refused),
+    ]}
+    assert expected.entries(result) == [
+        "# op_db operators myautograd does not implement (1): every item stops at the name it lacks",
+        "", "[[expected]]", 'case = "opinfo.nn.functional.softshrink.*"', 'outcome = "unsupported"',
+        'reason = "op_db: torch.nn.functional.softshrink is not implemented"',
+        "", "# an invalid call that torch refuses is not refused (1)",
+        "", "[[expected]]", 'case = "opinfo.sin.default"', 'outcome = "fail"',
+        'reason = "op_db: an invalid call that torch refuses is not refused"',
+        "", "# forward-mode tangents differ (1)",
+        "", "[[expected]]", 'case = "opinfo.cos.default"', 'dtype = "float64"', 'outcome = "fail"',
+        'reason = "op_db: forward-mode tangents differ"']
+    assert expected.causes(result) == {"unsupported": 2, "an invalid call that torch refuses is not refused": 2,
+                                       "forward-mode tangents differ": 1}
