@@ -20,6 +20,7 @@ from __future__ import annotations
 import collections
 import fnmatch
 import json
+import re
 import sys
 
 from ..levels import by_severity
@@ -55,6 +56,8 @@ def cause_of(record: dict) -> str:
         return {"exception-type": "an invalid call is refused with another exception type",
                 "message": "an invalid call is refused with another message"}.get(
                     aspect, f"an invalid call differs in {aspect}")
+    if aspect == "raised" and where.startswith("step ") and ": " not in where:  # the runs part: one side raised
+        return diverged(diff)
     if aspect == "raised":
         if diff["reference"] == "raised nothing":
             return f"a valid sample raises where torch does not ({phase(where)})"
@@ -70,6 +73,18 @@ def cause_of(record: dict) -> str:
     if aspect in ("exception-type", "message"):
         return f"another exception {'type' if aspect == 'exception-type' else 'message'} ({phase(where)})"
     return f"another {aspect} ({phase(where)})"
+
+
+def diverged(diff: dict) -> str:
+    """The cause where the runs part: the side that raised, at the step the other recorded."""
+    reference, implementation = diff["reference"], diff["implementation"]
+    label = re.search(r"observed '([^']*)'", reference if implementation.startswith("raised") else implementation)
+    part = phase(label.group(1)) if label else "the value"
+    if implementation.startswith("raised") and not reference.startswith("raised"):
+        return f"a valid sample raises where torch does not ({part})"
+    if reference.startswith("raised") and not implementation.startswith("raised"):
+        return f"torch raises and the implementation does not ({part})"
+    return f"the runs part ({part})"
 
 
 def missing_name(record: dict) -> str:
