@@ -218,7 +218,8 @@ def item(case_id, dtype, outcome, *diffs, detail=""):
 
 
 def test_expected_entries_name_the_cause_not_the_difference():
-    lacks = ("step 3: 1: torch.nn.functional.softshrink(a)", "value", "tensor", "unsupported", "torch.nn.functional.softshrink")
+    softshrink = "torch.nn.functional.softshrink"
+    lacks = (f"step 3: 1: {softshrink}(a)", "value", "tensor", "unsupported", softshrink)
     refused = ("step 9: invalid 1: torch.sin(a, b)", "raised", "TypeError: sin() takes 1", "raised nothing", None)
     tangent = ("step 5: 1: forward-mode tangents of the outputs for tangents of a", "value", "[1.0]", "[2.0]", None)
     result = {"cases": [
@@ -240,3 +241,12 @@ def test_expected_entries_name_the_cause_not_the_difference():
         'reason = "op_db: forward-mode tangents differ"']
     assert expected.causes(result) == {"unsupported": 2, "an invalid call that torch refuses is not refused": 2,
                                        "forward-mode tangents differ": 1}
+
+
+def test_where_the_runs_part_the_cause_names_the_side_that_raised_and_the_part_of_the_sample():
+    parts = ("step 11", "raised", "observed '2: gradients of a' at line 80: rec(...)", "raised IndexError: shape at line 79")
+    assert expected.cause_of(item("opinfo.x.default", "float32", "fail", parts)) == (
+        "a valid sample raises where torch does not (gradients)")
+    reversed_sides = (*parts[:2], parts[3], parts[2])
+    assert expected.cause_of(item("opinfo.x.default", "float32", "fail", reversed_sides)) == (
+        "torch raises and the implementation does not (gradients)")

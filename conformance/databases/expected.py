@@ -27,14 +27,16 @@ from ..levels import by_severity
 
 RECORDED = ("fail", "unsupported", "error", "timeout", "crash")
 PREFIX = "opinfo."
+#: (what a step label holds, the part of the sample it names), first match wins (see ``operators.render``).
+PHASES = (("forward-over-reverse", "forward-over-reverse tangents"), ("forward-mode", "forward-mode tangents"),
+          ("second-order", "second-order gradients"), ("nodes that recorded", "second-order gradients"),
+          ("gradients of", "gradients"))
 
 
 def phase(where: str) -> str:
     """The part of a sample a difference's step label is in (``step 7: 2: gradients of a``)."""
     label = where.split(": ", 1)[1] if ": " in where else where
-    for marker, name in (("forward-over-reverse", "forward-over-reverse tangents"), ("forward-mode", "forward-mode tangents"),
-                         ("second-order", "second-order gradients"), ("nodes that recorded", "second-order gradients"),
-                         ("gradients of", "gradients")):
+    for marker, name in PHASES:
         if marker in label:
             return name
     return "the value"
