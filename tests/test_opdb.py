@@ -143,6 +143,25 @@ def test_the_renderer_skips_an_entry_torch_changed_and_renders_the_rest():
     assert all(sample["call"] == "torch.sin(a)" for sample in entry["samples"])
 
 
+
+def test_torch_runs_a_sample_on_its_inputs_as_the_scenario_rebuilds_them_from_the_data():
+    writer = render_operators.SampleWriter(torch, "float32")
+    base = torch.arange(12.0).requires_grad_()
+    call = writer.call("torch.as_strided", False, types.SimpleNamespace(input=base[4:], args=((2, 2), (1, 2)), kwargs={}))
+    assert call == "torch.as_strided(a, (2, 2), (1, 2))"
+    rebuilt = writer.tensors["a"]
+    assert rebuilt.storage_offset() == 0 and rebuilt.tolist() == base[4:].tolist() and rebuilt.requires_grad
+    strided = writer.tensors[writer.tensor(torch.ones(2, 6)[:, ::3])]
+    assert strided.stride() == (4, 2) and strided.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+
+
+
+def test_the_sample_s_own_dtype_is_written_as_the_item_s_and_another_as_it_is():
+    writer = render_operators.SampleWriter(torch, "float32")  # the entry's samples are taken in float32
+    assert writer.source(torch.float32) == "dtype" and writer.source(torch.float64) == "torch.float64"
+    assert writer.source(torch.int64) == "torch.int64"
+
+
 # -- the report -----------------------------------------------------------------------------------
 def test_the_run_metadata_and_coverage_report_count_entries_rendered_and_skipped_by_reason():
     found = databases.summaries([REGISTRY.get("opinfo.sin.default"), REGISTRY.get("op.sin.default")])

@@ -20,7 +20,7 @@ What cannot be rendered is kept with the reason: a whole entry (no public name, 
 output drawn at random, an attribute or signature that this torch release does not have) in
 ``skipped``, a sample (a complex tensor, an argument of a type with no literal, a size over the
 limits) in the entry's ``dropped`` counts. A change of torch's internals thus skips entries, never
-stops the export. The limits (samples per entry, elements per sample) keep the catalog's run time
+stops the rendering. The limits (samples per entry, elements per sample) keep the catalog's run time
 and the file's size bounded; they are recorded in the file.
 """
 
@@ -29,6 +29,7 @@ from __future__ import annotations
 import collections
 import math
 
+from .encode import Unrenderable
 from .render_modules import spread as spread_evenly
 
 FORMAT = 1
@@ -37,10 +38,6 @@ MAX_ERRORS = 4  # invalid calls per entry
 MAX_ELEMENTS = 1024  # tensor elements per sample, all inputs together (a unary sample of torch is 20 x 20 and more)
 FLOAT_DTYPES = ("float32", "float64")
 EXACT_KINDS = ("float32", "float64", "int64", "int32", "int16", "int8", "uint8", "bool")
-
-
-class Unrenderable(Exception):
-    """This entry or sample cannot be written as data; the message is the reason."""
 
 
 def tensor_kind(tensor, dtype_name: str | None) -> str:
@@ -71,15 +68,26 @@ class SampleWriter:
         if self.elements > MAX_ELEMENTS:
             raise Unrenderable(f"more than {MAX_ELEMENTS} tensor elements")
         detached = tensor.detach()
+        contiguous = bool(tensor.is_contiguous()) or tensor.dim() == 0
         self.inputs[name] = {
             "kind": kind,
             "shape": list(tensor.shape),
             "values": None if tensor.numel() == 0 else detached.tolist(),
-            "contiguous": bool(tensor.is_contiguous()) or tensor.dim() == 0,
+            "contiguous": contiguous,
             "grad": bool(tensor.requires_grad),
         }
-        self.tensors[name] = tensor
+        self.tensors[name] = self.rebuilt(detached, contiguous).requires_grad_(tensor.requires_grad)
         return name
+
+    def rebuilt(self, detached, contiguous: bool):
+        """The tensor as the scenario builds it from the data (``operators.render``): its values in storage of
+        their own, a non-contiguous one every other element of its last dimension. Torch runs the sample on it,
+        so a sample whose meaning the data loses (a view's offset into a larger storage) shows here."""
+        if contiguous or detached.numel() == 0:
+            return detached.clone(memory_format=self.torch.contiguous_format)
+        wide = self.torch.zeros((*detached.shape[:-1], 2 * detached.shape[-1]), dtype=detached.dtype)
+        wide[..., ::2] = detached
+        return wide[..., ::2]
 
     def source(self, value) -> str:
         torch = self.torch
@@ -98,8 +106,8 @@ class SampleWriter:
             return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
         if isinstance(value, list):
             return "[" + ", ".join(self.source(v) for v in value) + "]"
-        if isinstance(value, torch.dtype):
-            return str(value)
+        if isinstance(value, torch.dtype):  # the sample's own dtype is the item's: the scenario's ``dtype``
+            return "dtype" if str(value) == f"torch.{self.dtype_name}" else str(value)
         if isinstance(value, torch.device):
             return "rec.device"
         if isinstance(value, (torch.memory_format, torch.layout)):
@@ -154,7 +162,7 @@ def differentiable_outputs(torch, out) -> list[tuple[str, object]]:
 def render_sample(torch, op, prefix: str, method: bool, dtype_name: str, sample) -> dict:
     writer = SampleWriter(torch, dtype_name)
     call = writer.call(prefix, method, sample)
-    scope = {"torch": torch, "rec": _Device(), **writer.tensors}
+    scope = {"torch": torch, "rec": _Device(), "dtype": getattr(torch, dtype_name), **writer.tensors}
     torch.manual_seed(0)
     try:
         out = eval(call, scope)  # noqa: S307 - the source just written, over torch's own sample
@@ -210,7 +218,8 @@ def is_random(torch, prefix: str, method: bool, dtype_name: str, op) -> bool:
         for seed in (0, 1):
             torch.manual_seed(seed)
             try:
-                results.append(eval(call, {"torch": torch, "rec": _Device(), **writer.tensors}))  # noqa: S307
+                scope = {"torch": torch, "rec": _Device(), "dtype": getattr(torch, dtype_name), **writer.tensors}
+                results.append(eval(call, scope))  # noqa: S307 - the source just written, over torch's own sample
             except Exception:  # noqa: BLE001 - judged on a sample that torch can call
                 break
         if len(results) == 2:
@@ -269,9 +278,11 @@ def render_entry(torch, op) -> dict:
     if is_random(torch, prefix, method, dtypes[0], op):
         raise Unrenderable("its outputs are drawn from torch's random generator")
     dropped: collections.Counter = collections.Counter()
+    torch.manual_seed(0)  # torch's sample functions draw values and options at random: the same file every time
     every = list(op.sample_inputs("cpu", getattr(torch, dtypes[0]), requires_grad=op.supports_autograd))
     samples = rendered(every, MAX_SAMPLES, "samples", dropped,
                        lambda sample: render_sample(torch, op, prefix, method, dtypes[0], sample))
+    torch.manual_seed(0)
     invalid = list(op.error_inputs("cpu")) if getattr(op, "error_inputs_func", None) is not None else []
     errors = rendered(invalid, MAX_ERRORS, "invalid calls", dropped,
                       lambda error: render_error(torch, prefix, method, error), "invalid call: ")
