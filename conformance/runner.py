@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from . import documented
+from . import databases, documented
 from . import expectations as expectations_module
 from .case import ALL_DEVICES, Case, shown_path
 from .expectations import ImplementationFile
@@ -269,6 +269,7 @@ class Run:
             "level": self.config.level,
             "profile": {"lacks": list(profile.lacks), "note": profile.note},
             "warnings": self.config.impl_file.warnings.as_dict(),
+            "databases": databases.summaries(self.config.cases),
         }
 
     def result(self, duration: float) -> dict:

@@ -162,9 +162,10 @@ def test_planted_selective_checkpoint_bugs_are_caught(mutant, case_id):
 
 def test_the_ids_read_off_the_data_are_the_ids_of_the_built_cases():
     """``database_case_ids`` (what an expectations file may name without being stale) builds no case."""
-    from conformance.catalog import DATABASE_TOPICS, database_case_ids
+    from conformance.catalog import DATABASE_TOPICS, database_case_ids, opinfo
 
     registry = Registry()
     moduleinfo.register(registry)
     optiminfo.register(registry)
+    opinfo.register(registry)
     assert database_case_ids() == tuple(case.id for case in registry if case.topic in DATABASE_TOPICS)

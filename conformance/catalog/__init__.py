@@ -1,8 +1,8 @@
 """The behaviour catalog: one module per topic, each holding small ``@case`` scenarios.
 
 Adding a module here adds a topic; ``load()`` imports every module of this package but the topics
-rendered from PyTorch's own test databases (``DATABASE_TOPICS``: about a thousand items, whose run
-takes minutes), which ``load_with_databases()`` adds (``--registry conformance.catalog:load_with_databases``,
+rendered from PyTorch's own test databases (``DATABASE_TOPICS``: a few thousand items, whose run
+takes many minutes), which ``load_with_databases()`` adds (``--registry conformance.catalog:load_with_databases``,
 ``tox -e databases``).
 """
 
@@ -13,8 +13,8 @@ import pkgutil
 
 from ..case import REGISTRY, Registry
 
-#: Topics rendered from torch's module_db and optim_db (``conformance/databases``), run on request.
-DATABASE_TOPICS = ("moduleinfo", "optiminfo")
+#: Topics rendered from torch's module_db, optim_db and op_db (``conformance/databases``), run on request.
+DATABASE_TOPICS = ("moduleinfo", "optiminfo", "opinfo")
 
 
 _REGISTERED: set[str] = set()

@@ -1,4 +1,4 @@
-"""``python -m conformance.databases``: render torch's module_db and optim_db into this folder's JSON
+"""``python -m conformance.databases``: render torch's module_db, optim_db and op_db into this folder's JSON
 files (reference side: it imports torch and its test databases); ``--counts`` prints what the
 files hold without importing torch."""
 
@@ -20,9 +20,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.counts:
         print(json.dumps({name: counts(name) for name in names}, indent=1))
         return 0
-    from . import render_modules, render_optimizers
+    from . import render_modules, render_operators, render_optimizers
 
-    renderers = {"module_db": lambda: render_modules.render(), "optim_db": render_optimizers.render}
+    renderers = {"module_db": lambda: render_modules.render(), "optim_db": render_optimizers.render,
+                 "op_db": lambda: render_operators.render()}
     for name in names:
         data = renderers[name]()
         FILES[name].write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")

@@ -6,7 +6,9 @@ every test process loads it. ``build_all`` therefore keeps what rendering gives 
 source, compiled code, title, tags and features) in the disk cache (``conformance.cache``), and
 renders only what the cache lacks. Its key is a fingerprint of everything rendering reads: the
 sources of this package (the table, the renderer), of ``features.py`` and ``case.py``, the Python
-version (compiled code is version-specific) and NumPy's (its generator draws the inputs).
+version (compiled code is version-specific) and NumPy's (its generator draws the inputs). The cases of
+torch's op_db (``conformance/catalog/opinfo.py``) are kept the same way, under a kind of their own
+whose key adds the data they are read from.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from .. import cache, docs
 from ..case import ALL_DEVICES, Case
 from . import OPTIONAL_FEATURES
 from .batching import differing
-from .render import Rendered, function_name, rendered, source_file
+from .render import Rendered, case_id, function_name, rendered, source_file
 from .spec import Operator, Variant
 from .tolerances import EPSILON, REDUCED
 from .values import drawn, random_floats
@@ -31,9 +33,9 @@ from .values import drawn, random_floats
 _PACKAGE = Path(__file__).resolve().parents[1]
 
 
-def fingerprint() -> str:
-    """A digest of every source rendering reads, and of the Python and NumPy versions."""
-    paths = sorted([*(_PACKAGE / "operators").rglob("*.py"), _PACKAGE / "features.py", _PACKAGE / "case.py"])
+def fingerprint(*also: Path) -> str:
+    """A digest of every source rendering reads (and of the files ``also``), and of the Python and NumPy versions."""
+    paths = sorted([*(_PACKAGE / "operators").rglob("*.py"), _PACKAGE / "features.py", _PACKAGE / "case.py", *also])
     return cache.digest(sys.version, str(marshal.version), np.__version__,
                         *(part for path in paths for part in (path.relative_to(_PACKAGE).as_posix(), path.read_bytes())))
 
@@ -64,15 +66,17 @@ def build(operator: Operator, variant: Variant, rendering: Rendered | None = Non
     )
 
 
-def build_all(operators: list[Operator], directory: Path | None = None) -> list[Case]:
+def build_all(operators: list[Operator], directory: Path | None = None, kind: str = "operators",
+              sources: tuple[Path, ...] = ()) -> list[Case]:
     """Every variant's case, in table order, from the cache (in ``directory``, ``cache.directory()`` when not
-    given) where it holds them; the cache is written again when it lacked some."""
-    path = cache.path_of("operators", fingerprint(), cache.directory() if directory is None else directory)
+    given) where it holds them; the cache is written again when it lacked some. ``kind`` names the cache's
+    file, whose key also covers the files ``sources`` (where ``operators`` were read from)."""
+    path = cache.path_of(kind, fingerprint(*sources), cache.directory() if directory is None else directory)
     stored = cache.read(path) or {}
     cases, fresh = [], {}
     for operator in operators:
         for variant in operator.variants:
-            entry = stored.get(f"op.{operator.name}.{variant.name}")
+            entry = stored.get(case_id(operator, variant))
             if entry is None:
                 rendering = rendered(operator, variant)
                 code = compile(rendering.source, source_file(operator, variant), "exec")

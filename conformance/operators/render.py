@@ -66,11 +66,18 @@ GENERATED_PREFIX = "<generated "
 
 
 def case_id(operator: Operator, variant: Variant) -> str:
-    return f"op.{operator.name}.{variant.name}"
+    return f"{operator.prefix}.{operator.name}.{variant.name}"
+
+
+def qualified_name(operator: Operator) -> str:
+    """The operator as tags and the coverage table name it: ``add``, or ``opinfo.add`` for op_db's entry."""
+    return operator.name if operator.prefix == "op" else f"{operator.prefix}.{operator.name}"
 
 
 def function_name(operator: Operator, variant: Variant) -> str:
-    return f"op_{operator.name}__{variant.name}"
+    """The scenario's name: ``op_<name>__<variant>``, every character not of an identifier an underscore
+    (op_db's names have dots: ``opinfo_nn_functional_relu__default``)."""
+    return re.sub(r"\W", "_", f"{operator.prefix}_{operator.name}__{variant.name}")
 
 
 def source_file(operator: Operator, variant: Variant) -> str:
@@ -126,13 +133,14 @@ class Writer:
 
     # -- inputs ---------------------------------------------------------------------------------
     def tensor_source(self, inp: Input, differentiable: bool) -> str:
-        if inp.kind != "float":  # int64 and bool inputs are always explicit (indices, masks)
-            values = inp.values
-            dtype = f", dtype=torch.{inp.kind}" if _is_empty(values) else ""
-            return f"torch.tensor({literal(values)}{dtype}, device=rec.device)"
-        grad = ", requires_grad=True" if differentiable else ""
+        if inp.kind != "float":  # int64 and bool inputs are always explicit (indices, masks), as are exact kinds
+            if inp.values is None:
+                return f"torch.zeros({inp.shape!r}, dtype=torch.{inp.kind}, device=rec.device)"
+            exact = inp.kind not in ("int64", "bool") or _is_empty(inp.values)
+            return explicit(inp, (f", dtype=torch.{inp.kind}" if exact else "") + ", device=rec.device", False)
         if inp.values is not None:
-            return f"torch.tensor({literal(inp.values)}, dtype=dtype, device=rec.device{grad})"
+            return explicit(inp, ", dtype=dtype, device=rec.device", differentiable)
+        grad = ", requires_grad=True" if differentiable else ""
         if inp.numel == 0:
             return f"torch.zeros({inp.shape!r}, dtype=dtype, device=rec.device{grad})"
         if inp.layout == "contiguous":
@@ -321,6 +329,9 @@ class Writer:
         ``create_graph=True`` on the dual inputs). Each is an attempt of its own: an operator torch
         has no forward formula for raises, and its exception is what is compared."""
         names = ", ".join(wanted)
+        if "forward-mode" in self.operator.left_out:
+            self.emit("# no forward mode: torch does not support it for this operator")
+            return
         self.emit(f"# forward mode: the tangents for random tangents of {names}")
         self.emit('if rec.has("forward-ad") and not reduced:')
         with self.indented():
@@ -331,7 +342,7 @@ class Writer:
             self.dual_attempt(number, sample, "forward-mode", wanted, self.forward_mode(sample))
             self.emit(f'rec("{number}: forward-mode tangents of the outputs for tangents of {names}", tangents_out)')
             twice = self.twice(sample, wanted)
-            if not twice:
+            if not twice or "forward-over-reverse" in self.operator.left_out:
                 return
             self.emit(f'if rec.has("autograd.grad") and rec.has("higher-order"){self.complex_only()}:')
             with self.indented():
@@ -518,6 +529,26 @@ def unpacking(names: list[str]) -> str:
     return f"({names[0]},)" if len(names) == 1 else ", ".join(names)
 
 
+def explicit(inp: Input, options: str, differentiable: bool) -> str:
+    """The source of a tensor of explicit values; ``options`` follow the values (dtype, device). A
+    ``"strided"`` input stores each element followed by a zero and takes every other one of its last dimension."""
+    if inp.layout == "contiguous":
+        return f"torch.tensor({literal(inp.values)}{options}{', requires_grad=True' if differentiable else ''})"
+    if inp.layout != "strided":
+        raise ValueError(f"explicit values in the {inp.layout} layout")
+    grad = ".requires_grad_()" if differentiable else ""
+    return f"torch.tensor({literal(interleaved(inp.values))}{options})[..., ::2]{grad}"
+
+
+def interleaved(values):
+    """Nested lists whose innermost lists have a zero after each element (a strided input's storage)."""
+    if isinstance(values, list) and values and not isinstance(values[0], list):
+        return [x for value in values for x in (value, type(value)(0))]
+    if isinstance(values, list):
+        return [interleaved(v) for v in values]
+    raise ValueError("a strided input needs at least one dimension")
+
+
 def apply_signs(values, signs):
     if isinstance(values, list):
         return [apply_signs(v, s) for v, s in zip(values, signs)]
@@ -555,7 +586,7 @@ def features_of(operator: Operator, variant: Variant, source: str) -> tuple[str,
     for sample in variant.samples:
         if any(inp.numel > 1 for inp in sample.inputs.values()) or not sample.inputs:
             found.add("non-scalar")
-        if any(inp.kind != "float" for inp in sample.inputs.values()):
+        if any(not inp.is_float for inp in sample.inputs.values()):
             found.add("integer-dtypes")
         if any(inp.layout != "contiguous" for inp in sample.inputs.values()):
             found.add("views")
@@ -595,7 +626,8 @@ def rendered(operator: Operator, variant: Variant) -> Rendered:
     return Rendered(
         id=writer.id, source=source,
         title=title(operator, variant, writer.checks, writer.refused(), samples, errors),
-        tags=("op", f"op:{operator.name}", *sorted(writer.checks), *(f"torch-refuses:{step}" for step in writer.refused())),
+        tags=("op", f"op:{qualified_name(operator)}", *sorted(writer.checks),
+              *(f"torch-refuses:{step}" for step in writer.refused())),
         features=features_of(operator, variant, source))
 
 

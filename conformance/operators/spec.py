@@ -39,6 +39,8 @@ from ..features import check_names
 from .tolerances import Tolerance
 
 LAYOUTS = ("contiguous", "transposed", "strided")
+#: The dtypes an input may have whatever the item's dtype (``Input.kind``), besides ``"float"``.
+EXACT_KINDS = ("int64", "bool", "float32", "float64", "int32", "int16", "int8", "uint8")
 #: The dtypes an operator runs in unless its entry says otherwise (see above).
 DTYPES = ("float32", "float64", "complex64", "complex128", "float16", "bfloat16")
 #: The forward-mode steps of a sample, as named by ``torch_raises``.
@@ -56,10 +58,11 @@ class Input:
     Random values are drawn uniformly from ``[low, high]`` (seeded by the case id) and rounded
     to three decimals; ``values`` gives them explicitly instead (convention points such as
     relu at 0); ``signed=True`` draws magnitudes from ``[low, high]`` with random signs (a
-    divisor kept away from zero). ``kind`` is ``"float"`` (the case's dtype), ``"int64"`` or ``"bool"``.
-    ``layout`` makes the tensor non-contiguous: ``"transposed"`` builds it with the last two
+    divisor kept away from zero). ``kind`` is ``"float"`` (the case's dtype), ``"int64"`` or ``"bool"``,
+    or another dtype of ``EXACT_KINDS`` that the tensor has whatever the case's dtype (samples of
+    torch's op_db). ``layout`` makes the tensor non-contiguous: ``"transposed"`` builds it with the last two
     dimensions swapped and transposes it back, ``"strided"`` takes every other element of the
-    last dimension. A float input requires grad unless ``grad=False``; it is then a leaf, also
+    last dimension (also of explicit values). A float input requires grad unless ``grad=False``; it is then a leaf, also
     when non-contiguous.
     """
 
@@ -73,6 +76,8 @@ class Input:
     signed: bool = False
 
     def __post_init__(self) -> None:
+        if self.kind != "float" and self.kind not in EXACT_KINDS:
+            raise ValueError(f"unknown kind {self.kind!r}")
         if self.layout not in LAYOUTS:
             raise ValueError(f"unknown layout {self.layout!r}")
         if self.layout == "transposed" and len(self.shape) < 2:
@@ -81,6 +86,11 @@ class Input:
     @property
     def differentiable(self) -> bool:
         return self.kind == "float" and self.grad
+
+    @property
+    def is_float(self) -> bool:
+        """Whether the tensor is of a floating dtype (the item's, or float32 or float64 whatever the item's)."""
+        return self.kind in ("float", "float32", "float64")
 
     @property
     def numel(self) -> int:
@@ -214,6 +224,9 @@ class Operator:
     ``real_gradgrad=False``: in the real dtypes the gradient is constant (angle's and sgn's are zero, and do
     not require grad), so second-order steps are taken in the complex dtypes only.
     ``dtypes`` are the dtypes its variants run in (``DTYPES`` unless narrowed; see the module's docstring).
+    ``left_out`` names the forward-mode steps (of ``FORWARD_STEPS``) its samples do not take at all
+    (op_db's entries that torch does not support in them). ``prefix`` begins its case ids
+    (``op.<name>.<variant>``; ``opinfo`` for the entries of torch's op_db).
     """
 
     name: str
@@ -229,9 +242,14 @@ class Operator:
     dtypes: tuple[str, ...] = DTYPES
     real_gradgrad: bool = True
     dtype_features: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    left_out: tuple[str, ...] = ()
+    prefix: str = "op"
 
     def __post_init__(self) -> None:
         check_steps(self.torch_raises)
+        unknown = [name for name in self.left_out if name not in FORWARD_STEPS]
+        if unknown:
+            raise ValueError(f"operator {self.name!r}: cannot leave out {unknown[0]!r}; known: {', '.join(FORWARD_STEPS)}")
         check_dtypes(self.dtypes)
         for dtype, names in self.dtype_features.items():
             if dtype not in self.dtypes:

@@ -14,8 +14,9 @@ check; without ``autograd.grad``, no vmap-of-vjp, and its first-order gradients 
 forward-mode or vmap check (``operators.LEFT_OUT_IN_REDUCED``). Where torch refuses every item of an
 operator in a dtype (``operators.dtype_refusals``: the items compare torch's exception), the cell says
 ``¬dtype``, and a list under the table gives, per dtype, the operators torch refuses there and how.
-``coverage.md`` holds the table; ``report.html`` shows it in a
-collapsible section. Runs without operator cases get neither.
+``coverage.md`` holds the table, then, for each of torch's sample databases the run selected cases of
+(op_db's ``opinfo.*``), the entries rendered and those skipped, by reason (the run's ``databases``
+metadata); ``report.html`` shows the table in a collapsible section. Runs without operator cases get neither.
 """
 
 from __future__ import annotations
@@ -118,7 +119,24 @@ def render_markdown(result: dict) -> str:
     for operator, by_column in rows.items():
         cells = [cell_text(by_column[column]) if column in by_column else "\u2014" for column in columns]
         lines.append(f"| `{clean(operator)}` | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n" + refusals_by_dtype(columns, rows)
+    return "\n".join(lines) + "\n" + refusals_by_dtype(columns, rows) + database_text(result)
+
+
+def database_text(result: dict) -> str:
+    """What the run's ``databases`` metadata says of each database it selected cases of: entries rendered
+    (and their distinct names), skipped and why, samples the rendered entries left out and why."""
+    lines = []
+    for name, found in result.get("databases", {}).items():
+        lines += ["", f"## torch's {clean(name)} (samples of torch {clean(str(found['torch']))})", "",
+                  f"{found['rendered']} entries ({found['names']} names) rendered, {found['selected']} cases "
+                  f"selected in this run; {found['skipped']} skipped:", ""]
+        lines += [f"* {count}: {clean(reason)}" for reason, count in sorted(found["skip_reasons"].items(),
+                                                                             key=lambda pair: -pair[1])]
+        left_out = found.get("samples_left_out", {})
+        if left_out:
+            lines += ["", f"Samples left out of rendered entries ({sum(left_out.values())}):", ""]
+            lines += [f"* {count}: {clean(reason)}" for reason, count in sorted(left_out.items(), key=lambda pair: -pair[1])]
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 def refusals_by_dtype(columns: list[str], rows: dict[str, dict[str, Cell]]) -> str:

@@ -12,6 +12,8 @@ right first where the total padding is odd.
 
 from __future__ import annotations
 
+import warnings
+
 from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, one_kernel
 from .._autograd.record import recorded
 from .._tensor import Tensor
@@ -51,6 +53,12 @@ BACKWARD_KERNELS["ConvolutionBackwardBackward0"] = (
 def _check_conv(input: Tensor, weight: Tensor, ndim: int, stride, padding, dilation, groups, transposed,
                 output_padding) -> None:
     data, w = input._data, weight._data
+    for name, values in (("groups", (groups,)), ("padding", padding), ("stride", stride), ("dilation", dilation)):
+        if any(v < 0 if name == "padding" else v <= 0 for v in values):
+            raise RuntimeError(f"{'negative' if name == 'padding' else 'non-positive'} {name} is not supported")
+    if w.shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got "
+                           f"weight of size [{_sizes(w.shape)}] instead")
     if transposed:
         if data.shape[1] != w.shape[0]:
             raise RuntimeError(f"Given transposed=1, weight of size [{_sizes(w.shape)}], expected "
@@ -85,6 +93,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     ndim = weight._data.ndim - 2
     stride, padding, dilation = _tuple(stride, ndim), _tuple(padding, ndim), _tuple(dilation, ndim)
     output_padding = _tuple(output_padding, ndim)
+    if bias is not None and bias.dtype != input.dtype:
+        raise RuntimeError(f"Input type ({input.dtype.c_name}) and bias type ({bias.dtype.c_name}) should be the same")
     _check_conv(input, weight, ndim, stride, padding, dilation, groups, transposed, output_padding)
     if input._data.dtype.kind == "c":
         return _complex_convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
@@ -124,6 +134,10 @@ def _complex_convolution(input, weight, bias, *settings):
     return a - b + mul_by_number(c - a - b, 1j)
 
 
+#: The warnings torch gives once per process, and whether they were given.
+_WARNED = {"same_padding": False}
+
+
 def _same_padding(input: Tensor, weight: Tensor, ndim: int, stride, dilation):
     """torch's padding='same': (the input, padded on the right where the total is odd; the padding)."""
     if any(s != 1 for s in stride):
@@ -135,6 +149,11 @@ def _same_padding(input: Tensor, weight: Tensor, ndim: int, stride, dilation):
         extra.append(total - 2 * (total // 2))
     if any(extra):
         from .padding import constant_pad
+
+        if not _WARNED["same_padding"]:  # torch warns once per process
+            _WARNED["same_padding"] = True
+            warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded "
+                          "copy of the input be created", UserWarning, stacklevel=4)
 
         pad: list[int] = []
         for e in reversed(extra):

@@ -151,6 +151,8 @@ def logsigmoid(input: Tensor) -> Tensor:
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    if min_val > max_val:  # torch checks in nn.functional.hardtanh, not in hardtanh_
+        raise ValueError("min_val cannot be greater than max_val")
     return _act.hardtanh(input, min_val, max_val, inplace)
 
 
