@@ -188,6 +188,7 @@ class _Plan:
     kept_shape: tuple  # their sizes in that (loop) order
     result_shape: tuple
     zero: np.generic  # the output's zero, added last
+    columns: Callable | None = None  # the same sum for a row-major matrix summed over its rows (_column_sums)
 
 
 def _kernel(size0: int, stride0: int, size1: int, stride1: int, lanes: int) -> Callable:
@@ -226,7 +227,31 @@ def _plan(shape: tuple, strides: tuple, dtype: np.dtype, axes, keepdim: bool):
     kept = [i for i, d in enumerate(rest) if not d[3]]
     original = [d for i in reversed(kept) for d in reversed(rest[i][0])]  # kept dims, slowest first
     return _Plan(order, tuple(d[1] for d in dims), kernel, (*reversed(reduced), *reversed(kept)), len(reduced),
-                 tuple(int(i) for i in np.argsort(original)), tuple(shape[d] for d in original), result, dtype.type(0))
+                 tuple(int(i) for i in np.argsort(original)), tuple(shape[d] for d in original), result, dtype.type(0),
+                 _column_sums(shape, strides, dtype, axes, lanes))
+
+
+def _column_sums(shape: tuple, strides: tuple, dtype: np.dtype, axes: tuple, lanes: int) -> Callable | None:
+    """A row-major (rows, columns) matrix summed over its rows (a bias gradient, ``x.sum(0)``), in whole blocks of
+    columns, with fewer rows than ``step * step``: the general path's result (each column one cascade, ``_cascade``)
+    in three NumPy calls instead of its ten, as these sums run at every step of a training loop. None otherwise."""
+    if len(shape) != 2 or axes != (0,) or strides != (shape[1] * dtype.itemsize, dtype.itemsize):
+        return None
+    rows, columns = shape
+    step = 1 << max(4, _ceil_log2(rows) // LEVELS)
+    if rows < 2 or columns < lanes or columns % (OUTER_BLOCK * lanes) or rows >= step * step:
+        return None
+    chunks, whole, zero = rows // step, rows // step * step, dtype.type(0)
+
+    def column_sums(data):
+        if not chunks:  # one running sum per column
+            return np.add(np.add.reduce(data, axis=0), zero)
+        total = np.add.reduce(np.add.reduce(data[:whole].reshape(chunks, step, columns), axis=1), axis=0)
+        if whole < rows:  # the unfinished chunk's running sum comes first (_cascade's order)
+            total = np.add.reduce(data[whole:], axis=0) + total
+        return np.add(total, zero)
+
+    return column_sums
 
 
 def sum_array(data, axes=None, keepdim: bool = False):
@@ -249,6 +274,8 @@ def torch_sum(data, axes, keepdim: bool):
         return None if plan is None else torch_sum(np.ascontiguousarray(data), axes, keepdim)
     if type(plan) is tuple:  # only dimensions of size 1 reduced: 0 + x
         return np.add(data.reshape(plan[1]), data.dtype.type(0), order="C")
+    if plan.columns is not None:
+        return plan.columns(data).reshape(plan.result_shape)
     partials = plan.kernel(data.transpose(plan.order).reshape(plan.loop_shape))
     ordered = partials.transpose(plan.outer)
     if plan.reduced_count:

@@ -105,3 +105,23 @@ def test_a_planted_order_bug_is_caught():
     finally:
         _summation._interleaved = original
     test_sum_and_mean_over_every_dimension_set((100,), np.float32)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_column_sums_take_the_short_path_with_the_general_paths_bits(monkeypatch, dtype):
+    """A row-major matrix summed over its rows (``_column_sums``, three NumPy calls) against the general pipeline
+    on the same values, and against torch: rows below, at and above a chunk, with and without an unfinished one."""
+    from myautograd import _summation
+
+    shapes = [(rows, columns) for rows in (2, 3, 15, 16, 17, 33, 64, 100, 255) for columns in (16, 32, 64, 96)]
+    values = [np.random.default_rng(rows * 1000 + columns).standard_normal((rows, columns)).astype(dtype)
+              for rows, columns in shapes]
+    short = [_summation.sum_array(v, (0,)) for v in values]
+    assert sum(_summation._plan(v.shape, v.strides, v.dtype, (0,), False).columns is not None for v in values) > 20
+    _summation._plan.cache_clear()
+    monkeypatch.setattr(_summation, "_column_sums", lambda *args: None)
+    general = [_summation.sum_array(v, (0,)) for v in values]
+    _summation._plan.cache_clear()
+    for v, a, b in zip(values, short, general):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a, torch.from_numpy(v).sum(0).numpy())
