@@ -23,7 +23,7 @@ from myautograd._device import as_device
 from myautograd._tensor import Tensor, make_tensor
 
 ROOT = Path(__file__).resolve().parent.parent
-FORMULA_MODULES = ("derivatives.py", "formula_helpers.py", "norm_math.py", "window_math.py")
+FORMULA_MODULES = ("derivatives.py", "derivatives_nn.py", "formula_helpers.py", "norm_math.py", "window_math.py")
 TENSOR_ONLY = {"copy_into_new"}  # a leaf's first gradient under create_graph: no array counterpart
 
 _rng = np.random.default_rng(0)
