@@ -25,7 +25,7 @@ TOYGRAD = Path(__file__).resolve().parent.parent / "docs" / "examples" / "toygra
 JACOBIAN_READERS = {f"{TOPIC}.{name}" for name in (
     "jacobian_single_input_and_output", "jacobian_tuples_nest", "jacobian_create_graph", "jacobian_vectorize",
     "jacobian_forward_mode", "hessian_single_and_tuple_inputs", "hessian_create_graph",
-    "hessian_vectorize_and_outer_strategy")}
+    "hessian_vectorize_and_outer_strategy", "jacobian_of_a_non_square_function")}
 HVP_READERS = {f"{TOPIC}.{name}" for name in ("hvp_and_vhp_values", "hvp_and_vhp_create_graph", "hvp_and_vhp_strict")}
 
 

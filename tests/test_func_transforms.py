@@ -35,7 +35,7 @@ IN_DIMS_PER_ARGUMENT = {
     "func_transforms_vmap.ensemble_with_vmap", "func_transforms.transforms_of_an_inference_tensor",
 }
 JACREV_NOT_SYMMETRIC = {"func_transforms.jacrev_of_a_function", "func_transforms.jacobian_shapes",
-                        "func_transforms.jacrev_with_empty_outputs"}
+                        "func_transforms.jacrev_with_empty_outputs", "func_transforms.jacobians_of_non_square_functions"}
 
 
 def topic_cases():
