@@ -43,7 +43,7 @@ def _items():
     expression = os.environ.get(SELECTION_VARIABLE, "")
     selected = compile_expression(expression) if expression else (lambda case: True)
     return [item for item in items_of(catalog.load(), ("cpu",))
-            if selected(item.case) and not profile.missing_for(item.case.features, item.case.optional_features)]
+            if selected(item.case) and not profile.missing_for(item.features, item.case.optional_features)]
 
 
 def _observe_reference(chunk: list[tuple[str, str]]) -> dict:
