@@ -41,32 +41,27 @@ class Tanh(Module):
         return input.tanh()
 
 
-class Softmax(Module):
+class _AlongDim(Module):
+    """A normalisation along one dimension (Softmax, LogSoftmax, Softmin): ``dim`` and its repr."""
+
     __constants__ = ["dim"]
 
     def __init__(self, dim: int | None = None) -> None:
         super().__init__()
         self.dim = dim
 
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmax(_AlongDim):
     def forward(self, input):
         return F.softmax(input, self.dim, _stacklevel=5)
 
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
 
-
-class LogSoftmax(Module):
-    __constants__ = ["dim"]
-
-    def __init__(self, dim: int | None = None) -> None:
-        super().__init__()
-        self.dim = dim
-
+class LogSoftmax(_AlongDim):
     def forward(self, input):
         return F.log_softmax(input, self.dim, _stacklevel=5)
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
 
 
 class LeakyReLU(Module):
@@ -287,18 +282,9 @@ class GLU(Module):
         return f"dim={self.dim}"
 
 
-class Softmin(Module):
-    __constants__ = ["dim"]
-
-    def __init__(self, dim: int | None = None) -> None:
-        super().__init__()
-        self.dim = dim
-
+class Softmin(_AlongDim):
     def forward(self, input):
         return F.softmin(input, self.dim, _stacklevel=5)
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
 
 
 class Softmax2d(Module):
