@@ -23,7 +23,9 @@ from conformance.databases import FILES, expected, render_operators
 from conformance.implementations import REFERENCE, resolve
 from conformance.operators import cases as operator_cases
 from conformance.recorder import observe
+from conformance.reports import markdown
 from conformance.reports.coverage import database_text
+from conformance.reports.databases import implementation_counts
 from conformance.selection import compile_expression
 from conformance.worker import warm_up
 from tests.support.sides import isolated, judged
@@ -175,6 +177,29 @@ def test_the_run_metadata_and_coverage_report_count_entries_rendered_and_skipped
     assert database_text({"databases": databases.summaries([REGISTRY.get("op.sin.default")])}) == ""
 
 
+def test_the_reports_count_the_entries_the_implementation_implements_and_those_passing_every_item():
+    def record(case_id, outcome, level=None, database="op_db"):
+        return {"id": case_id, "tags": ["database", database] if database else ["op"], "outcome": outcome,
+                "levels": {"drop-in": level or outcome}}
+
+    result = {"level": "drop-in", "implementation": {"name": "engine"},
+              "databases": {name: {**databases.counts(name), "selected": 0} for name in ("op_db", "module_db")},
+              "cases": [record("opinfo.sin.default", "pass"), record("opinfo.sin.default", "pass"),
+                        record("opinfo.cos.default", "pass"), record("opinfo.cos.default", "xfail", "fail"),
+                        record("opinfo.addr.default", "xfail", "unsupported"),
+                        record("opinfo.tan.default", "n/a"),
+                        record("moduleinfo.Linear.0", "pass", database="module_db"),
+                        record("moduleinfo.Linear.1", "fail", database="module_db"),
+                        record("moduleinfo.GRU.0", "unsupported", database="module_db"),
+                        record("op.sin.default", "fail", database=None)]}
+    assert implementation_counts(result) == {"op_db": {"entries": 4, "implemented": 2, "passing": 1},
+                                             "module_db": {"entries": 2, "implemented": 1, "passing": 0}}
+    assert "Of the 4 entries selected, engine implements 2 (some item runs past every name it lacks), and 1 of " \
+           "those pass every item." in database_text(result)
+    summary = markdown.render({**result, "summary": {}})
+    assert "of the 2 entries this run selected, engine implements 1, and 0 of those pass every item." in summary
+
+
 # -- smoke: torch against itself, myautograd, planted bugs ----------------------------------------
 def test_non_contiguous_inputs_of_the_database_are_rendered_strided():
     entry = next(entry for entry in json.loads(FILES["op_db"].read_text())["entries"]
@@ -269,3 +294,15 @@ def test_where_the_runs_part_the_cause_names_the_side_that_raised_and_the_part_o
     reversed_sides = (*parts[:2], parts[3], parts[2])
     assert expected.cause_of(item("opinfo.x.default", "float32", "fail", reversed_sides)) == (
         "torch raises and the implementation does not (gradients)")
+
+
+def test_the_mutant_harness_runs_the_database_items_with_registry(monkeypatch, capsys):
+    from tests.mutants import run
+
+    monkeypatch.setenv(run.SELECTION_VARIABLE, CONV1D)
+    monkeypatch.delenv(run.REGISTRY_VARIABLE, raising=False)
+    assert run._items() == []  # the default catalog has no op_db cases
+    monkeypatch.setenv(run.REGISTRY_VARIABLE, "conformance.catalog:load_with_databases")
+    assert {item.case.id for item in run._items()} == {CONV1D}
+    assert run.main(["--registry", "no_such_module:load", "--only", "conv_same_padding_ignores_dilation"]) == 2
+    assert "--registry no_such_module:load: cannot load it (ModuleNotFoundError" in capsys.readouterr().err

@@ -16,7 +16,8 @@ operator in a dtype (``operators.dtype_refusals``: the items compare torch's exc
 ``¬dtype``, and a list under the table gives, per dtype, the operators torch refuses there and how.
 ``coverage.md`` holds the table, then, for each of torch's sample databases the run selected cases of
 (op_db's ``opinfo.*``), the entries rendered and those skipped, by reason (the run's ``databases``
-metadata); ``report.html`` shows the table in a collapsible section. Runs without operator cases get neither.
+metadata), and the entries the implementation implements (``databases.implementation_counts``);
+``report.html`` shows the table in a collapsible section. Runs without operator cases get neither.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 
 from ..operators import CHECKS, FORWARD_STEPS, VMAP_STEPS, checks_made, refused_by_torch, refused_in_dtype, through_backward
 from .common import clean
+from .databases import implementation_counts
 
 MARKS = {"pass": "\u2713", "known": "\u2611", "fail": "\u2717", "none": "\u00b7"}
 SHORT = {"forward": "fwd", "grad": "grad", "gradgrad": "gg", "error": "err", "forward-mode": "jvp",
@@ -126,10 +128,15 @@ def database_text(result: dict) -> str:
     """What the run's ``databases`` metadata says of each database it selected cases of: entries rendered
     (and their distinct names), skipped and why, samples the rendered entries left out and why."""
     lines = []
+    implemented = implementation_counts(result)
+    implementation = clean((result.get("implementation") or {}).get("name", "the implementation"))
     for name, found in result.get("databases", {}).items():
+        mine = implemented[name]
         lines += ["", f"## torch's {clean(name)} (samples of torch {clean(str(found['torch']))})", "",
                   f"{found['rendered']} entries ({found['names']} names) rendered, {found['selected']} cases "
-                  f"selected in this run; {found['skipped']} skipped:", ""]
+                  f"selected in this run. Of the {mine['entries']} entries selected, {implementation} implements "
+                  f"{mine['implemented']} (some item runs past every name it lacks), and {mine['passing']} of "
+                  f"those pass every item.", "", f"{found['skipped']} entries skipped:", ""]
         lines += [f"* {count}: {clean(reason)}" for reason, count in sorted(found["skip_reasons"].items(),
                                                                              key=lambda pair: -pair[1])]
         left_out = found.get("samples_left_out", {})

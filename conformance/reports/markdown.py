@@ -47,6 +47,7 @@ from .common import (
     verdict_line,
 )
 from .common import devices as device_names
+from .databases import database_lines
 
 ICONS = {"pass": "\u2705", "fail": "\u274c", "xfail": "\u2611\ufe0f", "xpass": "\u2757", "unsupported": "\U0001f6ab",
          "error": "\U0001f4a5", "timeout": "\u231b", "crash": "\U0001f480", "skip": "\u23ed\ufe0f",
@@ -118,6 +119,7 @@ def header(result: dict) -> list[str]:
     if profile.get("lacks"):
         lines += ["", f"Profile: does not aim to support {escape(', '.join(profile['lacks']))}"
                       + (f" ({escape(profile['note'])})" if profile.get("note") else "")]
+    lines += [line for text in database_lines(result) for line in ("", escape(text, None))]
     rule = result.get("warnings") or {}
     if rule.get("set_aside_from"):
         lines += ["", f"Warnings set aside (not compared, on both sides): those issued from "

@@ -8,9 +8,10 @@ harness's ``judge`` as ``conformance run`` judges it. A mutant is killed by its 
 does not pass; the others are not run. ``--all`` runs every item of every mutant (slower), to
 see everything a mutant breaks.
 
-Usage: ``python -m tests.mutants [--only NAME,...] [-k EXPR] [--jobs N] [--all] [--report-dir DIR]``
-(``-k`` narrows the items as ``conformance run -k`` does; a mutant that survives a narrowed run may
-still be killed by an item left out). The
+Usage: ``python -m tests.mutants [--only NAME,...] [-k EXPR] [--registry MODULE:ATTRIBUTE] [--jobs N] [--all]
+[--report-dir DIR]`` (``-k`` narrows the items as ``conformance run -k`` does; a mutant that survives a narrowed
+run may still be killed by an item left out; ``--registry conformance.catalog:load_with_databases`` adds torch's
+sample databases, so mutants only their items reach are judged too). The
 exit status is 0 when the kill rate is at least ``--target`` (default 0.95), 1 otherwise, 2 when
 the control does not pass or a mutant's run fails (that is an error, not a kill).
 """
@@ -28,13 +29,21 @@ from pathlib import Path
 
 CONTROL = "(control)"
 SELECTION_VARIABLE = "MUTANTS_SELECTION"
+REGISTRY_VARIABLE = "MUTANTS_REGISTRY"
+DEFAULT_REGISTRY = "conformance.catalog:load"
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _registry():
+    """The catalog of ``--registry`` (``MUTANTS_REGISTRY`` in the environment, so that the workers load it too)."""
+    from conformance.worker import load_registry
+
+    return load_registry(os.environ.get(REGISTRY_VARIABLE) or DEFAULT_REGISTRY)
 
 
 def _items():
     """The CPU items myautograd is run on: those of ``-k`` (``MUTANTS_SELECTION`` in the environment, so
     that the workers see it too), less those its profile makes ``n/a`` (a run lists them, not run)."""
-    from conformance import catalog
     from conformance.expectations import builtin_path, load_file
     from conformance.item import items_of
     from conformance.selection import compile_expression
@@ -42,19 +51,18 @@ def _items():
     profile = load_file(builtin_path("myautograd")).profile
     expression = os.environ.get(SELECTION_VARIABLE, "")
     selected = compile_expression(expression) if expression else (lambda case: True)
-    return [item for item in items_of(catalog.load(), ("cpu",))
+    return [item for item in items_of(_registry(), ("cpu",))
             if selected(item.case) and not profile.missing_for(item.features, item.case.optional_features)]
 
 
 def _observe_reference(chunk: list[tuple[str, str]]) -> dict:
     import torch
 
-    from conformance import catalog
     from conformance.worker import warm_up
     from tests.support.sides import observed
 
     warm_up()  # as a run's reference worker: torch's lazy imports (and their warnings) belong to no item
-    registry = catalog.load()
+    registry = _registry()
     return {f"{case_id}|{dtype}": observed(registry.get(case_id), torch, "cpu", dtype)
             for case_id, dtype in chunk}
 
@@ -188,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated mutant names (default: all)")
     parser.add_argument("-k", dest="select", default="", help="run only the items this expression selects, as "
                         "`conformance run -k` (default: every CPU item)")
+    parser.add_argument("--registry", default=DEFAULT_REGISTRY, metavar="MODULE:ATTRIBUTE",
+                        help="the catalog to run, as `conformance run --registry` (default: the built-in catalog; "
+                        "conformance.catalog:load_with_databases adds torch's sample databases)")
     parser.add_argument("--jobs", type=int, default=2, help="mutants run at a time (default 2)")
     parser.add_argument("--all", action="store_true", help="run every item of every mutant, not up to the first kill")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per item (default 30)")
@@ -212,6 +223,12 @@ def main(argv: list[str] | None = None) -> int:
         print(error, file=sys.stderr)
         return 2
     os.environ[SELECTION_VARIABLE] = args.select
+    os.environ[REGISTRY_VARIABLE] = args.registry
+    try:
+        _registry()
+    except Exception as error:  # noqa: BLE001 - a bad --registry is a usage error
+        print(f"--registry {args.registry}: cannot load it ({type(error).__name__}: {error})", file=sys.stderr)
+        return 2
     names = [n.strip() for n in args.only.split(",")] if args.only else list(MUTANTS)
     unknown = [n for n in names if n not in MUTANTS]
     if unknown:
