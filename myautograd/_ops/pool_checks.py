@@ -6,7 +6,8 @@ torch validates pooling in layers, and its messages say which layer refused:
 * the output size of each spatial dim (``pooled_sizes``: stride, padding);
 * the shape check of the 2d and 3d kernels (``check_pool_shape``: kernel, stride and dilation signs,
   empty dims, padding, the output size);
-* ``max_pool1d``'s own checks (``check_max_pool1d``), adaptive pooling's (``check_adaptive_*``).
+* ``max_pool1d``'s own checks (``check_max_pool1d``), adaptive pooling's (``check_adaptive_*``), max
+  unpooling's (``check_max_unpool``).
 The checks run in torch's order, so the first refusal is torch's.
 """
 
@@ -209,3 +210,22 @@ def check_adaptive_max(input: Tensor, output_size, ndim: int) -> tuple:
 
 def check_adaptive_max_pool1d(input: Tensor) -> None:
     _check_non_empty(input, "adaptive_max_pool1d")
+
+
+# -- max unpooling ----------------------------------------------------------------------------------------------
+def check_max_unpool(input: Tensor, indices: Tensor, ndim: int) -> None:
+    """max_unpool2d/3d's checks of the indices' dtype, the input's dims and the indices' shape (the
+    2d kernel checks the dtype first and names it, the 3d one checks it without naming it)."""
+    if indices.dtype.scalar_type_name != "Long":
+        got = f" but got: {indices.dtype.scalar_type_name}" if ndim == 2 else ""
+        raise RuntimeError(f"elements in indices should be type int64{got}")
+    if input.dim() not in (ndim + 1, ndim + 2):
+        raise RuntimeError(f"Input to max_unpooling{ndim}d should be a {ndim + 1}d or {ndim + 2}d Tensor, but got a "
+                           f"tensor with {input.dim()} dimensions.")
+    if tuple(input.shape) != tuple(indices.shape):
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor ({_sizes(input.shape)}) "
+                           f"but got indices tensor with shape: {_sizes(indices.shape)}")
+    for d in range(1, input.dim()):
+        if input.shape[d] == 0:
+            raise RuntimeError(f"max_unpooling{ndim}d_forward_out_cpu(): Expected input to have non-zero size for "
+                               f"non-batch dimensions, but got {_sizes(input.shape)} with dimension {d} being empty.")

@@ -281,17 +281,19 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
 def max_unpool(input: Tensor, indices: Tensor, output_size, *, ndim: int):
     """max_unpool2d/3d: each element put at its index in a zero plane of ``output_size`` (the last
     write wins where indices repeat, as torch's loop): MaxUnpool{n}DBackward0."""
+    C.check_max_unpool(input, indices, ndim)
     data, unbatched = _batched_data(input, ndim)
     positions = indices._data[None] if unbatched else indices._data
     output_size = tuple(output_size)
     volume = math.prod(output_size)
-    flat = positions.reshape(data.shape[:2] + (-1,))
+    elements = math.prod(data.shape[2:])
+    flat = positions.reshape(data.shape[:2] + (elements,))
     if flat.size and (flat.min() < 0 or flat.max() >= volume):
         bad = flat[(flat < 0) | (flat >= volume)][0]
         raise RuntimeError(f"Found an invalid max index: {int(bad)} (output volumes are of size "
-                           f"{'x'.join(map(str, output_size))}")
+                           f"{'x'.join(map(str, output_size))})")
     out = np.zeros_like(data, shape=data.shape[:2] + (volume,))
-    np.put_along_axis(out, flat, data.reshape(data.shape[:2] + (-1,)), axis=2)
+    np.put_along_axis(out, flat, data.reshape(data.shape[:2] + (elements,)), axis=2)
     out = out.reshape(data.shape[:2] + output_size)
     return recorded(NODES[f"MaxUnpool{ndim}DBackward0"], out[0] if unbatched else out, (input,),
                     {"indices": indices})
