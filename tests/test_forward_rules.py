@@ -7,7 +7,8 @@
   with ``create_graph`` and a dual incoming gradient (forward-over-reverse, reaching the backward ops
   recorded under ``create_graph``); each time one of these entries computes a tangent, the fallback
   computes it too, and both must agree. A broken rule is caught (``test_a_broken_rule_is_caught``);
-* where the rule deliberately differs from the fallback, torch's value is checked directly.
+* where the rule deliberately differs from the fallback (max_unpool's repeated indices), and at edges
+  (an empty batch), torch's value is checked directly.
 """
 
 from __future__ import annotations
@@ -220,6 +221,12 @@ AGAINST_TORCH = {
     "unpack_dual_primal": (lambda t, x: t.autograd.forward_ad.unpack_dual(x).primal * 2, [1.0, 2.0], [1.0, 1.0]),
     "hardsigmoid_backward": (lambda t, x: t.autograd.grad(t.nn.functional.hardsigmoid(x).sum(), x, create_graph=True)[0],
                              [0.5, -1.0], [1.0, 2.0]),
+    # max_unpool's tangent is its own placement: where an index repeats, the last element placed wins, not the sum
+    "max_unpool_repeated_index": (lambda t, x: t.nn.functional.max_unpool1d(x.reshape(1, 1, 3), t.tensor([[[1, 1, 4]]]),
+                                                                             2, output_size=[6]),
+                                  [1.0, 2.0, 3.0], [0.5, -1.0, 2.0]),
+    # an empty batch: the rule's einsum broadcasts a dim of 0 against one of 1
+    "adaptive_avg_pool_empty_batch": (lambda t, x: t.nn.functional.adaptive_avg_pool1d(x.reshape(0, 2, 4), 3), [], []),
 }
 
 

@@ -254,6 +254,21 @@ def test_the_mutant_of_myautograd_s_same_padding_is_killed_by_op_db_and_not_by_t
     assert record["outcome"] == "fail", record
 
 
+@pytest.mark.parametrize(("mutant", "case_id", "hand_written", "step"), [
+    # repeated indices only in op_db's samples: max pooling's indices, which the hand-written cases unpool, never repeat
+    ("max_unpool_tangent_sums_repeats", "opinfo.nn.functional.max_unpool2d.default", None, "forward-mode tangents"),
+    # a negative padding only in op_db's error inputs
+    ("pool_negative_padding_clamped", "opinfo.nn.functional.max_pool2d.default", "op.max_pool2d.default",
+     "padding=-1"),
+])
+def test_the_mutants_of_myautograd_s_pooling_are_killed_by_op_db(mutant, case_id, hand_written, step):
+    if hand_written:
+        assert mutant_record(mutant, REGISTRY.get(hand_written), "float64")["outcome"] == "pass"
+    assert judged(REGISTRY.get(case_id), resolve(REFERENCE), resolve("myautograd"), dtype="float64")["outcome"] == "pass"
+    record = mutant_record(mutant, REGISTRY.get(case_id), "float64")
+    assert record["outcome"] == "fail" and step in record["detail"], record["detail"]
+
+
 # -- expectations written by cause ----------------------------------------------------------------
 def item(case_id, dtype, outcome, *diffs, detail=""):
     return {"id": case_id, "device": "cpu", "dtype": dtype, "outcome": outcome, "detail": detail,

@@ -100,7 +100,7 @@ def _sumproduct_pair(left, right, summed: list[int]):
     batch = [d for d in range(ndim) if d not in summed and left.shape[d] != 1 and right.shape[d] != 1]
     only_left = [d for d in range(ndim) if d not in summed and d not in batch and right.shape[d] == 1]
     only_right = [d for d in range(ndim) if d not in summed and d not in batch and d not in only_left]
-    sizes = [max(left.shape[d], right.shape[d]) for d in range(ndim)]
+    sizes = [left.shape[d] if right.shape[d] == 1 else right.shape[d] for d in range(ndim)]  # broadcast: 0 with 1 is 0
 
     def size_of(dims):
         return int(np.prod([sizes[d] for d in dims])) if dims else 1

@@ -458,12 +458,14 @@ def _planes(indices, sizes, spatial: int):
     return planes, (np.arange(planes).reshape(-1, 1), indices.reshape(planes, -1))
 
 
-def max_pool_backward(F, grad, self, indices, spatial: int):
+def max_pool_backward(F, grad, self, indices, spatial: int, accumulate: bool = True):
     """Each window's gradient added at the input element it took (``indices`` into each plane of
-    ``spatial`` dims)."""
+    ``spatial`` dims); without ``accumulate``, put there, the last of repeated indices winning:
+    max_unpool, whose tangent is its own placement of the input's tangent."""
     sizes = tuple(self.shape)
     planes, key = _planes(F.array(indices), sizes, spatial)
-    summed = F.index_put_zeros((planes, numel(sizes[-spatial:])), grad, key, F.reshape(grad, (planes, -1)), True)
+    summed = F.index_put_zeros((planes, numel(sizes[-spatial:])), grad, key, F.reshape(grad, (planes, -1)),
+                               accumulate)
     return F.reshape(summed, sizes)
 
 

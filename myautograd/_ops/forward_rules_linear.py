@@ -131,9 +131,10 @@ def _adaptive_avg_backward(name: str):
 
 
 def _max_unpool(spatial: int):
-    """max_unpool on the tangent: its elements placed at the indices in a zero result."""
+    """max_unpool on the tangent: its elements placed at the indices in a zero result (where an index
+    repeats, the last element placed there, as the forward)."""
     def apply(t, v, F):
-        return H.max_pool_backward(F, t, v["result"], v["indices"], spatial)
+        return H.max_pool_backward(F, t, v["result"], v["indices"], spatial, accumulate=False)
     return apply
 
 

@@ -22,6 +22,7 @@ from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, window_view
 from .._autograd.record import recorded
 from .._tensor import Tensor, make_tensor
 from . import formula_helpers as H
+from . import pool_checks as C
 from . import window_math as W
 from .convolution import _tuple
 from .derivatives import NODES
@@ -42,19 +43,6 @@ def _squeezed(out):
     return out.squeeze(-2)
 
 
-def _check_pool_padding(kernel, padding, dilation) -> None:
-    for k, p, d in zip(kernel, padding, dilation):
-        if p > ((k - 1) * d + 1) // 2:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} "
-                               f"and dilation={d}")
-
-
-def _pool_args(kernel_size, stride, padding, dilation, ndim: int):
-    kernel = _tuple(kernel_size, ndim)
-    stride = kernel if stride is None or stride == [] or stride == () else _tuple(stride, ndim)
-    return kernel, stride, _tuple(padding, ndim), _tuple(dilation, ndim)
-
-
 def _batched_data(input: Tensor, ndim: int):
     """The input's array with a batch dim, and whether it had none."""
     unbatched = input.dim() == ndim + 1
@@ -71,11 +59,13 @@ def _flat_positions(positions, sizes) -> np.ndarray:
         shape = [1] * (2 * ndim)
         shape[d], shape[ndim + d] = pos.shape[-2], pos.shape[-1]
         total = total + pos.reshape(pos.shape[:-2] + tuple(shape)) * math.prod(sizes[d + 1:])
-    return total.reshape(total.shape[:-ndim] + (-1,))
+    return total.reshape(total.shape[:-ndim] + (math.prod(total.shape[-ndim:]),))
 
 
 def _window_max(windows, flat):
     """The first maximum of each window (last axis of ``windows``) and its flat index (``flat``)."""
+    if windows.shape[-1] == 0:  # an output size of 0: no windows
+        return np.empty_like(windows, shape=windows.shape[:-1]), np.empty_like(windows, np.int64, shape=windows.shape[:-1])
     choice = np.argmax(windows, axis=-1)[..., None]
     values = np.take_along_axis(windows, choice, axis=-1)[..., 0]
     flat = _backend.host_value(np.broadcast_to(flat, windows.shape), windows, np.int64)
@@ -86,8 +76,8 @@ def _gathered(data, flat):
     """The window elements (N, C, *windows, kernel elements) of ``data`` (N, C, *sizes) at ``flat``
     (the same for every plane, or (N, C, ...) of their own)."""
     full = data.shape[:2] + flat.shape[-(data.ndim - 1):]
-    index = _backend.host_value(np.broadcast_to(flat, full).reshape(full[:2] + (-1,)), data, np.int64)
-    planes = data.reshape(data.shape[:2] + (-1,))
+    index = _backend.host_value(np.broadcast_to(flat, full).reshape(full[:2] + (math.prod(full[2:]),)), data, np.int64)
+    planes = data.reshape(data.shape[:2] + (math.prod(data.shape[2:]),))
     return np.take_along_axis(planes, index, axis=2).reshape(full)
 
 
@@ -102,19 +92,21 @@ def _recorded_max(node: str, input: Tensor, values, indices, unbatched: bool, re
 def max_pool(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
              return_indices=False, *, ndim: int):
     """max_pool2d/3d: MaxPool{n}DWithIndicesBackward0, the indices flat in each plane."""
-    kernel, stride, padding, dilation = _pool_args(kernel_size, stride, padding, dilation, ndim)
-    _check_pool_padding(kernel, padding, dilation)
+    kernel, stride, padding, dilation = C.pool_arguments(f"max_pool{ndim}d", ndim, kernel_size, stride, padding,
+                                                         dilation)
+    C.check_pool_dims(input, ndim)
+    counts = C.pooled_sizes(input.shape[-ndim:], kernel, stride, padding, dilation, ceil_mode)
+    C.check_pool_shape(input.shape, kernel, stride, padding, dilation, counts,
+                       where="max_pool3d_with_indices_out_cpu_template(): ")
     data, unbatched = _batched_data(input, ndim)
     sizes = data.shape[2:]
-    counts = tuple(W.pooled_size(n, k, s, p, d, ceil_mode) for n, k, s, p, d in zip(sizes, kernel, stride, padding,
-                                                                                     dilation))
     pad = W.pool_padding(sizes, kernel, stride, padding, dilation, counts)
     before = tuple(pad[2 * (ndim - 1 - d)] for d in range(ndim))
     after = tuple(pad[2 * (ndim - 1 - d) + 1] for d in range(ndim))
     lowest = -np.inf if _dtype.kind(data.dtype) == "f" else np.iinfo(data.dtype).min
     padded = np.pad(data, [(0, 0), (0, 0)] + list(zip(before, after)), constant_values=lowest)
     windows = window_view(padded, kernel, stride, dilation)[(Ellipsis,) + tuple(slice(c) for c in counts)]
-    windows = np.moveaxis(windows.reshape(data.shape[:2] + (-1,) + counts), 2, -1)
+    windows = np.moveaxis(windows.reshape(data.shape[:2] + (math.prod(kernel),) + counts), 2, -1)
     positions = [np.arange(c)[:, None] * s + np.arange(k)[None, :] * d - b
                  for c, s, k, d, b in zip(counts, stride, kernel, dilation, before)]
     values, indices = _window_max(windows, _flat_positions(positions, sizes))
@@ -131,9 +123,9 @@ def adaptive_windows(size: int, out: int) -> np.ndarray:
 
 def adaptive_max_pool(input: Tensor, output_size, return_indices=False, *, ndim: int):
     """adaptive_max_pool2d/3d: AdaptiveMaxPool{n}DBackward0."""
+    out_sizes = C.check_adaptive_max(input, _tuple(output_size, ndim), ndim)
     data, unbatched = _batched_data(input, ndim)
     sizes = data.shape[2:]
-    out_sizes = tuple(n if o is None else o for o, n in zip(_tuple(output_size, ndim), sizes))
     flat = _flat_positions([adaptive_windows(n, o) for n, o in zip(sizes, out_sizes)], sizes)
     values, indices = _window_max(_gathered(data, flat), flat)
     return _recorded_max(f"AdaptiveMaxPool{ndim}DBackward0", input, values, indices, unbatched, return_indices)
@@ -181,10 +173,16 @@ def fractional_max_pool(input: Tensor, kernel_size, output_size, samples: Tensor
 def avg_pool(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
              divisor_override=None, *, ndim: int):
     """avg_pool2d/3d: AvgPool{n}DBackward0."""
-    kernel, stride, padding, _ = _pool_args(kernel_size, stride, padding, 1, ndim)
-    _check_pool_padding(kernel, padding, (1,) * ndim)
+    kernel, stride, padding, ones = C.pool_arguments(f"avg_pool{ndim}d", ndim, kernel_size, stride, padding,
+                                                     either=ndim == 2)
+    if ndim == 3:
+        C.check_pool_dims(input, ndim)
+    C.check_divisor(divisor_override)
+    input.size(-ndim - 1)  # avg_pool2d reads the planes first: an input of 2 dims is refused there
     sizes = input._data.shape[-ndim:]
-    counts = tuple(W.pooled_size(n, k, s, p, 1, ceil_mode) for n, k, s, p in zip(sizes, kernel, stride, padding))
+    counts = C.pooled_sizes(sizes, kernel, stride, padding, ones, ceil_mode)
+    C.check_pool_shape(input.shape, kernel, stride, padding, ones, counts, where="avg_pool3d(): ",
+                       input_size_check=ndim == 3)
     divisors = W.avg_divisors(sizes, kernel, stride, padding, counts, count_include_pad, divisor_override)
     attrs = {"kernel_size": kernel, "stride": stride, "counts": counts,
              "pad": W.pool_padding(sizes, kernel, stride, padding, (1,) * ndim, counts), "divisors": divisors}
@@ -194,10 +192,11 @@ def avg_pool(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode=False
 
 def adaptive_avg_pool(input: Tensor, output_size, *, ndim: int):
     """adaptive_avg_pool2d/3d: AdaptiveAvgPool{n}DBackward0; a global average is torch's mean."""
-    sizes = input._data.shape[-ndim:]
-    out_sizes = tuple(n if o is None else o for o, n in zip(_tuple(output_size, ndim), sizes))
+    out_sizes = C.check_adaptive_avg_output(_tuple(output_size, ndim), ndim)
     if out_sizes == (1,) * ndim:
         return input.mean(tuple(range(-ndim, 0)), keepdim=True)
+    C.check_adaptive_avg_input(input, ndim)
+    sizes = input._data.shape[-ndim:]
     matrices = tuple(W.adaptive_matrix(n, o) for n, o in zip(sizes, out_sizes))
     out = W.adaptive_avg(ArrayMath, input._data, matrices)
     return recorded(NODES[f"AdaptiveAvgPool{ndim}DBackward0"], out, (input,), {"matrices": matrices})
@@ -212,16 +211,31 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, ndim=3)
 
 
+def _one_ints(op: str, **arguments) -> list:
+    """The 1d ops' int[1] arguments as torch's parser reads them (an omitted stride is empty)."""
+    return [() if value is None else C.one_int(op, name, value, empty_ok=name == "stride")
+            for name, value in arguments.items()]
+
+
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    kernel, stride, padding, dilation = _pool_args(kernel_size, stride, padding, dilation, 1)
-    return _squeezed(max_pool2d(input.unsqueeze(-2), (1,) + kernel, (1,) + stride, (0,) + padding, (1,) + dilation,
-                                ceil_mode, return_indices))
+    """torch's max_pool1d checks its arguments itself; with indices, it is the 2d op's."""
+    if return_indices:
+        kernel, stride, padding, dilation = _one_ints("max_pool1d", kernel_size=kernel_size, stride=stride,
+                                                      padding=padding, dilation=dilation)
+        C.check_dim_range(input, "max_pool1d")
+    else:
+        C.check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
+        kernel, stride, padding, dilation = (() if v is None else _tuple(v, 1)
+                                             for v in (kernel_size, stride, padding, dilation))
+    return _squeezed(max_pool2d(input.unsqueeze(-2), (1,) + kernel, (1,) + (stride or kernel), (0,) + padding,
+                                (1,) + dilation, ceil_mode, return_indices))
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
-    kernel, stride, padding, _ = _pool_args(kernel_size, stride, padding, 1, 1)
-    return _squeezed(avg_pool2d(input.unsqueeze(-2), (1,) + kernel, (1,) + stride, (0,) + padding, ceil_mode,
-                                count_include_pad))
+    kernel, stride, padding = _one_ints("avg_pool1d", kernel_size=kernel_size, stride=stride, padding=padding)
+    C.check_dim_range(input, "avg_pool1d")
+    return _squeezed(avg_pool2d(input.unsqueeze(-2), (1,) + kernel, (1,) + (stride or kernel), (0,) + padding,
+                                ceil_mode, count_include_pad))
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
@@ -235,7 +249,9 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 
 def adaptive_avg_pool1d(input, output_size):
-    return _squeezed(adaptive_avg_pool2d(input.unsqueeze(-2), (1,) + _tuple(output_size, 1)))
+    (size,) = _one_ints("adaptive_avg_pool1d", output_size=output_size)
+    C.check_dim_range(input, "adaptive_avg_pool1d")
+    return _squeezed(adaptive_avg_pool2d(input.unsqueeze(-2), (1,) + size))
 
 
 def adaptive_avg_pool2d(input, output_size):
@@ -247,7 +263,10 @@ def adaptive_avg_pool3d(input, output_size):
 
 
 def adaptive_max_pool1d(input, output_size, return_indices=False):
-    return _squeezed(adaptive_max_pool2d(input.unsqueeze(-2), (1,) + _tuple(output_size, 1), return_indices))
+    (size,) = _one_ints("adaptive_max_pool1d", output_size=output_size)
+    C.check_dim_range(input, "adaptive_max_pool1d")
+    C.check_adaptive_max_pool1d(input)
+    return _squeezed(adaptive_max_pool2d(input.unsqueeze(-2), (1,) + size, return_indices))
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
@@ -262,17 +281,19 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
 def max_unpool(input: Tensor, indices: Tensor, output_size, *, ndim: int):
     """max_unpool2d/3d: each element put at its index in a zero plane of ``output_size`` (the last
     write wins where indices repeat, as torch's loop): MaxUnpool{n}DBackward0."""
+    C.check_max_unpool(input, indices, ndim)
     data, unbatched = _batched_data(input, ndim)
     positions = indices._data[None] if unbatched else indices._data
     output_size = tuple(output_size)
     volume = math.prod(output_size)
-    flat = positions.reshape(data.shape[:2] + (-1,))
+    elements = math.prod(data.shape[2:])
+    flat = positions.reshape(data.shape[:2] + (elements,))
     if flat.size and (flat.min() < 0 or flat.max() >= volume):
         bad = flat[(flat < 0) | (flat >= volume)][0]
         raise RuntimeError(f"Found an invalid max index: {int(bad)} (output volumes are of size "
-                           f"{'x'.join(map(str, output_size))}")
+                           f"{'x'.join(map(str, output_size))})")
     out = np.zeros_like(data, shape=data.shape[:2] + (volume,))
-    np.put_along_axis(out, flat, data.reshape(data.shape[:2] + (-1,)), axis=2)
+    np.put_along_axis(out, flat, data.reshape(data.shape[:2] + (elements,)), axis=2)
     out = out.reshape(data.shape[:2] + output_size)
     return recorded(NODES[f"MaxUnpool{ndim}DBackward0"], out[0] if unbatched else out, (input,),
                     {"indices": indices})

@@ -47,16 +47,27 @@ def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
     return _pool.avg_pool3d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
+def _with_input_sizes(output_size, input: Tensor):
+    """torch's reading of an adaptive output size: an int as is; in a sequence, ``None`` keeps the
+    input's size there (an input of too few dims refused first)."""
+    if not isinstance(output_size, (list, tuple)):
+        return output_size
+    if input.dim() <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    sizes = input.shape[-len(output_size):] if output_size else ()
+    return [n if o is None else o for o, n in zip(output_size, sizes)]
+
+
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
     return _pool.adaptive_avg_pool1d(input, output_size)
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
-    return _pool.adaptive_avg_pool2d(input, output_size)
+    return _pool.adaptive_avg_pool2d(input, _with_input_sizes(output_size, input))
 
 
 def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
-    return _pool.adaptive_avg_pool3d(input, output_size)
+    return _pool.adaptive_avg_pool3d(input, _with_input_sizes(output_size, input))
 
 
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
@@ -64,11 +75,11 @@ def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False
 
 
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
-    return _pool.adaptive_max_pool2d(input, output_size, return_indices)
+    return _pool.adaptive_max_pool2d(input, _with_input_sizes(output_size, input), return_indices)
 
 
 def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):
-    return _pool.adaptive_max_pool3d(input, output_size, return_indices)
+    return _pool.adaptive_max_pool3d(input, _with_input_sizes(output_size, input), return_indices)
 
 
 # -- power-average pooling: (sum of x^p over each window)^(1/p), from average pooling --------------------
