@@ -98,6 +98,12 @@ ERRORS = [
     lambda torch, nn: nn.functional.pad(torch.ones(3), (1, 1), "circular"),
     lambda torch, nn: nn.functional.pad(torch.ones(2, 3, 3), (1,) * 8, "reflect"),
     lambda torch, nn: nn.Bilinear(0, 3, 4),
+    lambda torch, nn: nn.functional.group_norm(torch.ones(3), 1),
+    lambda torch, nn: nn.functional.group_norm(torch.ones(()), 1),
+    lambda torch, nn: nn.functional.group_norm(torch.ones(1, 2, 1), 2),
+    lambda torch, nn: nn.functional.group_norm(torch.ones(2, 4), 3),
+    lambda torch, nn: nn.functional.batch_norm(torch.ones(1, 3, 1), None, None, training=True),
+    lambda torch, nn: nn.functional.batch_norm(torch.zeros(0, 3), None, None, torch.ones(0), training=False),
 ]
 
 
@@ -196,3 +202,22 @@ def test_local_response_norm_records_torchs_graph(shape):
         seen.append((names(out.grad_fn), grad.numpy()))
     assert seen[1][0] == seen[0][0]
     np.testing.assert_allclose(seen[1][1], seen[0][1], rtol=1e-12, atol=1e-14)
+
+
+def test_normalizing_an_empty_batch():
+    """batch_norm of an empty input is torch's clone times the weight's first element plus the bias's, before any
+    check of the running statistics; group_norm of no samples gives no samples, with zero gradients for its
+    parameters, also in second order."""
+    def run(torch, nn):
+        x = torch.zeros((0, 3), requires_grad=True)
+        weight, bias = torch.tensor([1.5, 2.0, 0.5], requires_grad=True), torch.ones(3, requires_grad=True)
+        out = nn.functional.batch_norm(x, torch.zeros(2), None, weight, bias, training=False)
+        nodes = [out.grad_fn.name()] + [node.name() for node, _ in out.grad_fn.next_functions]
+        grads = torch.autograd.grad(out, [x, weight, bias], torch.zeros(0, 3))
+        x = torch.zeros((0, 2, 3), requires_grad=True)
+        grouped = nn.functional.group_norm(x, 2, weight[:2], bias[:2])
+        first = torch.autograd.grad(grouped, [x, weight], torch.zeros(0, 2, 3), create_graph=True)
+        second = torch.autograd.grad(first, [x, weight], [torch.zeros(0, 2, 3), torch.ones(3)], materialize_grads=True)
+        return nodes, [(tuple(t.shape), t.tolist()) for t in (out, grouped, *grads, *first, *second)]
+
+    assert run(mt, mnn) == run(torch, torch.nn)

@@ -199,8 +199,9 @@ def batch_norm_double_backward(F, grad, grad_output, x, weight, running_mean, ru
 
 # -- group norm ---------------------------------------------------------------------------------------------
 def _grouped(F, x, groups: int):
+    """``x`` viewed as (N, groups, the rest): the rest's size counted, as -1 cannot be inferred when N is 0."""
     shape = tuple(x.shape)
-    return F.reshape(x, (shape[0], groups, -1))
+    return F.reshape(x, (shape[0], groups, _count(shape, range(1, len(shape))) // groups))
 
 
 def group_norm(F, x, weight, bias, groups: int, eps: float):
