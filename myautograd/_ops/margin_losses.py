@@ -117,7 +117,7 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
     _check_class_input(input)
-    classes = input.shape[-1]
+    classes = M.class_count(input._data)
     rows = input.shape[0] if input.dim() == 2 else 1
     if target.dim() > 1 or target.numel() != rows:
         raise RuntimeError("multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
@@ -148,7 +148,7 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, reduction: str = "mean
     _check_class_input(input)
     if target.shape != input.shape:
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
-    classes = input.shape[-1]
+    classes = M.class_count(input._data)
     labels = target._data.reshape(-1, classes)
     if labels.size and (labels.min() < -1 or labels.max() >= classes):
         raise RuntimeError("argument #2 'target' is out of range")

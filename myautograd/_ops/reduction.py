@@ -29,14 +29,17 @@ _NUMEL = "self_sym_numel"
 
 
 def _dims_arg(dim, ndim: int) -> tuple[int, ...] | None:
-    """Normalised reduction dims; None for all dims."""
+    """Normalised reduction dims; None for all dims. A 0-dim tensor's dim 0 (or -1) is the tensor itself: reducing
+    over it reduces over no axis of the array, ``()``."""
     if dim is None:
         return None
     if isinstance(dim, (list, tuple)):
         if len(dim) == 0:
             return None
-        return normalize_dims(dim, ndim)
-    return (normalize_dim(dim, ndim),)
+        axes = normalize_dims(dim, ndim)
+    else:
+        axes = (normalize_dim(dim, ndim),)
+    return axes if ndim else ()
 
 
 def _saved_dims(dim) -> tuple:
