@@ -104,6 +104,9 @@ ERRORS = [
     lambda torch, nn: nn.functional.group_norm(torch.ones(2, 4), 3),
     lambda torch, nn: nn.functional.batch_norm(torch.ones(1, 3, 1), None, None, training=True),
     lambda torch, nn: nn.functional.batch_norm(torch.zeros(0, 3), None, None, torch.ones(0), training=False),
+    lambda torch, nn: nn.functional.rms_norm(torch.ones(1, 2, 3), (), torch.ones(())),
+    lambda torch, nn: nn.functional.rms_norm(torch.ones(()), []),
+    lambda torch, nn: nn.functional.layer_norm(torch.ones(1, 2, 3), ()),
 ]
 
 

@@ -195,6 +195,9 @@ def test_weighted_regression_losses(name, reduction):
 LOSS_ERRORS = [
     lambda torch, nn: nn.MSELoss(reduction="bogus")(torch.ones(2), torch.ones(2)),
     lambda torch, nn: nn.functional.mse_loss(torch.ones(2), torch.ones(2), weight=torch.ones(3)),
+    lambda torch, nn: nn.functional.huber_loss(torch.ones(2), torch.ones(2), delta=0),
+    lambda torch, nn: nn.HuberLoss(delta=-1.0)(torch.ones(2), torch.ones(2)),
+    lambda torch, nn: nn.functional.huber_loss(torch.ones(2), torch.ones(2), delta=float("nan")),
     lambda torch, nn: nn.BCEWithLogitsLoss()(torch.ones(3), torch.ones(2)),
     lambda torch, nn: nn.BCELoss()(torch.ones(3) / 2, torch.ones(2)),
     lambda torch, nn: nn.CrossEntropyLoss(label_smoothing=1.5)(torch.ones(2, 3), torch.tensor([0, 1])),

@@ -25,6 +25,7 @@ ERRORS = [
     lambda t, nn: nn.functional.cosine_embedding_loss(t.ones(2, 3), t.ones(2, 3), t.ones(())),
     lambda t, nn: nn.functional.cosine_embedding_loss(t.ones(3), t.ones(3), t.ones(2)),
     lambda t, nn: nn.functional.soft_margin_loss(t.ones(2, 3, requires_grad=True), t.ones(2, 3, requires_grad=True)),
+    lambda t, nn: nn.functional.soft_margin_loss(t.ones(5, 4), t.ones(5)),
     lambda t, nn: nn.functional.multi_margin_loss(t.ones(2, 3), t.tensor([0, 3])),
     lambda t, nn: nn.functional.multi_margin_loss(t.ones(2, 3), t.tensor([0])),
     lambda t, nn: nn.functional.multi_margin_loss(t.ones(2, 3), t.tensor([0, 1]), p=3),

@@ -20,7 +20,7 @@ from .._autograd.record import recorded
 from .._tensor import Tensor, make_tensor
 from . import margin_loss_math as M
 from .activations import logsigmoid
-from .common import refuse_requires_grad
+from .common import broadcast_shapes, refuse_requires_grad
 from .creation import full_like, zeros_like
 from .derivatives import NODES
 from .losses import reduce_tensor, reduced, reduction_code
@@ -94,7 +94,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> 
     code = reduction_code(reduction)
     refuse_requires_grad("soft_margin_loss", target=target)
     x, y = input._data, target._data.astype(input._data.dtype, copy=False)  # torch multiplies in place
-    shape = np.broadcast_shapes(x.shape, y.shape)
+    shape = broadcast_shapes(x.shape, y.shape)
     if shape != x.shape:
         raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast shape {list(shape)}")
     values = np.log1p(np.exp(-x * y)).astype(x.dtype, copy=False)
