@@ -224,3 +224,33 @@ def test_normalizing_an_empty_batch():
         return nodes, [(tuple(t.shape), t.tolist()) for t in (out, grouped, *grads, *first, *second)]
 
     assert run(mt, mnn) == run(torch, torch.nn)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_layer_norm_weight_gradient_of_a_constant_row_is_torchs_rounding_error(dtype):
+    """torch's CPU kernel normalizes for the weight's gradient as one fused multiply-add, rstd * x + (-rstd * mean):
+    a row of one element gives the rounding error of rstd * x, not 0 (bit for bit)."""
+    def run(torch, nn):
+        x = torch.tensor([[-4.3228044509887695], [2.5], [0.1]], dtype=getattr(torch, dtype), requires_grad=True)
+        weight = torch.tensor([-8.478373527526855], dtype=x.dtype, requires_grad=True)
+        out = nn.functional.layer_norm(x, (1,), weight, torch.ones(1, dtype=x.dtype))
+        (grad,) = torch.autograd.grad(out, [weight], torch.tensor([[0.37], [-1.25], [2.0]], dtype=x.dtype))
+        return grad.tolist()
+
+    theirs = run(torch, torch.nn)
+    assert theirs != [0.0]
+    assert run(mt, mnn) == theirs
+
+
+def test_layer_norm_gradients_of_an_empty_input_have_no_tangent():
+    def run(torch, nn):
+        fwAD = torch.autograd.forward_ad
+        primals = [torch.zeros((0, 3), requires_grad=True), torch.ones(3, requires_grad=True),
+                   torch.ones(3, requires_grad=True)]
+        with fwAD.dual_level():
+            duals = [fwAD.make_dual(p, torch.ones_like(p)) for p in primals]
+            out = nn.functional.layer_norm(duals[0], (3,), duals[1], duals[2])
+            grads = torch.autograd.grad(out, duals, torch.zeros(0, 3), create_graph=True)
+            return [fwAD.unpack_dual(g).tangent is None for g in grads], fwAD.unpack_dual(out).tangent.shape
+
+    assert run(mt, mnn) == run(torch, torch.nn)

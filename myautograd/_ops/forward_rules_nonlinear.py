@@ -432,9 +432,20 @@ def _norm_backward(frame_of, double_backward):
     return rule
 
 
+def _layer_norm_backward(tangents, values, F):
+    """Layer norm's gradient as one op; torch gives the gradients of an empty input no tangent (measured: none of
+    the three, whichever inputs are dual)."""
+    if values["input"].numel() == 0:
+        return None
+    return _layer_norm_gradient(tangents, values, F)
+
+
 def _layer_norm_second(F, tangent, values):
     return N.layer_norm_double_backward(F, tangent, values["grad_output"], values["input"], values["weight"],
                                         values["normalized_count"], values["eps"], 0, 1)
+
+
+_layer_norm_gradient = _norm_backward(_layer_frame, _layer_norm_second)
 
 
 def _batch_norm_second(F, tangent, values):
@@ -476,7 +487,7 @@ RULES = {
     "NativeLayerNormBackward0": _layer_norm(_layer_frame),
     "NativeBatchNormBackward0": _layer_norm(_batch_frame),
     "NativeGroupNormBackward0": _group_norm,
-    "NativeLayerNormBackwardBackward0": _norm_backward(_layer_frame, _layer_norm_second),
+    "NativeLayerNormBackwardBackward0": _layer_norm_backward,
     "NativeBatchNormBackwardBackward0": _norm_backward(_batch_frame, _batch_norm_second),
 }
 
