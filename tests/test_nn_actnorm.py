@@ -187,6 +187,56 @@ def test_glu_and_prelu_forward_mode():
     assert run(mt, mnn) == pytest.approx(run(torch, torch.nn), abs=1e-6)
 
 
+def test_prelu_derivatives_at_zero_and_its_backward_node():
+    """prelu's backward kernel takes the weight's side at 0; the derivatives of that kernel (second order,
+    forward-over-reverse) and prelu's forward mode take the input's (self >= 0). Its gradients are recorded as
+    one PreluKernelBackwardBackward0 node, also where only the input requires grad (second order then zeros), and
+    the input's gradient gets no tangent from the input's alone."""
+    def run(torch, nn):
+        fwAD = torch.autograd.forward_ad
+        x = torch.tensor([0.0, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
+        w = torch.tensor(0.25, dtype=torch.float64, requires_grad=True)
+        grad_out = torch.tensor([0.5, 1.0, 1.5], dtype=torch.float64)
+        grads = torch.autograd.grad(nn.functional.prelu(x, w), [x, w], grad_out, create_graph=True)
+        second = torch.autograd.grad(grads, [x, w], [torch.tensor([-0.7, 0.3, 1.3], dtype=torch.float64),
+                                                     torch.tensor(-0.7, dtype=torch.float64)])
+        (only_x,) = torch.autograd.grad(nn.functional.prelu(x, w.detach()), [x], grad_out, create_graph=True)
+        zeros = torch.autograd.grad(only_x, [x], grad_out)
+        with fwAD.dual_level():
+            dx = fwAD.make_dual(x, torch.tensor([0.7, 0.9, 1.1], dtype=torch.float64))
+            dw = fwAD.make_dual(w, torch.tensor(-2.0, dtype=torch.float64))
+            out = nn.functional.prelu(dx, dw)
+            over = torch.autograd.grad(out, [dx, dw], grad_out, create_graph=True)
+            tangents = [fwAD.unpack_dual(t).tangent.tolist() for t in (out, *over)]
+            (from_x,) = torch.autograd.grad(nn.functional.prelu(dx, w.detach()), [dx], grad_out, create_graph=True)
+            no_tangent = fwAD.unpack_dual(from_x).tangent is None
+        return ([g.grad_fn.name() for g in (*grads, only_x)], [t.tolist() for t in (*grads, *second, *zeros)],
+                tangents, no_tangent)
+
+    assert run(mt, mnn) == run(torch, torch.nn)
+
+
+def test_glu_gradient_is_one_node_with_its_derivatives():
+    def run(torch, nn):
+        fwAD = torch.autograd.forward_ad
+        x = torch.tensor([[0.3, -1.2, 0.8, 2.0], [-0.5, 0.1, 1.5, -2.0]], dtype=torch.float64, requires_grad=True)
+        grad_out = torch.tensor([[0.5, -1.5], [2.0, 0.25]], dtype=torch.float64, requires_grad=True)
+        (grad,) = torch.autograd.grad(nn.functional.glu(x, 1), [x], grad_out, create_graph=True)
+        vector = torch.tensor([[1.0, 2.0, -1.0, 0.5], [0.3, -0.2, 0.7, 1.1]], dtype=torch.float64)
+        second = torch.autograd.grad(grad, [x, grad_out], vector)
+        with fwAD.dual_level():
+            dx = fwAD.make_dual(x, vector)
+            dg = fwAD.make_dual(grad_out.detach(), torch.tensor([[0.3, -0.6], [0.9, 1.2]], dtype=torch.float64))
+            (over,) = torch.autograd.grad(nn.functional.glu(dx, 1), [dx], dg, create_graph=True)
+            tangent = fwAD.unpack_dual(over).tangent
+        return grad.grad_fn.name(), [t.flatten().tolist() for t in (grad, *second, tangent)]
+
+    (ours_name, ours), (theirs_name, theirs) = run(mt, mnn), run(torch, torch.nn)
+    assert ours_name == theirs_name == "GluBackwardBackward0"
+    for mine, reference in zip(ours, theirs, strict=True):
+        assert mine == pytest.approx(reference, rel=1e-12, abs=1e-12)
+
+
 @pytest.mark.parametrize("shape", [(2, 6, 5), (2, 6, 3, 4), (1, 5, 2, 2, 3)])
 def test_local_response_norm_records_torchs_graph(shape):
     """torch pools a 4-d view with avg_pool2d for a 3-d input and a 5-d view with avg_pool3d otherwise; the graph
