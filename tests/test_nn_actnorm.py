@@ -98,6 +98,15 @@ ERRORS = [
     lambda torch, nn: nn.functional.pad(torch.ones(3), (1, 1), "circular"),
     lambda torch, nn: nn.functional.pad(torch.ones(2, 3, 3), (1,) * 8, "reflect"),
     lambda torch, nn: nn.Bilinear(0, 3, 4),
+    lambda torch, nn: nn.functional.group_norm(torch.ones(3), 1),
+    lambda torch, nn: nn.functional.group_norm(torch.ones(()), 1),
+    lambda torch, nn: nn.functional.group_norm(torch.ones(1, 2, 1), 2),
+    lambda torch, nn: nn.functional.group_norm(torch.ones(2, 4), 3),
+    lambda torch, nn: nn.functional.batch_norm(torch.ones(1, 3, 1), None, None, training=True),
+    lambda torch, nn: nn.functional.batch_norm(torch.zeros(0, 3), None, None, torch.ones(0), training=False),
+    lambda torch, nn: nn.functional.rms_norm(torch.ones(1, 2, 3), (), torch.ones(())),
+    lambda torch, nn: nn.functional.rms_norm(torch.ones(()), []),
+    lambda torch, nn: nn.functional.layer_norm(torch.ones(1, 2, 3), ()),
 ]
 
 
@@ -178,6 +187,56 @@ def test_glu_and_prelu_forward_mode():
     assert run(mt, mnn) == pytest.approx(run(torch, torch.nn), abs=1e-6)
 
 
+def test_prelu_derivatives_at_zero_and_its_backward_node():
+    """prelu's backward kernel takes the weight's side at 0; the derivatives of that kernel (second order,
+    forward-over-reverse) and prelu's forward mode take the input's (self >= 0). Its gradients are recorded as
+    one PreluKernelBackwardBackward0 node, also where only the input requires grad (second order then zeros), and
+    the input's gradient gets no tangent from the input's alone."""
+    def run(torch, nn):
+        fwAD = torch.autograd.forward_ad
+        x = torch.tensor([0.0, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
+        w = torch.tensor(0.25, dtype=torch.float64, requires_grad=True)
+        grad_out = torch.tensor([0.5, 1.0, 1.5], dtype=torch.float64)
+        grads = torch.autograd.grad(nn.functional.prelu(x, w), [x, w], grad_out, create_graph=True)
+        second = torch.autograd.grad(grads, [x, w], [torch.tensor([-0.7, 0.3, 1.3], dtype=torch.float64),
+                                                     torch.tensor(-0.7, dtype=torch.float64)])
+        (only_x,) = torch.autograd.grad(nn.functional.prelu(x, w.detach()), [x], grad_out, create_graph=True)
+        zeros = torch.autograd.grad(only_x, [x], grad_out)
+        with fwAD.dual_level():
+            dx = fwAD.make_dual(x, torch.tensor([0.7, 0.9, 1.1], dtype=torch.float64))
+            dw = fwAD.make_dual(w, torch.tensor(-2.0, dtype=torch.float64))
+            out = nn.functional.prelu(dx, dw)
+            over = torch.autograd.grad(out, [dx, dw], grad_out, create_graph=True)
+            tangents = [fwAD.unpack_dual(t).tangent.tolist() for t in (out, *over)]
+            (from_x,) = torch.autograd.grad(nn.functional.prelu(dx, w.detach()), [dx], grad_out, create_graph=True)
+            no_tangent = fwAD.unpack_dual(from_x).tangent is None
+        return ([g.grad_fn.name() for g in (*grads, only_x)], [t.tolist() for t in (*grads, *second, *zeros)],
+                tangents, no_tangent)
+
+    assert run(mt, mnn) == run(torch, torch.nn)
+
+
+def test_glu_gradient_is_one_node_with_its_derivatives():
+    def run(torch, nn):
+        fwAD = torch.autograd.forward_ad
+        x = torch.tensor([[0.3, -1.2, 0.8, 2.0], [-0.5, 0.1, 1.5, -2.0]], dtype=torch.float64, requires_grad=True)
+        grad_out = torch.tensor([[0.5, -1.5], [2.0, 0.25]], dtype=torch.float64, requires_grad=True)
+        (grad,) = torch.autograd.grad(nn.functional.glu(x, 1), [x], grad_out, create_graph=True)
+        vector = torch.tensor([[1.0, 2.0, -1.0, 0.5], [0.3, -0.2, 0.7, 1.1]], dtype=torch.float64)
+        second = torch.autograd.grad(grad, [x, grad_out], vector)
+        with fwAD.dual_level():
+            dx = fwAD.make_dual(x, vector)
+            dg = fwAD.make_dual(grad_out.detach(), torch.tensor([[0.3, -0.6], [0.9, 1.2]], dtype=torch.float64))
+            (over,) = torch.autograd.grad(nn.functional.glu(dx, 1), [dx], dg, create_graph=True)
+            tangent = fwAD.unpack_dual(over).tangent
+        return grad.grad_fn.name(), [t.flatten().tolist() for t in (grad, *second, tangent)]
+
+    (ours_name, ours), (theirs_name, theirs) = run(mt, mnn), run(torch, torch.nn)
+    assert ours_name == theirs_name == "GluBackwardBackward0"
+    for mine, reference in zip(ours, theirs, strict=True):
+        assert mine == pytest.approx(reference, rel=1e-12, abs=1e-12)
+
+
 @pytest.mark.parametrize("shape", [(2, 6, 5), (2, 6, 3, 4), (1, 5, 2, 2, 3)])
 def test_local_response_norm_records_torchs_graph(shape):
     """torch pools a 4-d view with avg_pool2d for a 3-d input and a 5-d view with avg_pool3d otherwise; the graph
@@ -196,3 +255,52 @@ def test_local_response_norm_records_torchs_graph(shape):
         seen.append((names(out.grad_fn), grad.numpy()))
     assert seen[1][0] == seen[0][0]
     np.testing.assert_allclose(seen[1][1], seen[0][1], rtol=1e-12, atol=1e-14)
+
+
+def test_normalizing_an_empty_batch():
+    """batch_norm of an empty input is torch's clone times the weight's first element plus the bias's, before any
+    check of the running statistics; group_norm of no samples gives no samples, with zero gradients for its
+    parameters, also in second order."""
+    def run(torch, nn):
+        x = torch.zeros((0, 3), requires_grad=True)
+        weight, bias = torch.tensor([1.5, 2.0, 0.5], requires_grad=True), torch.ones(3, requires_grad=True)
+        out = nn.functional.batch_norm(x, torch.zeros(2), None, weight, bias, training=False)
+        nodes = [out.grad_fn.name()] + [node.name() for node, _ in out.grad_fn.next_functions]
+        grads = torch.autograd.grad(out, [x, weight, bias], torch.zeros(0, 3))
+        x = torch.zeros((0, 2, 3), requires_grad=True)
+        grouped = nn.functional.group_norm(x, 2, weight[:2], bias[:2])
+        first = torch.autograd.grad(grouped, [x, weight], torch.zeros(0, 2, 3), create_graph=True)
+        second = torch.autograd.grad(first, [x, weight], [torch.zeros(0, 2, 3), torch.ones(3)], materialize_grads=True)
+        return nodes, [(tuple(t.shape), t.tolist()) for t in (out, grouped, *grads, *first, *second)]
+
+    assert run(mt, mnn) == run(torch, torch.nn)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_layer_norm_weight_gradient_of_a_constant_row_is_torchs_rounding_error(dtype):
+    """torch's CPU kernel normalizes for the weight's gradient as one fused multiply-add, rstd * x + (-rstd * mean):
+    a row of one element gives the rounding error of rstd * x, not 0 (bit for bit)."""
+    def run(torch, nn):
+        x = torch.tensor([[-4.3228044509887695], [2.5], [0.1]], dtype=getattr(torch, dtype), requires_grad=True)
+        weight = torch.tensor([-8.478373527526855], dtype=x.dtype, requires_grad=True)
+        out = nn.functional.layer_norm(x, (1,), weight, torch.ones(1, dtype=x.dtype))
+        (grad,) = torch.autograd.grad(out, [weight], torch.tensor([[0.37], [-1.25], [2.0]], dtype=x.dtype))
+        return grad.tolist()
+
+    theirs = run(torch, torch.nn)
+    assert theirs != [0.0]
+    assert run(mt, mnn) == theirs
+
+
+def test_layer_norm_gradients_of_an_empty_input_have_no_tangent():
+    def run(torch, nn):
+        fwAD = torch.autograd.forward_ad
+        primals = [torch.zeros((0, 3), requires_grad=True), torch.ones(3, requires_grad=True),
+                   torch.ones(3, requires_grad=True)]
+        with fwAD.dual_level():
+            duals = [fwAD.make_dual(p, torch.ones_like(p)) for p in primals]
+            out = nn.functional.layer_norm(duals[0], (3,), duals[1], duals[2])
+            grads = torch.autograd.grad(out, duals, torch.zeros(0, 3), create_graph=True)
+            return [fwAD.unpack_dual(g).tangent is None for g in grads], fwAD.unpack_dual(out).tangent.shape
+
+    assert run(mt, mnn) == run(torch, torch.nn)

@@ -78,6 +78,25 @@ def test_softmax_implicit_dim_warns():
     assert both(run)[1] == both(run)[0]
 
 
+@pytest.mark.parametrize("name", ["softmax", "log_softmax", "softmin"])
+def test_softmax_family_over_an_empty_dim_and_of_a_0_dim_tensor_in_another_dtype(name):
+    """An empty dim gives an empty result (no maximum to subtract); the second-order gradients of a 0-dim float32
+    input taken in float64 (``dtype=``) come back through the conversion's node as a float32 zero."""
+    def run(torch, nn, optim):
+        op = getattr(nn.functional, name)
+        empty = torch.zeros((5, 0, 0), requires_grad=True)
+        out = op(empty, -1)
+        (grad,) = torch.autograd.grad(out, [empty], torch.ones_like(out))
+        scalar = torch.tensor(-0.5, requires_grad=True)
+        out64 = op(scalar, 0, dtype=torch.float64)
+        (first,) = torch.autograd.grad(out64, [scalar], torch.tensor(0.3, dtype=torch.float64), create_graph=True)
+        (second,) = torch.autograd.grad([first], [scalar], [torch.tensor(0.7)], materialize_grads=True)
+        return [(tuple(t.shape), str(t.dtype), t.tolist()) for t in (out, grad, out64, first, second)]
+
+    theirs, ours = both(run)
+    assert ours == theirs
+
+
 def _loss_inputs(kind, lib):
     rng = np.random.default_rng(11)
     logits = rng.standard_normal((6, 4)).astype(np.float32)
@@ -176,6 +195,9 @@ def test_weighted_regression_losses(name, reduction):
 LOSS_ERRORS = [
     lambda torch, nn: nn.MSELoss(reduction="bogus")(torch.ones(2), torch.ones(2)),
     lambda torch, nn: nn.functional.mse_loss(torch.ones(2), torch.ones(2), weight=torch.ones(3)),
+    lambda torch, nn: nn.functional.huber_loss(torch.ones(2), torch.ones(2), delta=0),
+    lambda torch, nn: nn.HuberLoss(delta=-1.0)(torch.ones(2), torch.ones(2)),
+    lambda torch, nn: nn.functional.huber_loss(torch.ones(2), torch.ones(2), delta=float("nan")),
     lambda torch, nn: nn.BCEWithLogitsLoss()(torch.ones(3), torch.ones(2)),
     lambda torch, nn: nn.BCELoss()(torch.ones(3) / 2, torch.ones(2)),
     lambda torch, nn: nn.CrossEntropyLoss(label_smoothing=1.5)(torch.ones(2, 3), torch.tensor([0, 1])),

@@ -25,6 +25,7 @@ ERRORS = [
     lambda t, nn: nn.functional.cosine_embedding_loss(t.ones(2, 3), t.ones(2, 3), t.ones(())),
     lambda t, nn: nn.functional.cosine_embedding_loss(t.ones(3), t.ones(3), t.ones(2)),
     lambda t, nn: nn.functional.soft_margin_loss(t.ones(2, 3, requires_grad=True), t.ones(2, 3, requires_grad=True)),
+    lambda t, nn: nn.functional.soft_margin_loss(t.ones(5, 4), t.ones(5)),
     lambda t, nn: nn.functional.multi_margin_loss(t.ones(2, 3), t.tensor([0, 3])),
     lambda t, nn: nn.functional.multi_margin_loss(t.ones(2, 3), t.tensor([0])),
     lambda t, nn: nn.functional.multi_margin_loss(t.ones(2, 3), t.tensor([0, 1]), p=3),
@@ -126,4 +127,23 @@ def test_ctc_gradient_cannot_be_differentiated_as_in_torch():
 
     (t_grad, *theirs), (m_grad, *ours) = both(run)
     close(m_grad, t_grad)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_class_losses_of_a_0_dim_score_count_one_class(reduction):
+    """A 0-dim score is one class: the hinges of no other class add up to 0, with a +0 gradient (torch's loop
+    subtracts nothing from the target's), and a target other than 0 is out of range."""
+    def run(t, nn, optim):
+        x = t.tensor(-3.75, requires_grad=True)
+        losses = [nn.functional.multi_margin_loss(x, t.tensor(0), reduction=reduction),
+                  nn.functional.multi_margin_loss(x, t.tensor(0), p=2, weight=t.tensor([2.0]), reduction=reduction),
+                  nn.functional.multilabel_margin_loss(x, t.tensor(0), reduction=reduction),
+                  nn.functional.multilabel_margin_loss(x, t.tensor(-1), reduction=reduction)]
+        grads = [t.autograd.grad(loss, [x], t.tensor(0.7))[0] for loss in losses]
+        refused = [outcome(lambda: nn.functional.multi_margin_loss(x, t.tensor(1))),
+                   outcome(lambda: nn.functional.multilabel_margin_loss(x, t.tensor(1)))]
+        return [(tuple(v.shape), v.tolist(), str(v.tolist())) for v in losses + grads], refused
+
+    theirs, ours = both(run)
     assert ours == theirs

@@ -269,6 +269,24 @@ def test_the_mutants_of_myautograd_s_pooling_are_killed_by_op_db(mutant, case_id
     assert record["outcome"] == "fail" and step in record["detail"], record["detail"]
 
 
+#: Mutants of what op_db's samples reach and the hand-written table does not: the op_db case that kills each
+#: (an empty dim; a row of one element) and the hand-written cases of the same operator, which pass it.
+OPDB_ONLY_MUTANTS = {
+    "softmax_peak_of_an_empty_dim_raises": ("opinfo.softmax.default", "op.softmax.default"),
+    "layer_norm_weight_gradient_unfused": ("opinfo.nn.functional.layer_norm.default", "op.layer_norm.default"),
+}
+
+
+@pytest.mark.parametrize("name", list(OPDB_ONLY_MUTANTS))
+def test_a_mutant_only_op_db_samples_reach_is_killed_by_op_db_and_not_by_the_table(name):
+    killer, hand_written = (REGISTRY.get(case_id) for case_id in OPDB_ONLY_MUTANTS[name])
+    for dtype in ("float32", "float64"):
+        assert judged(killer, resolve(REFERENCE), resolve("myautograd"), dtype=dtype)["outcome"] == "pass"
+        assert mutant_record(name, hand_written, dtype)["outcome"] == "pass", (hand_written.id, dtype)
+        record = mutant_record(name, killer, dtype)
+        assert record["outcome"] == "fail", record
+
+
 # -- expectations written by cause ----------------------------------------------------------------
 def item(case_id, dtype, outcome, *diffs, detail=""):
     return {"id": case_id, "device": "cpu", "dtype": dtype, "outcome": outcome, "detail": detail,

@@ -13,7 +13,9 @@
 * a NumPy scalar operand or argument (``x * np.float64(0.7)``, ``pow``, ``alpha``, ``lerp``'s weight,
   ``leaky_relu``'s slope...) counts as the Python number it holds: the gradient of a float32 leaf stays
   float32 (a node saved the NumPy float64, and ``grad * other`` made the gradient float64);
-* ``tensor([...])`` of a list holding NumPy scalars takes their dtypes, promoted with the Python numbers'.
+* ``tensor([...])`` of a list holding NumPy scalars takes their dtypes, promoted with the Python numbers';
+* a reduction of a 0-dim tensor over its dim 0 (or -1) reduces over nothing (NumPy has no axis 0 there), and so
+  does ``cosine_similarity`` of two 0-dim tensors.
 """
 
 from __future__ import annotations
@@ -229,3 +231,24 @@ def test_tensor_of_a_list_with_numpy_scalars(values):
     theirs, ours = _both(lambda lib: lib.tensor(values))
     assert str(ours.dtype) == str(theirs.dtype)
     assert ours.tolist() == theirs.tolist()
+
+
+
+REDUCTIONS_OVER_DIM_0 = {
+    "sum": lambda t, x: x.sum(0), "sum_list_keepdim": lambda t, x: x.sum([-1], keepdim=True),
+    "mean": lambda t, x: x.mean(0), "norm": lambda t, x: x.norm(2, 0, True), "all": lambda t, x: (x > 0).all(0),
+    "any": lambda t, x: (x > 0).any(-1), "count_nonzero": lambda t, x: t.count_nonzero(x, 0),
+    "cosine_similarity": lambda t, x: t.nn.functional.cosine_similarity(x, x * -2.0, dim=0),
+}
+
+
+@pytest.mark.parametrize("name", list(REDUCTIONS_OVER_DIM_0))
+def test_a_reduction_of_a_0_dim_tensor_over_its_dim_0(name):
+    def run(t):
+        x = t.tensor(0.5, requires_grad=True)
+        out = REDUCTIONS_OVER_DIM_0[name](t, x)
+        grads = t.autograd.grad(out, [x], t.ones_like(out)) if out.requires_grad else ()
+        return [(tuple(v.shape), str(v.dtype), v.tolist()) for v in (out, *grads)]
+
+    theirs, ours = _both(run)
+    assert ours == theirs

@@ -222,6 +222,19 @@ def threshold(input, threshold, value, inplace=False):
 
 
 # -- glu, prelu ------------------------------------------------------------------------------------------------
+def prelu_backward_values(grad, self, weight, which: int):
+    """prelu's backward kernel: the input's gradient (``which`` 0), ``grad`` where self > 0, else ``weight * grad``;
+    the weight's (1), self-shaped, ``self * grad`` where self <= 0."""
+    positive = self > 0
+    if which == 0:
+        return np.where(positive, grad, weight * grad)
+    return np.where(positive, _number(0, grad), self * grad)
+
+
+BACKWARD_KERNELS["GluBackwardBackward0"] = lambda grad, self, dim: H.glu_backward(ArrayMath, grad, self, dim)
+BACKWARD_KERNELS["PreluKernelBackwardBackward0"] = prelu_backward_values
+
+
 def glu(input, dim=-1):
     x = input._data
     if x.ndim == 0:

@@ -169,13 +169,26 @@ for _name in ("ThresholdBackward0", "ThresholdBackward1"):  # threshold, thresho
     derivative(_name, "self", saves="threshold",
                self=lambda grad, self, threshold, F:
                F.masked_backward("ThresholdBackwardBackward0", grad, self, ~(self <= threshold), 0))
-# glu and prelu: composed over F (under create_graph torch records GluBackwardBackward0 and
-# PreluKernelBackwardBackward0, single nodes, where these record their parts); prelu's weight is
-# broadcast over the input, so the engine sums its gradient down to the weight's shape.
-derivative("GluBackward0", "self", saves="dim", self=lambda grad, self, dim, F: H.glu_backward(F, grad, self, dim))
+# glu and prelu: backward kernels of their own, recorded under create_graph as torch's GluBackwardBackward0 and
+# PreluKernelBackwardBackward0 (``which``: 0 the input's gradient, 1 the weight's). prelu's weight is broadcast
+# over the input, so the engine sums its gradient down to the weight's shape. The derivatives of prelu's backward
+# take self >= 0 as the positive side, where its kernel takes self > 0 (torch's conventions, measured at 0).
+derivative("GluBackward0", "self", saves="dim",
+           self=lambda grad, self, dim, F: F.backward_op("GluBackwardBackward0", grad, self, dim=dim))
+derivative("GluBackwardBackward0", "grad_output self", saves="dim",
+           grad_output=lambda grad, self, dim, F: H.glu_backward_in_grad_output(F, grad, self, dim),
+           self=lambda grad, grad_output, self, dim, F: H.glu_backward_in_self(F, grad, grad_output, self, dim))
 derivative("PreluKernelBackward0", "self weight",
-           self=lambda grad, self, weight, F: F.where(self > 0, grad, weight * grad),
-           weight=lambda grad, self, F: F.where(self > 0, 0, self * grad))
+           self=lambda grad, self, weight, F: F.backward_op("PreluKernelBackwardBackward0", grad, self, weight, which=0),
+           weight=lambda grad, self, weight, F: F.backward_op("PreluKernelBackwardBackward0", grad, self, weight,
+                                                              which=1))
+derivative("PreluKernelBackwardBackward0", "grad_output self weight", saves="which",
+           grad_output=lambda grad, self, weight, which, F:
+           F.where(self >= 0, grad, grad * weight) if which == 0 else F.where(self >= 0, 0, grad * self),
+           self=lambda grad, grad_output, self, which, F:
+           F.zeros_like(self) if which == 0 else F.where(self >= 0, 0, grad * grad_output),
+           weight=lambda grad, grad_output, self, which, F:
+           F.where(self >= 0, 0, grad * grad_output) if which == 0 else F.zeros_like(self))
 derivative("ConjBackward0", "self", self=lambda grad, F: F.conj(grad))
 derivative("ConjPhysicalBackward0", "self", self=lambda grad, F: F.conj(grad))
 derivative("ConjPhysicalBackward1", "self", self=lambda grad, F: F.conj(grad))  # conj_physical_, in place

@@ -674,6 +674,40 @@ def glu_backward(F, grad, self, dim):
     gate = F.sigmoid(b)
     return F.cat((grad * gate, grad * a * gate * (1 - gate)), dim)
 
+
+def glu_backward_in_grad_output(F, grad, self, dim):
+    """The derivative of glu's gradient in the incoming gradient (it is linear in it), for the gradient ``grad``
+    of both halves: ``grad_a * sigmoid(b) + grad_b * a * sigmoid'(b)``."""
+    a, b = glu_halves(F, self, dim)
+    grad_a, grad_b = glu_halves(F, grad, dim)
+    gate = F.sigmoid(b)
+    return grad_a * gate + grad_b * a * gate * (1 - gate)
+
+
+def glu_backward_in_self(F, grad, grad_output, self, dim):
+    """The derivative of glu's gradient in its input, for the gradient ``grad`` of both halves: in ``a``,
+    ``grad_b * grad_output * sigmoid'(b)``; in ``b``, ``(grad_a + grad_b * a * (1 - 2 sigmoid(b))) * grad_output *
+    sigmoid'(b)``."""
+    a, b = glu_halves(F, self, dim)
+    grad_a, grad_b = glu_halves(F, grad, dim)
+    gate = F.sigmoid(b)
+    slope = grad_output * gate * (1 - gate)
+    return F.cat((grad_b * slope, (grad_a + grad_b * a * (1 - 2 * gate)) * slope), dim)
+
+
+def glu_backward_tangent(F, grad_output_t, self_t, grad_output, self, dim):
+    """The tangent of glu's gradient: the gradient of the incoming gradient's tangent, plus its derivative in the
+    input along the input's tangent (halves ``grad_output * sigmoid'(b) * b_t`` and
+    ``grad_output * (a_t sigmoid'(b) + a sigmoid''(b) b_t)``)."""
+    terms = [] if grad_output_t is None else [glu_backward(F, grad_output_t, self, dim)]
+    if self_t is not None:
+        a, b = glu_halves(F, self, dim)
+        a_t, b_t = glu_halves(F, self_t, dim)
+        gate = F.sigmoid(b)
+        slope = grad_output * gate * (1 - gate)
+        terms.append(F.cat((slope * b_t, slope * (a_t + a * (1 - 2 * gate) * b_t)), dim))
+    return None if not terms else terms[0] if len(terms) == 1 else terms[0] + terms[1]
+
 # -- attention -------------------------------------------------------------------------------------
 def safe_softmax(F, x, dim: int):
     """softmax over ``dim``, where a slice of -inf only gives zeros (torch's ``_safe_softmax``, which attention

@@ -329,15 +329,34 @@ def _glu(tangents, values, F):
     return a_t * gate + a * gate * (1 - gate) * b_t
 
 
+def _glu_backward(tangents, values, F):
+    return H.glu_backward_tangent(F, tangents[0], tangents[1], values["grad_output"], values["self"], values["dim"])
+
+
 def _prelu(tangents, values, F):
-    """torch's ``where(self > 0, self_t, weight * self_t + weight_t * self)``, each tangent as given."""
+    """torch's ``where(self >= 0, self_t, weight * self_t + weight_t * self)`` (at 0 the input's tangent, where
+    the backward kernel takes the weight's side: measured), each tangent as given."""
     self, weight = values["self"], values["weight"]
-    positive = self > 0
+    positive = self >= 0
     from_input = None if tangents[0] is None else F.where(positive, tangents[0], weight * tangents[0])
     from_weight = None if tangents[1] is None else F.where(positive, 0, tangents[1] * self)
     if from_input is None or from_weight is None:
         return from_weight if from_input is None else from_input
     return from_input + from_weight
+
+
+def _prelu_backward(tangents, values, F):
+    """The tangents of prelu's backward kernel, torch's: the input's gradient reads the tangents of the incoming
+    gradient and of the weight, the weight's those of the incoming gradient and of the input (none where those
+    have none), self >= 0 the positive side."""
+    grad_output_t, self_t, weight_t = tangents
+    grad_output, self, weight = values["grad_output"], values["self"], values["weight"]
+    positive = self >= 0
+    if values["which"] == 0:
+        return _sum_of([None if grad_output_t is None else F.where(positive, grad_output_t, grad_output_t * weight),
+                        None if weight_t is None else F.where(positive, 0, grad_output * weight_t)])
+    return _sum_of([None if grad_output_t is None else F.where(positive, 0, grad_output_t * self),
+                    None if self_t is None else F.where(positive, 0, grad_output * self_t)])
 
 
 # -- normalization ------------------------------------------------------------------------------------
@@ -432,9 +451,20 @@ def _norm_backward(frame_of, double_backward):
     return rule
 
 
+def _layer_norm_backward(tangents, values, F):
+    """Layer norm's gradient as one op; torch gives the gradients of an empty input no tangent (measured: none of
+    the three, whichever inputs are dual)."""
+    if values["input"].numel() == 0:
+        return None
+    return _layer_norm_gradient(tangents, values, F)
+
+
 def _layer_norm_second(F, tangent, values):
     return N.layer_norm_double_backward(F, tangent, values["grad_output"], values["input"], values["weight"],
                                         values["normalized_count"], values["eps"], 0, 1)
+
+
+_layer_norm_gradient = _norm_backward(_layer_frame, _layer_norm_second)
 
 
 def _batch_norm_second(F, tangent, values):
@@ -472,11 +502,13 @@ RULES = {
     "HardshrinkBackwardBackward0": _masked_backward,
     "SoftshrinkBackwardBackward0": _masked_backward,
     "GluBackward0": _glu,
+    "GluBackwardBackward0": _glu_backward,
+    "PreluKernelBackwardBackward0": _prelu_backward,
     "PreluKernelBackward0": _prelu,
     "NativeLayerNormBackward0": _layer_norm(_layer_frame),
     "NativeBatchNormBackward0": _layer_norm(_batch_frame),
     "NativeGroupNormBackward0": _group_norm,
-    "NativeLayerNormBackwardBackward0": _norm_backward(_layer_frame, _layer_norm_second),
+    "NativeLayerNormBackwardBackward0": _layer_norm_backward,
     "NativeBatchNormBackwardBackward0": _norm_backward(_batch_frame, _batch_norm_second),
 }
 

@@ -104,6 +104,8 @@ def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
 def huber_loss(input, target, reduction="mean", delta=1.0):
     code = reduction_code(reduction)
     size_warning(input, target)
+    if not delta > 0:  # NaN too, as torch's check reads
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
     input, target = broadcast_pair(input, target)
     x = input._data
     z = np.abs(x - target._data)

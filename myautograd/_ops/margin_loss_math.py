@@ -16,6 +16,16 @@ import numpy as np
 from .formula_helpers import numel
 
 
+def class_count(x) -> int:
+    """The number of classes of a score array: its last dim; one for a 0-dim score, as torch's kernels count it."""
+    return x.shape[-1] if x.ndim else 1
+
+
+def as_rows(x):
+    """Scores as ``(rows, classes)`` rows."""
+    return x.reshape(-1, class_count(x))
+
+
 # -- soft_margin_loss ---------------------------------------------------------------------------------------
 def soft_margin_backward(grad, x, target, reduction: int):
     """torch's soft_margin_loss_backward kernel: ``-target sigmoid(-target x)`` times the gradient
@@ -59,7 +69,7 @@ def multi_margin_derivative(x, targets, p: int, margin: float, weight):
     slopes = np.where(active, x.dtype.type(1) if p == 1 else 2 * margins, x.dtype.type(0))
     if weight is not None:
         slopes = slopes * weight.astype(x.dtype)[targets][:, None]
-    slopes[rows, targets] = -slopes.sum(axis=1)
+    slopes[rows, targets] = x.dtype.type(0) - slopes.sum(axis=1)  # +0 where no hinge is active, as torch's loop leaves it
     return slopes / x.dtype.type(x.shape[1])
 
 
@@ -108,13 +118,13 @@ def row_gradient(grad, x, derivative, reduction: int):
 
 def multi_margin_backward(grad, x, target, p: int, margin: float, weight, reduction: int, **_):
     """torch's multi_margin_loss_backward kernel."""
-    rows = x.reshape(-1, x.shape[-1])
+    rows = as_rows(x)
     return row_gradient(grad, x, multi_margin_derivative(rows, target.reshape(-1), p, margin, weight), reduction)
 
 
 def multilabel_margin_backward(grad, x, target, is_target, reduction: int, **_):
     """torch's multilabel_margin_loss_backward kernel."""
-    rows = x.reshape(-1, x.shape[-1])
+    rows = as_rows(x)
     counts, _ = multilabel_targets(target.reshape(rows.shape))
     derivative = multilabel_margin_derivative(rows, counts, is_target.reshape(rows.shape) > 0)
     return row_gradient(grad, x, derivative, reduction)

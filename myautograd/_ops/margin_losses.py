@@ -20,7 +20,7 @@ from .._autograd.record import recorded
 from .._tensor import Tensor, make_tensor
 from . import margin_loss_math as M
 from .activations import logsigmoid
-from .common import refuse_requires_grad
+from .common import broadcast_shapes, refuse_requires_grad
 from .creation import full_like, zeros_like
 from .derivatives import NODES
 from .losses import reduce_tensor, reduced, reduction_code
@@ -94,7 +94,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> 
     code = reduction_code(reduction)
     refuse_requires_grad("soft_margin_loss", target=target)
     x, y = input._data, target._data.astype(input._data.dtype, copy=False)  # torch multiplies in place
-    shape = np.broadcast_shapes(x.shape, y.shape)
+    shape = broadcast_shapes(x.shape, y.shape)
     if shape != x.shape:
         raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast shape {list(shape)}")
     values = np.log1p(np.exp(-x * y)).astype(x.dtype, copy=False)
@@ -117,7 +117,7 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
     _check_class_input(input)
-    classes = input.shape[-1]
+    classes = M.class_count(input._data)
     rows = input.shape[0] if input.dim() == 2 else 1
     if target.dim() > 1 or target.numel() != rows:
         raise RuntimeError("multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
@@ -148,7 +148,7 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, reduction: str = "mean
     _check_class_input(input)
     if target.shape != input.shape:
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
-    classes = input.shape[-1]
+    classes = M.class_count(input._data)
     labels = target._data.reshape(-1, classes)
     if labels.size and (labels.min() < -1 or labels.max() >= classes):
         raise RuntimeError("argument #2 'target' is out of range")

@@ -22,7 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+import numpy as np
+
 from .._autograd.formula_math import ArrayMath, one_kernel
+from .fused_math import fused
 
 
 def _count(shape, dims) -> int:
@@ -32,13 +35,26 @@ def _count(shape, dims) -> int:
     return count
 
 
-def normalized(F, x, dims: tuple, eps: float):
-    """(x - mean) * rstd over ``dims``, and rstd (kept dims)."""
+def _moments(F, x, dims: tuple, eps: float):
+    """The mean over ``dims``, the deviation from it, and rstd = 1 / sqrt(biased variance + eps) (kept dims)."""
     count = _count(tuple(x.shape), dims)
     mean = F.sum(x, dims, True) / count
     centered = x - mean
-    rstd = 1 / F.sqrt(F.sum(centered * centered, dims, True) / count + eps)
+    return mean, centered, 1 / F.sqrt(F.sum(centered * centered, dims, True) / count + eps)
+
+
+def normalized(F, x, dims: tuple, eps: float):
+    """(x - mean) * rstd over ``dims``, and rstd (kept dims)."""
+    _, centered, rstd = _moments(F, x, dims, eps)
     return centered * rstd, rstd
+
+
+def fused_normalized(x, dims: tuple, eps: float):
+    """(x - mean) * rstd as torch's CPU layer norm backward computes it for the weight's gradient, on a NumPy
+    array: ``rstd * x + (-rstd * mean)``, one fused multiply-add. Where a row is constant it is the rounding error
+    of ``rstd * x``, not 0 (a row of one element)."""
+    mean, _, rstd = _moments(ArrayMath, x, dims, eps)
+    return fused(rstd, x, -(rstd * mean), x.dtype)
 
 
 def _input_grad(F, g, xhat, rstd, dims: tuple):
@@ -145,7 +161,10 @@ def layer_norm_backward(F, grad, x, weight, count: int, eps: float, which: int):
 
 
 def layer_norm_grads(F, grad, x, weight, count: int, eps: float, which: int):
-    return _grad(F, grad, weight, which, _layer_frame(F, x, count, eps, which))
+    frame = _layer_frame(F, x, count, eps, which)
+    if which == 1 and isinstance(x, np.ndarray) and x.dtype in (np.float32, np.float64):  # as the CPU kernel
+        frame = frame._replace(xhat=fused_normalized(x, frame.dims, eps))
+    return _grad(F, grad, weight, which, frame)
 
 
 def layer_norm_double_backward(F, grad, grad_output, x, weight, count: int, eps: float, which: int, wrt: int):
@@ -199,8 +218,9 @@ def batch_norm_double_backward(F, grad, grad_output, x, weight, running_mean, ru
 
 # -- group norm ---------------------------------------------------------------------------------------------
 def _grouped(F, x, groups: int):
+    """``x`` viewed as (N, groups, the rest): the rest's size counted, as -1 cannot be inferred when N is 0."""
     shape = tuple(x.shape)
-    return F.reshape(x, (shape[0], groups, -1))
+    return F.reshape(x, (shape[0], groups, _count(shape, range(1, len(shape))) // groups))
 
 
 def group_norm(F, x, weight, bias, groups: int, eps: float):

@@ -54,8 +54,16 @@ def _check_mixed_dtypes(input: Tensor, *parameters) -> None:
         raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
 
 
+def check_normalized_shape(shape: tuple) -> None:
+    """torch's first check of layer_norm's and rms_norm's ``normalized_shape``: at least one dim."""
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                           f"element, but got normalized_shape = {list(shape)}")
+
+
 def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    check_normalized_shape(shape)
     if tuple(input.shape[input.dim() - len(shape):]) != shape or input.dim() < len(shape):
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                            f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
@@ -73,6 +81,8 @@ def _check_running(name: str, stat, channels: int) -> None:
 
 def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None, training: bool = False,
                momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    if input.numel() == 0:
+        return _batch_norm_of_nothing(input, weight, bias)
     data = input._data
     channels = data.shape[1] if data.ndim > 1 else 1
     refuse_requires_grad("native_batch_norm", running_mean=running_mean, running_var=running_var)
@@ -100,6 +110,17 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     attrs = {"running_mean": running_mean, "running_var": running_var, "training": use_batch, "eps": eps}
     return recorded(NODES["NativeBatchNormBackward0"], out.astype(data.dtype, copy=False), (input, weight, bias),
                     attrs)
+
+
+def _batch_norm_of_nothing(input: Tensor, weight, bias) -> Tensor:
+    """torch's batch_norm of an empty input, before any check: a clone (a new tensor in the graph), times the
+    weight's first element, plus the bias's (so that they get gradients, zeros)."""
+    out = input.clone()
+    if weight is not None:
+        out = out * weight.select(0, 0)
+    if bias is not None:
+        out = out + bias.select(0, 0)
+    return out
 
 
 def _update_running(data, running_mean: Tensor, running_var: Tensor, momentum: float) -> None:

@@ -6,8 +6,7 @@ for the second (integer types: in double precision, then truncated). ``arange`` 
 ``start + i * step`` in double precision rounded once, then cast; torch's vectorised arange kernel
 adds the step to a base already cast to the output type, so that its float32 values can differ
 from these by an ulp, in a pattern that depends on the CPU's vector width. NumPy has
-no fused multiply-add, so ``fused`` computes ``a * b + c`` exactly in two doubles (Dekker's and
-Knuth's error-free products and sums) before the one rounding.
+no fused multiply-add: ``fused_math.fused`` computes ``a * b + c`` rounded once.
 """
 
 from __future__ import annotations
@@ -20,48 +19,8 @@ from .. import _dtype
 from .._tensor import Tensor
 from .common import to_dtype
 from .creation import finish
+from .fused_math import fused
 from .registry import function
-
-_SPLITTER = 2.0 ** 27 + 1
-
-
-def _two_sum(a, b):
-    total = a + b
-    virtual = total - a
-    return total, (a - (total - virtual)) + (b - virtual)
-
-
-def _split(a):
-    scaled = _SPLITTER * a
-    high = scaled - (scaled - a)
-    return high, a - high
-
-
-def _two_product(a, b):
-    product = a * b
-    a_high, a_low = _split(a)
-    b_high, b_low = _split(b)
-    return product, ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
-
-
-def fused(a, b, c, dtype) -> np.ndarray:
-    """``a * b + c`` (float64 arrays or numbers) rounded once to ``dtype`` (float32 or float64)."""
-    a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
-    product, product_error = _two_product(a, b)
-    high, sum_error = _two_sum(product, c)
-    low = sum_error + product_error  # the exact value is high + low, up to a negligible rounding of low
-    nearest = high + low
-    if np.dtype(dtype) == np.float64:
-        return nearest
-    rounded = nearest.astype(dtype)
-    # nearest is a double: where it falls exactly halfway between two floats, the exact value decides
-    up = np.nextafter(rounded, np.asarray(np.inf, dtype=dtype))
-    down = np.nextafter(rounded, np.asarray(-np.inf, dtype=dtype))
-    residual = (high - nearest) + low
-    halfway_up = nearest == (rounded.astype(np.float64) + up.astype(np.float64)) / 2
-    halfway_down = nearest == (rounded.astype(np.float64) + down.astype(np.float64)) / 2
-    rounded = np.where(halfway_up & (residual > 0), up, rounded)
-    return np.where(halfway_down & (residual < 0), down, rounded)
 
 
 def _as_number(value):

@@ -29,14 +29,17 @@ _NUMEL = "self_sym_numel"
 
 
 def _dims_arg(dim, ndim: int) -> tuple[int, ...] | None:
-    """Normalised reduction dims; None for all dims."""
+    """Normalised reduction dims; None for all dims. A 0-dim tensor's dim 0 (or -1) is the tensor itself: reducing
+    over it reduces over no axis of the array, ``()``."""
     if dim is None:
         return None
     if isinstance(dim, (list, tuple)):
         if len(dim) == 0:
             return None
-        return normalize_dims(dim, ndim)
-    return (normalize_dim(dim, ndim),)
+        axes = normalize_dims(dim, ndim)
+    else:
+        axes = (normalize_dim(dim, ndim),)
+    return axes if ndim else ()
 
 
 def _saved_dims(dim) -> tuple:
@@ -349,8 +352,14 @@ def _logsumexp_of(data, axes, keepdim):
     return out.squeeze(axes) if not keepdim else out
 
 
+def _peak_along(data, axis):
+    """The maximum along ``axis``, kept as a dim of size 1; -inf where ``axis`` is empty, so that an empty input
+    gives an empty softmax as torch's does."""
+    return np.max(data, axis=axis, keepdims=True, initial=-np.inf)
+
+
 def _softmax_data(data, axis):
-    shifted = data - data.max(axis=axis, keepdims=True)
+    shifted = data - _peak_along(data, axis)
     exps = np.exp(shifted)
     return shifted, exps, exps.sum(axis=axis, keepdims=True)
 
@@ -388,7 +397,7 @@ def _softmax_of(data, axis):
 @in_float32
 def _log_softmax_of(data, axis):
     """``x - (max + log(sum(exp(x - max))))``, the order of torch's kernel (in float32 for float16 and bfloat16)."""
-    peak = data.max(axis=axis, keepdims=True)
+    peak = _peak_along(data, axis)
     return data - (peak + np.log(np.exp(data - peak).sum(axis=axis, keepdims=True)))
 
 

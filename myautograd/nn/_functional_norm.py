@@ -53,6 +53,7 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var
 
 def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps: float | None = None) -> Tensor:
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    _norm.check_normalized_shape(shape)
     if input.dim() < len(shape):
         raise ValueError(f"Input tensor must have at least {len(shape)} dimensions, but got {input.dim()}")
     if tuple(input.shape[input.dim() - len(shape):]) != shape:  # torch's message, without a comma after *

@@ -241,20 +241,29 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, bi
     return _norm.layer_norm(input, normalized_shape, weight, bias, eps)
 
 
+def _verify_batch_size(size) -> None:
+    """torch's check that each channel of ``size`` (batch, channels, the rest) normalizes more than one value;
+    ``size`` is shown as given (an input's ``torch.Size``, or the list group_norm builds)."""
+    values = size[0]
+    for n in size[2:]:
+        values *= n
+    if values == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+
+
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, weight: Tensor | None = None,
                bias: Tensor | None = None, training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     if training:
-        size = input.shape
-        values = size[0]
-        for n in size[2:]:
-            values *= n
-        if values == 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+        _verify_batch_size(input.shape)
     return _norm.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
 
 
 def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None,
                eps: float = 1e-5) -> Tensor:
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    size = list(input.shape)
+    _verify_batch_size([size[0] * size[1] // num_groups, num_groups] + size[2:])
     return _norm.group_norm(input, num_groups, weight, bias, eps)
 
 

@@ -1,9 +1,12 @@
 """Mutants that the hand-written operator table misses and the samples of torch's op_db catch
-(``opinfo.*``, ``conformance/catalog/opinfo.py``)."""
+(``opinfo.*``, ``conformance/catalog/opinfo.py``): convolution's dilated 'same' padding, repeated unpooling indices,
+a negative pooling padding, an empty dim (softmax's), a row of one element (layer norm's)."""
 
 from __future__ import annotations
 
-from myautograd._ops import convolution, formula_helpers, pool_checks
+import numpy as np
+
+from myautograd._ops import convolution, formula_helpers, norm_math, pool_checks, reduction
 
 from ._registry import mutant, replace
 
@@ -41,3 +44,15 @@ def pool_negative_padding_clamped():
         return pooled_sizes
 
     replace(pool_checks, "pooled_sizes", make)
+
+
+@mutant("reductions and broadcasting", "softmax's maximum taken with NumPy's max, which raises over an empty dim")
+def softmax_peak_of_an_empty_dim_raises():
+    replace(reduction, "_peak_along", lambda original: lambda data, axis: np.max(data, axis=axis, keepdims=True))
+
+
+@mutant("precision",
+        "layer_norm's weight gradient normalizes as (x - mean) * rstd, not as torch's fused rstd * x - rstd * mean")
+def layer_norm_weight_gradient_unfused():
+    replace(norm_math, "fused_normalized",
+            lambda original: lambda x, dims, eps: norm_math.normalized(norm_math.ArrayMath, x, dims, eps)[0])
