@@ -24,6 +24,7 @@ from .._tensor import Tensor, make_tensor, warn_from_user_code
 from .common import check_tensor, normalize_dim, normalize_dims, read_as, to_dtype
 from .derivatives import NODES
 from .registry import export
+from .signatures import invalid_arguments
 
 _NUMEL = "self_sym_numel"
 
@@ -134,9 +135,15 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
                   {"dim": _saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": data.shape})
 
 
+EXTREME_SIGNATURES = ("Tensor input, *, Tensor out = None", "Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None")
+
+
 def _extreme(name: str, reduce_all, arg_reduce, result_type, full_node: str, dim_node: str):
     def op(input, dim=None, keepdim=False, *, out=None):
-        check_tensor(input, name)
+        if not isinstance(input, Tensor):
+            given = (input,) if dim is None else (input, dim) if keepdim is False else (input, dim, keepdim)
+            raise invalid_arguments(name, EXTREME_SIGNATURES, given)
         if isinstance(dim, Tensor):
             from . import pointwise
 

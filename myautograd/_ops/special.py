@@ -15,11 +15,16 @@ from .._tensor import Tensor
 from .derivatives import NODES
 from .pointwise import operands
 from .registry import export
+from .signatures import match_signature
+
+XLOGY_SIGNATURES = ("Tensor input, Tensor other, *, Tensor out = None", "Number self, Tensor other, *, Tensor out = None",
+                    "Tensor input, Number other, *, Tensor out = None")
 
 
 @export
 def xlogy(input, other):
     """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is NaN): XlogyBackward0."""
+    match_signature("xlogy", XLOGY_SIGNATURES, (input, other))
     if not isinstance(input, Tensor):
         from .common import as_tensor_like
 
