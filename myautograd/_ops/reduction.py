@@ -109,10 +109,11 @@ def _nonempty_dim(name: str, data, axis, shown=None) -> None:
         raise IndexError(f"{name}(): Expected reduction dim {axis if shown is None else shown} to have non-zero size.")
 
 
-def _require_float(input: Tensor, name: str) -> None:
+def _require_float(input: Tensor, name: str, requested: bool = False) -> None:
+    """torch's refusal of an integer ``input`` (``requested``: its dtype is the one the call asked for)."""
     if input.dtype.category < _dtype.FLOATING:
-        raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating point "
-                           f"or complex dtype. Got: {input.dtype.scalar_type_name}")
+        raise RuntimeError(f"{name}(): could not infer output dtype. {'Optional' if requested else 'Input'} dtype "
+                           f"must be either a floating point or complex dtype. Got: {input.dtype.scalar_type_name}")
 
 
 @export
@@ -120,7 +121,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     check_tensor(input, "mean")
     if dtype is not None:
         input = input.to(to_dtype(dtype))
-    _require_float(input, "mean")
+    _require_float(input, "mean", requested=dtype is not None)
     data = input._data
     axes = _dims_arg(dim, data.ndim)
     count = data.size if axes is None else _reduced_size(data.shape, axes)
