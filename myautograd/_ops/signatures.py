@@ -36,8 +36,11 @@ class Parameter(NamedTuple):
     required: bool
 
 
+_PYTHON_NUMBERS = frozenset((bool, int, float, complex))
+
+
 def _is_number(value) -> bool:
-    return isinstance(value, (bool, int, float, complex, np.number, np.bool_))
+    return value.__class__ in _PYTHON_NUMBERS or isinstance(value, (int, float, complex, np.number, np.bool_))
 
 
 def _is_int(value) -> bool:
@@ -87,13 +90,28 @@ def _parse(text: str) -> Signature:
     return Signature(text, tuple(positional), parts)
 
 
+def _fits_any(value) -> bool:
+    return True
+
+
+@cache
+def _checks(signatures: tuple[str, ...]) -> tuple[tuple[int, int, tuple], ...]:
+    """Per signature: the fewest and most positional arguments, and the test of each (worked out once)."""
+    parsed = [_parse(text) for text in signatures]
+    return tuple((s.min_args, len(s.positional), tuple(_FITS.get(p.type, _fits_any) for p in s.positional))
+                 for s in parsed)
+
+
 def match_signature(op: str, signatures: tuple[str, ...], args: tuple) -> int:
     """The index of the first of ``signatures`` that the positional ``args`` fit; torch's TypeError if none."""
-    for index, text in enumerate(signatures):
-        signature = _parse(text)
-        if signature.min_args <= len(args) <= len(signature.positional) and all(
-                _fits(p.type, value) for p, value in zip(signature.positional, args)):
-            return index
+    count = len(args)
+    for index, (fewest, most, tests) in enumerate(_checks(signatures)):
+        if fewest <= count <= most:
+            for fits, value in zip(tests, args):
+                if not fits(value):
+                    break
+            else:
+                return index
     raise invalid_arguments(op, signatures, args)
 
 
