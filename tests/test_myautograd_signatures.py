@@ -8,6 +8,8 @@ import pytest
 import torch
 
 import myautograd
+from myautograd._ops.reduction import EXTREME_SIGNATURES
+from myautograd._ops.signatures import invalid_arguments
 
 CALLS = {
     # one signature: the first argument that does not fit, by name and position
@@ -39,6 +41,9 @@ CALLS = {
     "remainder_numbers": lambda t, a: t.remainder(2, 3),
     "remainder_none": lambda t, a: t.remainder(a, None),
     "remainder_string_first": lambda t, a: t.remainder("x", a),
+    # clamp's bounds left out are not shown
+    "clamp_number_and_tensor": lambda t, a: t.clamp(a, 1, a),
+    "clamp_tensor_and_number": lambda t, a: t.clamp(a, a, 0.5),
 }
 
 
@@ -64,6 +69,14 @@ def test_refused_with_torchs_message(call):
 def test_calls_that_fit_are_computed(call):
     expected = call(torch, torch.tensor([0.5, 2.0]))
     assert call(myautograd, myautograd.tensor([0.5, 2.0])).tolist() == expected.tolist()
+
+
+def test_the_reasons_mark_every_argument_for_a_part_with_a_default():
+    """torch.max(x, 0, True, 4, 5): ``bool keepdim = False`` marks ``!bool!`` (myautograd's max takes at most
+    three positional arguments, so Python refuses the call first: the message is built directly)."""
+    expected = _refusal(lambda: torch.max(torch.ones(2), 0, True, 4, 5))
+    assert "(Tensor, int, !bool!, !int!, !int!)" in expected
+    assert str(invalid_arguments("max", EXTREME_SIGNATURES, (myautograd.ones(2), 0, True, 4, 5))) == expected
 
 
 def test_comparison_operators_with_a_string_refuse_as_pythons():

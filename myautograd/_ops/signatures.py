@@ -146,10 +146,12 @@ def _first_misfit(op: str, signature: Signature, args: tuple) -> str | None:
 def _marked(part: str, value) -> str:
     """An argument as the list of reasons shows it: marked unless its type's name is the part's type
     (torch's reasons compare names, so a Parameter does not fit a Tensor part there, nor a number a
-    Number part), or an int for a float."""
-    declared = part.partition(" = ")[0].rpartition(" ")[0]
-    name = _type_name(value)
-    return name if name == declared or (declared, name) == ("float", "int") else f"!{name}!"
+    Number part), or an int for a float; an argument for a part with a default is always marked
+    (``bool keepdim = False`` marks ``!bool!``), as torch's are."""
+    declared, _, default = part.partition(" = ")
+    declared_type, name = declared.rpartition(" ")[0], _type_name(value)
+    fits = not default and (name == declared_type or (declared_type, name) == ("float", "int"))
+    return name if fits else f"!{name}!"
 
 
 def _type_name(value) -> str:

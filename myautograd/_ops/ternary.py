@@ -20,19 +20,12 @@ from .common import broadcast_shapes, check_tensor, plain_number
 from .derivatives import NODES
 from .pointwise import operands
 from .registry import export, method
-from .signatures import match_signature
+from .signatures import invalid_arguments, match_signature
 
-CLAMP_COMBINATION = (
-    "clamp() received an invalid combination of arguments - got ({given}), but expected one of:\n"
-    " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
-    " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n"
-)
+CLAMP_SIGNATURES = ("Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None",
+                    "Tensor input, Number min = None, Number max = None, *, Tensor out = None")
 CLAMP_MIN_SIGNATURES = ("Tensor input, Tensor min, *, Tensor out = None", "Tensor input, Number min, *, Tensor out = None")
 CLAMP_MAX_SIGNATURES = ("Tensor input, Tensor max, *, Tensor out = None", "Tensor input, Number max, *, Tensor out = None")
-
-
-def _type_name(value) -> str:
-    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
 
 
 def clamp_values(data, low, high):
@@ -50,8 +43,8 @@ _clamp_in_float32 = in_float32(clamp_values)  # float16 and bfloat16: the bounds
 def _clamp_tensors(input: Tensor, min, max) -> Tensor:
     bounds = [b for b in (min, max) if b is not None]
     if any(not isinstance(b, Tensor) for b in bounds):
-        raise TypeError(CLAMP_COMBINATION.format(given=", ".join(_type_name(v) for v in (input, min, max)
-                                                                  if v is not None)))
+        # the bounds left out are not shown: torch's parser reads a None bound as one not given
+        raise invalid_arguments("clamp", CLAMP_SIGNATURES, tuple(v for v in (input, min, max) if v is not None))
     return recorded(NODES["ClampBackward0"], _clamped_by_tensors(input, min, max), (input, min, max))
 
 
