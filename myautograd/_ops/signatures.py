@@ -58,9 +58,12 @@ _FITS = {
 }
 
 
+def _fits_any(value) -> bool:
+    return True
+
+
 def _fits(parameter_type: str, value) -> bool:
-    fits = _FITS.get(parameter_type)
-    return fits is None or fits(value)
+    return _FITS.get(parameter_type, _fits_any)(value)
 
 
 class Signature(NamedTuple):
@@ -88,10 +91,6 @@ def _parse(text: str) -> Signature:
         type_name, _, name = declared.rpartition(" ")
         positional.append(Parameter(type_name, name, not default))
     return Signature(text, tuple(positional), parts)
-
-
-def _fits_any(value) -> bool:
-    return True
 
 
 @cache
