@@ -121,6 +121,8 @@ derivative("BinaryCrossEntropyWithLogitsBackward0", "self target", saves="weight
 derivative("XlogyBackward0", "self other",
            self=lambda grad, self, other, F: F.masked_fill(F.xlogy(grad, other), (self == 0) & (other <= 0), 0),
            other=lambda grad, self, other: grad * self / other)
+derivative("XlogyBackward1", "other", saves="self",  # xlogy(number, tensor)
+           other=lambda grad, self, other: grad * self / other)
 derivative("XlogyBackward2", "self", saves="other",
            self=lambda grad, self, other, F: F.xlogy(grad, other) if other > 0
            else F.where(self == 0, 0, F.xlogy(grad, other)))
