@@ -287,6 +287,27 @@ def test_a_mutant_only_op_db_samples_reach_is_killed_by_op_db_and_not_by_the_tab
         assert record["outcome"] == "fail", record
 
 
+def test_the_mutant_of_the_argument_parser_s_reasons_is_killed_by_op_db_and_not_by_the_table():
+    """remainder(2, 3)'s message lists why its (Number self, Tensor other) did not match: only op_db's
+    error samples reach it; the hand-written remainder case has no invalid call."""
+    assert mutant_record("parser_reasons_marked_by_fit", REGISTRY.get("op.remainder.default"), "float32")["outcome"] \
+        == "pass"
+    remainder = REGISTRY.get("opinfo.remainder.default")
+    assert judged(remainder, resolve(REFERENCE), resolve("myautograd"), dtype="float32")["outcome"] == "pass"
+    record = mutant_record("parser_reasons_marked_by_fit", remainder, "float32")
+    assert record["outcome"] == "fail", record
+    assert any(d["aspect"] == "message" and "(int, !int!)" in d["implementation"] for d in record["diff"]), record
+
+
+def test_the_mutant_of_clamp_min_s_tensor_bound_is_killed_by_op_db():
+    """The hand-written table has no clamp_min case; op_db's samples give it a tensor bound."""
+    clamp_min = REGISTRY.get("opinfo.clamp_min.default")
+    assert judged(clamp_min, resolve(REFERENCE), resolve("myautograd"), dtype="float64")["outcome"] == "pass"
+    record = mutant_record("clamp_min_bound_gradient_mask_copied", clamp_min, "float64")
+    assert record["outcome"] == "fail", record
+    assert record["diff"][0]["aspect"] == "gradient", record["diff"][0]
+
+
 # -- expectations written by cause ----------------------------------------------------------------
 def item(case_id, dtype, outcome, *diffs, detail=""):
     return {"id": case_id, "device": "cpu", "dtype": dtype, "outcome": outcome, "detail": detail,

@@ -161,6 +161,8 @@ OPS = [
     Op("nan_to_num", lambda t, x: (x.log() * 0).nan_to_num(), ((5,),)),
     Op("clamp_min", lambda t, x: x.clamp_min(-0.5), ((5,),)),
     Op("clamp_max", lambda t, x: x.clamp_max(0.5), ((5,),)),
+    Op("clamp_min_tensor", lambda t, x, y: t.clamp_min(x, y), ((5,), (5,))),
+    Op("clamp_max_tensor_broadcast", lambda t, x, y: t.clamp_max(x, y), ((3, 4), (4,))),
     Op("min", lambda t, x: x.min(), ((3, 4),)),
     Op("amin", lambda t, x: x.amin(0), ((3, 4),)),
     Op("rsub_tensor", lambda t, x, y: t.rsub(x, y, alpha=2), ((3,), (3,))),

@@ -51,10 +51,14 @@ def check_real_parts(first: Tensor, second: Tensor) -> None:
                            f"{second.dtype.scalar_type_name} for second argument")
 
 
-def normalize_dim(dim: int, ndim: int) -> int:
+def normalize_dim(dim: int, ndim: int, wrap_scalar: bool = True) -> int:
+    """``dim`` wrapped into ``[0, ndim)``, with torch's errors; a 0-dim tensor takes dim 0 and -1 unless
+    not ``wrap_scalar`` (the ops torch refuses on one: ``roll``, ``unbind``, the FFTs)."""
     limit = max(ndim, 1)
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
         raise TypeError(f"dim must be an int, not {type(dim).__name__}")
+    if ndim == 0 and not wrap_scalar:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     if not -limit <= dim < limit:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-limit}, {limit - 1}], but got {dim})")
     return int(dim) % limit

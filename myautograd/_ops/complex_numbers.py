@@ -21,6 +21,7 @@ from .common import check_real_parts
 from .derivatives import NODES
 from .registry import export, method
 from .shape import clone
+from .signatures import match_signature
 
 _CONJ_BIT = "_conj_bit"
 _NEG_BIT = "_neg_bit"
@@ -69,6 +70,7 @@ def angle(input):
 
 @export(method=False)
 def polar(abs, angle):  # noqa: A002 - torch's parameter names
+    match_signature("polar", ("Tensor abs, Tensor angle, *, Tensor out = None",), (abs, angle))
     check_real_parts(abs, angle)
     a, b = abs._data, angle._data
     out = (a * np.cos(b) + 1j * (a * np.sin(b))).astype(np.result_type(a.dtype, np.complex64))

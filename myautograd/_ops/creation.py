@@ -239,6 +239,9 @@ def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
 
 @function
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, layout=None, out=None):
+    for name, size in (("n", n), ("m", m)):
+        if size is not None and size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     target = to_dtype(dtype) or _dtype.get_default_dtype()
     return finish(np.eye(n, m, dtype=target.np), None, device, requires_grad)
 

@@ -103,6 +103,12 @@ derivative("ClampBackward1", "self", saves="min max",
            self=lambda grad, self, min, max, F: F.where(H.between(self, min, max), grad, 0))
 derivative("ClampMinBackward0", "self", saves="min", self=lambda grad, self, min, F: F.where(self >= min, grad, 0))
 derivative("ClampMaxBackward0", "self", saves="max", self=lambda grad, self, max, F: F.where(self <= max, grad, 0))
+derivative("ClampMinBackward1", "self min",  # clamp_min with a tensor bound: the bound's gradient where it clamped
+           self=lambda grad, self, min, F: F.where(self >= min, grad, 0),
+           min=lambda grad, self, min, F: F.where(self < min, grad, 0))
+derivative("ClampMaxBackward1", "self max",
+           self=lambda grad, self, max, F: F.where(self <= max, grad, 0),
+           max=lambda grad, self, max, F: F.where(self > max, grad, 0))
 derivative("LeakyReluBackward0", "self", saves="negative_slope",
            self=lambda grad, self, negative_slope, F:
            F.masked_backward("LeakyReluBackwardBackward0", grad, self, self > 0, negative_slope))

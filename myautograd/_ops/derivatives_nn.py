@@ -119,7 +119,9 @@ derivative("BinaryCrossEntropyWithLogitsBackward0", "self target", saves="weight
            target=lambda grad, self, weight, pos_weight, reduction, F:
            H.bce_logits_target_backward(F, grad, self, weight, pos_weight, reduction))
 derivative("XlogyBackward0", "self other",
-           self=lambda grad, self, other, F: F.where((self == 0) & (other <= 0), 0, F.xlogy(grad, other)),
+           self=lambda grad, self, other, F: F.masked_fill(F.xlogy(grad, other), (self == 0) & (other <= 0), 0),
+           other=lambda grad, self, other: grad * self / other)
+derivative("XlogyBackward1", "other", saves="self",  # xlogy(number, tensor)
            other=lambda grad, self, other: grad * self / other)
 derivative("XlogyBackward2", "self", saves="other",
            self=lambda grad, self, other, F: F.xlogy(grad, other) if other > 0

@@ -47,6 +47,7 @@ ELEMENTWISE = (
     "RoundBackward0", "FloorBackward0", "CeilBackward0", "TruncBackward0", "FracBackward0",
     "ErfBackward0", "ErfcBackward0", "AsinhBackward0", "AcoshBackward0", "AtanhBackward0", "RoundBackward1",
     "PowBackward0", "PowBackward1", "PowBackward2", "ClampBackward1", "ClampMinBackward0", "ClampMaxBackward0",
+    "ClampMinBackward1", "ClampMaxBackward1",
     "LeakyReluBackward0", "LeakyReluBackward1", "SiluBackward0", "MishBackward0", "SoftplusBackward0",
     "LogSigmoidBackward0", "EluBackward0", "EluBackward1", "CeluBackward0", "HardtanhBackward0",
     "HardswishBackward0", "NanToNumBackward0", "HardsigmoidBackward0", "HardshrinkBackward0", "SoftshrinkBackward0",

@@ -36,7 +36,7 @@ ELEMENTWISE = (
     "GeluBackward0", "GeluBackwardBackward0", "EluBackwardBackward0", "HardswishBackwardBackward0",
     "LogSigmoidBackwardBackward0",
     "SigmoidBackwardBackward0", "SoftplusBackwardBackward0", "TanhBackwardBackward0", "XlogyBackward0",
-    "XlogyBackward2", "BinaryCrossEntropyBackwardBackward0", "SmoothL1LossBackwardBackward0",
+    "XlogyBackward1", "XlogyBackward2", "BinaryCrossEntropyBackwardBackward0", "SmoothL1LossBackwardBackward0",
 )
 
 

@@ -24,7 +24,7 @@ from .. import _dtype
 from .._autograd.formula_math import c2c_kernel, c2r_kernel, r2c_kernel
 from .._autograd.record import recorded
 from .._tensor import Tensor
-from .common import default_float_for
+from .common import default_float_for, normalize_dim
 from .derivatives import NODES
 from .padding import constant_pad
 from .views import narrow
@@ -59,15 +59,6 @@ def _normalization(norm, forward: bool) -> int:
     return NORMS[norm][0 if forward else 1]
 
 
-def _wrapped(dim: int, ndim: int) -> int:
-    if ndim == 0:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    if not -max(ndim, 1) <= dim < max(ndim, 1):
-        low, high = -max(ndim, 1), max(ndim, 1) - 1
-        raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})")
-    return dim % max(ndim, 1)
-
-
 def _supported(input: Tensor) -> None:
     """torch's CPU FFT (pocketfft) has no float16 or bfloat16 kernel: it refuses them before reading any argument."""
     if input._data.dtype in _dtype.REDUCED_FLOATS:
@@ -81,7 +72,7 @@ def _dims_and_sizes(input: Tensor, s, dim) -> tuple[list[int], list[int] | None]
     if dim is None:
         dims = list(range(ndim - len(s), ndim)) if s is not None else list(range(ndim))
     else:
-        dims = [_wrapped(d, ndim) for d in ((dim,) if isinstance(dim, int) else dim)]
+        dims = [normalize_dim(d, ndim, wrap_scalar=False) for d in ((dim,) if isinstance(dim, int) else dim)]
         if len(set(dims)) != len(dims):
             raise RuntimeError("FFT dims must be unique")
     sizes = None if s is None else [int(n) for n in s]

@@ -6,6 +6,8 @@ Comparisons with what is not a tensor or a number return NotImplemented, as torc
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .._tensor import Tensor, make_tensor
@@ -16,6 +18,10 @@ from .registry import method
 
 
 def _compare(fn):
+    """``fn`` as a comparison operator: an operand that is no tensor or number gives Python's answer
+    (``x == "a"`` is False, ``x < "a"`` raises Python's TypeError), as torch's operators do."""
+
+    @functools.wraps(fn)  # dtype_refusals.install finds the op underneath and guards the operator too
     def compare(self, other):
         if other is None or not (isinstance(other, (Tensor, np.generic)) or isinstance(other, PY_NUMBERS)):
             return NotImplemented
@@ -34,7 +40,8 @@ OPERATORS = {
     "__mod__": remainder, "__rmod__": lambda self, other: remainder(_scalar_like(other, self), self),
     "__pow__": pow, "__rpow__": lambda self, other: _scalar_pow(other, self),
     "__neg__": neg, "__pos__": lambda self: self, "__abs__": abs,
-    "__eq__": _compare(eq), "__ne__": _compare(ne), "__lt__": lt, "__le__": le, "__gt__": gt, "__ge__": ge,
+    "__eq__": _compare(eq), "__ne__": _compare(ne), "__lt__": _compare(lt), "__le__": _compare(le),
+    "__gt__": _compare(gt), "__ge__": _compare(ge),
 }
 
 

@@ -36,6 +36,7 @@ from .common import (
 )
 from .derivatives import NODES
 from .registry import export
+from .signatures import TENSOR_OR_NUMBER, TENSORS_ONLY, match_signature
 
 UNARY: dict[str, tuple] = {}
 BINARY: dict[str, tuple] = {}
@@ -214,9 +215,13 @@ def sub(input, other, *, alpha=1):
 subtract = export(sub, name="subtract")
 
 
+RSUB_SIGNATURES = ("Tensor input, Tensor other, *, Number alpha = 1", "Tensor input, Number other, Number alpha = 1")
+
+
 @export
 def rsub(input, other, *, alpha=1):
     """``other - alpha * input``: what ``2 - x`` computes (RsubBackward1 for a number)."""
+    match_signature("rsub", RSUB_SIGNATURES, (input, other))
     check_bool_sub(input, other)
     if isinstance(other, Tensor):
         return binary_op(NODES["RsubBackward0"], lambda x, y: y - x * _alpha(alpha, x), {"alpha": alpha},
@@ -495,7 +500,7 @@ _atan2 = binary_op(NODES["Atan2Backward0"], _in_floats)
 
 
 def _check_extreme_operands(name: str, input: Tensor, other) -> None:
-    check_tensor(other, name, "other", 2)
+    match_signature(name, TENSORS_ONLY, (input, other))
     if input.is_complex() or other.is_complex():
         raise RuntimeError(f"{name} not implemented for complex tensors.")
 
@@ -514,7 +519,7 @@ def minimum(input, other):
 
 @export
 def atan2(input, other):
-    check_tensor(other, "atan2", "other", 2)
+    match_signature("atan2", TENSORS_ONLY, (input, other))
     return _atan2(input, other)
 
 
@@ -546,12 +551,13 @@ def _scalar_like(value, like: Tensor) -> Tensor:
     return make_tensor(_backend.host_value(value, like._data, target.np))
 
 
-def _modulo(name: str, compute, tensor_node: str, number_node: str, refused: tuple):
+def _modulo(name: str, compute, tensor_node: str, number_node: str, refused: tuple, signatures: tuple):
     """``remainder`` and ``fmod``: differentiable in the dividend, and in a tensor divisor; no kernel for
     results of the ``refused`` dtypes (torch's NotImplementedError names the kernel and its device)."""
 
     def op(input, other):
-        if not isinstance(input, Tensor):  # 3 % x
+        match_signature(name, signatures, (input, other))
+        if not isinstance(input, Tensor):  # 3 % x: remainder's (Number self, Tensor other)
             input = _scalar_like(input, other)
         result = _dtype.result_type(input, other)
         if result in refused:
@@ -566,8 +572,10 @@ def _modulo(name: str, compute, tensor_node: str, number_node: str, refused: tup
     return export(op)
 
 
-fmod = _modulo("fmod", np.fmod, "FmodBackward1", "FmodBackward0", (_dtype.bool_, _dtype.complex64, _dtype.complex128))
+fmod = _modulo("fmod", np.fmod, "FmodBackward1", "FmodBackward0", (_dtype.bool_, _dtype.complex64, _dtype.complex128),
+               TENSOR_OR_NUMBER)
 remainder = _modulo("remainder", np.remainder, "RemainderBackward1", "RemainderBackward0",
-                    (_dtype.bool_, _dtype.complex64, _dtype.complex128))
+                    (_dtype.bool_, _dtype.complex64, _dtype.complex128),
+                    (TENSORS_ONLY[0], "Number self, Tensor other", TENSOR_OR_NUMBER[1]))
 
 BINARY.update({"add": add, "sub": sub, "mul": mul, "div": div, "pow": pow})

@@ -21,10 +21,16 @@ from .common import to_dtype
 from .creation import finish
 from .fused_math import fused
 from .registry import function
+from .signatures import match_signature
 
 
 def _as_number(value):
     return value.item() if isinstance(value, Tensor) else value
+
+
+def _bound_text(value) -> str:
+    """A range's bound as torch's message prints it (C++'s default formatting of a double: ``1e+20``)."""
+    return format(value, "g") if isinstance(value, float) else str(value)
 
 
 @function
@@ -34,11 +40,17 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     start, end, step = (_as_number(v) for v in (start, end, step))
     if step == 0:
         raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {_bound_text(start)} -> {_bound_text(end)}")
     if (step > 0 and end < start) or (step < 0 and end > start):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if dtype is None and out is not None:
+        dtype = out.dtype
     if dtype is None:
         dtype = _dtype.get_default_dtype() if any(isinstance(v, float) for v in (start, end, step)) else _dtype.int64
     target = to_dtype(dtype)
+    if target.category < _dtype.FLOATING and int(step) == 0:  # an integer range steps by the step truncated
+        raise ValueError("step must be nonzero")
     count = max(0, math.ceil((end - start) / step))
     if target.category >= _dtype.FLOATING:
         data = fused(np.arange(count, dtype=np.float64), step, start, np.float64).astype(target.np)
@@ -85,10 +97,36 @@ def _complex_linspace_values(start: complex, end: complex, steps: int, np_dtype)
     return np.where(np.arange(steps) < steps // 2, low, high).astype(np_dtype)
 
 
-@function
-def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, layout=None, out=None):
+_SPACE_KEYWORDS = ("*, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+                   "torch.device device = None, bool pin_memory = False, bool requires_grad = False")
+
+
+def _space_signatures(extra: str) -> tuple[str, ...]:
+    """torch's four signatures of linspace (``extra`` empty) or logspace (``extra``: its base)."""
+    return tuple(f"{first} start, {second} end, int steps, {extra}{_SPACE_KEYWORDS}"
+                 for first, second in (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"),
+                                       ("Number", "Number")))
+
+
+LINSPACE_SIGNATURES = _space_signatures("")
+LOGSPACE_SIGNATURES = _space_signatures("float base = 10.0, ")
+
+
+def _check_space(name: str, signatures: tuple[str, ...], start, end, steps) -> None:
+    """torch's refusals of linspace's and logspace's arguments: the argument parser's, a tensor end
+    of more than 0 dimensions (each tensor end named), a negative number of steps."""
+    match_signature(name, signatures, (start, end, steps))
+    shown = [f"{label} with {value.dim()} dimension(s)" for label, value in (("start", start), ("end", end))
+             if isinstance(value, Tensor)]
+    if any(isinstance(value, Tensor) and value.dim() != 0 for value in (start, end)):
+        raise RuntimeError(f"{name} only supports 0-dimensional start and end tensors, but got {' and '.join(shown)}.")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+
+
+@function
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, layout=None, out=None):
+    _check_space("linspace", LINSPACE_SIGNATURES, start, end, steps)
     target = to_dtype(dtype) or _dtype.get_default_dtype()
     return finish(linspace_values(_as_number(start), _as_number(end), steps, target.np), None, device,
                   requires_grad)
@@ -96,5 +134,7 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False,
 
 @function
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+    _check_space("logspace", LOGSPACE_SIGNATURES, start, end, steps)
     target = to_dtype(dtype) or _dtype.get_default_dtype()
-    return finish(np.logspace(start, end, steps, base=base).astype(target.np), None, device, requires_grad)
+    values = np.logspace(_as_number(start), _as_number(end), steps, base=base)
+    return finish(values.astype(target.np), None, device, requires_grad)

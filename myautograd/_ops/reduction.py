@@ -24,6 +24,7 @@ from .._tensor import Tensor, make_tensor, warn_from_user_code
 from .common import check_tensor, normalize_dim, normalize_dims, read_as, to_dtype
 from .derivatives import NODES
 from .registry import export
+from .signatures import invalid_arguments
 
 _NUMEL = "self_sym_numel"
 
@@ -111,10 +112,11 @@ def _nonempty_dim(name: str, data, axis, shown=None) -> None:
         raise IndexError(f"{name}(): Expected reduction dim {axis if shown is None else shown} to have non-zero size.")
 
 
-def _require_float(input: Tensor, name: str) -> None:
+def _require_float(input: Tensor, name: str, requested: bool = False) -> None:
+    """torch's refusal of an integer ``input`` (``requested``: its dtype is the one the call asked for)."""
     if input.dtype.category < _dtype.FLOATING:
-        raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating point "
-                           f"or complex dtype. Got: {input.dtype.scalar_type_name}")
+        raise RuntimeError(f"{name}(): could not infer output dtype. {'Optional' if requested else 'Input'} dtype "
+                           f"must be either a floating point or complex dtype. Got: {input.dtype.scalar_type_name}")
 
 
 @export
@@ -122,7 +124,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     check_tensor(input, "mean")
     if dtype is not None:
         input = input.to(to_dtype(dtype))
-    _require_float(input, "mean")
+    _require_float(input, "mean", requested=dtype is not None)
     data = input._data
     axes = _dims_arg(dim, data.ndim)
     count = data.size if axes is None else _reduced_size(data.shape, axes)
@@ -137,9 +139,15 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
                   {"dim": _saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": data.shape})
 
 
+EXTREME_SIGNATURES = ("Tensor input, *, Tensor out = None", "Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None")
+
+
 def _extreme(name: str, reduce_all, arg_reduce, result_type, full_node: str, dim_node: str):
     def op(input, dim=None, keepdim=False, *, out=None):
-        check_tensor(input, name)
+        if not isinstance(input, Tensor):
+            given = (input,) if dim is None else (input, dim) if keepdim is False else (input, dim, keepdim)
+            raise invalid_arguments(name, EXTREME_SIGNATURES, given)
         if isinstance(dim, Tensor):
             from . import pointwise
 

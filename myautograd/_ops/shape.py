@@ -76,12 +76,19 @@ def stack(tensors, dim=0):
 
 @function
 def hstack(tensors):
+    _require_tensors("hstack", tensors)
     return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
 
 
 @function
 def vstack(tensors):
+    _require_tensors("vstack", tensors)
     return cat([t.reshape(1, -1) if t.dim() == 1 else t for t in tensors], 0)
+
+
+def _require_tensors(name: str, tensors) -> None:
+    if len(tensors) == 0:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
 
 
 @export
@@ -151,9 +158,11 @@ def roll(input, shifts, dims=None):
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     dims = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
     data = input._data
+    if not shifts:
+        raise RuntimeError("`shifts` required")
     if dims and len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
-    axes = tuple(normalize_dim(d, data.ndim) for d in dims)
+    axes = tuple(normalize_dim(d, data.ndim, wrap_scalar=False) for d in dims)
     out = np.roll(data, shifts, axes) if axes else np.roll(data.reshape(-1), shifts[0]).reshape(data.shape)
     if records(input):
         return record(NODES["RollBackward0"], out, (input,), {"shifts": shifts, "dims": dims})

@@ -15,17 +15,25 @@ from .._tensor import Tensor
 from .derivatives import NODES
 from .pointwise import operands
 from .registry import export
+from .signatures import match_signature
+
+XLOGY_SIGNATURES = ("Tensor input, Tensor other, *, Tensor out = None", "Number self, Tensor other, *, Tensor out = None",
+                    "Tensor input, Number other, *, Tensor out = None")
 
 
 @export
 def xlogy(input, other):
-    """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is NaN): XlogyBackward0."""
-    if not isinstance(input, Tensor):
+    """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is NaN): XlogyBackward0 (XlogyBackward1
+    for a number ``input``, XlogyBackward2 for a number ``other``)."""
+    number_self = match_signature("xlogy", XLOGY_SIGNATURES, (input, other)) == 1
+    if number_self:
         from .common import as_tensor_like
 
-        input = as_tensor_like(input, other)
+        self_number, input = input, as_tensor_like(input, other)
     x, y = operands(input, other)
     out = xlogy_values(x, y if hasattr(y, "dtype") else x.dtype.type(y))
+    if number_self:
+        return recorded(NODES["XlogyBackward1"], out, (other,), {"self": self_number})
     if isinstance(other, Tensor):
         return recorded(NODES["XlogyBackward0"], out, (input, other))
     return recorded(NODES["XlogyBackward2"], out, (input,), {"other": other})

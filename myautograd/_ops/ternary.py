@@ -2,7 +2,8 @@
 
 They compute as torch's CPU kernels do (``lerp`` from whichever end is nearer the weight,
 ``addcdiv`` as ``self + value * t1 / t2``), so that results agree to the last bit where the
-operations are the same, and record torch's nodes (``ClampBackward0`` for tensor bounds,
+operations are the same, and record torch's nodes (``ClampBackward0`` for tensor bounds, ``ClampMinBackward1``
+and ``ClampMaxBackward1`` for clamp_min and clamp_max with a tensor bound,
 ``ClampBackward1`` for numbers, ``LerpBackward0``/``LerpBackward1`` for a number or tensor
 weight).
 """
@@ -19,16 +20,12 @@ from .common import broadcast_shapes, check_tensor, plain_number
 from .derivatives import NODES
 from .pointwise import operands
 from .registry import export, method
+from .signatures import invalid_arguments, match_signature
 
-CLAMP_COMBINATION = (
-    "clamp() received an invalid combination of arguments - got ({given}), but expected one of:\n"
-    " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
-    " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n"
-)
-
-
-def _type_name(value) -> str:
-    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+CLAMP_SIGNATURES = ("Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None",
+                    "Tensor input, Number min = None, Number max = None, *, Tensor out = None")
+CLAMP_MIN_SIGNATURES = ("Tensor input, Tensor min, *, Tensor out = None", "Tensor input, Number min, *, Tensor out = None")
+CLAMP_MAX_SIGNATURES = ("Tensor input, Tensor max, *, Tensor out = None", "Tensor input, Number max, *, Tensor out = None")
 
 
 def clamp_values(data, low, high):
@@ -46,13 +43,18 @@ _clamp_in_float32 = in_float32(clamp_values)  # float16 and bfloat16: the bounds
 def _clamp_tensors(input: Tensor, min, max) -> Tensor:
     bounds = [b for b in (min, max) if b is not None]
     if any(not isinstance(b, Tensor) for b in bounds):
-        raise TypeError(CLAMP_COMBINATION.format(given=", ".join(_type_name(v) for v in (input, min, max)
-                                                                  if v is not None)))
+        # the bounds left out are not shown: torch's parser reads a None bound as one not given
+        raise invalid_arguments("clamp", CLAMP_SIGNATURES, tuple(v for v in (input, min, max) if v is not None))
+    return recorded(NODES["ClampBackward0"], _clamped_by_tensors(input, min, max), (input, min, max))
+
+
+def _clamped_by_tensors(input: Tensor, min: Tensor | None, max: Tensor | None):
+    """``clamp_values`` with tensor bounds (either may be None), in the dtype the three promote to."""
+    bounds = [b for b in (min, max) if b is not None]
     target = _dtype.result_type(input, *bounds)
     arrays = [t._data.astype(target.np, copy=False) for t in (input, *bounds)]
     broadcast_shapes(*(a.shape for a in arrays))
-    out = clamp_values(arrays[0], None if min is None else arrays[1], None if max is None else arrays[-1])
-    return recorded(NODES["ClampBackward0"], out, (input, min, max))
+    return clamp_values(arrays[0], None if min is None else arrays[1], None if max is None else arrays[-1])
 
 
 @export
@@ -78,15 +80,15 @@ clip = export(clamp, name="clip")
 
 @export
 def clamp_min(input, min):
-    if isinstance(min, Tensor):
-        return _clamp_tensors(input, min, None)
+    if match_signature("clamp_min", CLAMP_MIN_SIGNATURES, (input, min)) == 0:
+        return recorded(NODES["ClampMinBackward1"], _clamped_by_tensors(input, min, None), (input, min))
     return recorded(NODES["ClampMinBackward0"], _clamped_by_numbers(input, min, None), (input,), {"min": min})
 
 
 @export
 def clamp_max(input, max):
-    if isinstance(max, Tensor):
-        return _clamp_tensors(input, None, max)
+    if match_signature("clamp_max", CLAMP_MAX_SIGNATURES, (input, max)) == 0:
+        return recorded(NODES["ClampMaxBackward1"], _clamped_by_tensors(input, None, max), (input, max))
     return recorded(NODES["ClampMaxBackward0"], _clamped_by_numbers(input, None, max), (input,), {"max": max})
 
 

@@ -35,6 +35,9 @@ def _infer_shape(shape: tuple, numel: int) -> tuple:
                 raise RuntimeError(f"invalid shape dimension {n}")
             known *= n
     if -1 in shape:
+        if known == 0 and numel == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+                               "unspecified dimension size -1 can be any value and is ambiguous")
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
         shape = tuple(numel // known if n == -1 else n for n in shape)
@@ -177,8 +180,15 @@ def permute(input, *dims):
 @export
 def movedim(input, source, destination):
     axes = list(range(input.dim()))
-    src = normalize_dims(source, input.dim())
-    dst = normalize_dims(destination, input.dim())
+    given = {"source": _dim_list(source), "destination": _dim_list(destination)}
+    if len(given["source"]) != len(given["destination"]):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({given['source']} dims) should "
+                           f"contain the same number of dims as destination ({given['destination']} dims)")
+    wrapped = {name: normalize_dims(dims, input.dim(), unique=False) for name, dims in given.items()}
+    for name, dims in wrapped.items():
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({given[name]})")
+    src, dst = wrapped["source"], wrapped["destination"]
     order = [a for a in axes if a not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -186,6 +196,10 @@ def movedim(input, source, destination):
 
 
 moveaxis = export(movedim, name="moveaxis")
+
+
+def _dim_list(dims) -> list:
+    return [dims] if isinstance(dims, (int, np.integer)) else list(dims)
 
 
 def expand_shape(data_shape: tuple, sizes: tuple, type_name: str = "torch.FloatTensor") -> tuple:
@@ -258,11 +272,21 @@ def slice_dim(input: Tensor, dim: int, start, stop, step) -> Tensor:
 
 @export
 def narrow(input, dim, start, length):
+    if input._data.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if isinstance(start, Tensor):
+        if start.dim() != 0 or start.dtype.category != _dtype.INTEGER:  # a bool tensor is not one
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = start.item()
     axis = normalize_dim(dim, input._data.ndim)
     size = input._data.shape[axis]
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
     if start < 0:
         start += size
-    if not 0 <= start <= size or length < 0 or start + length > size:
+    if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return slice_dim(input, axis, start, start + length, 1)
 
@@ -292,7 +316,8 @@ def as_strided(input, size, stride, storage_offset=None):
 @export
 def unbind(input, dim=0):
     data = input._data
-    axis = normalize_dim(dim, data.ndim)
+    # torch wraps the dim as for any tensor first, then refuses a 0-dim tensor naming the wrapped dim
+    axis = normalize_dim(normalize_dim(dim, data.ndim), data.ndim, wrap_scalar=False)
     parts = [data[(slice(None),) * axis + (i, Ellipsis)] for i in range(data.shape[axis])]
     return make_views(input, parts, "UnbindBackward0", {"dim": axis, "result_shapes": [p.shape for p in parts]})
 

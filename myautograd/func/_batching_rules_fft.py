@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 
 from .._batched import batched
-from .._ops.fourier import _wrapped
+from .._ops.common import normalize_dim
 from ._batching_rules import rule
 
 TRANSFORMS = ("fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn", "rfftn", "irfftn")
@@ -31,7 +31,7 @@ def fourier_transform(op, args, kwargs):
         count = rank if sizes is None else len(sizes)
         dims = list(range(rank - count, rank))
     else:
-        dims = [_wrapped(d, rank) for d in ((dim,) if isinstance(dim, int) else dim)]
+        dims = [normalize_dim(d, rank, wrap_scalar=False) for d in ((dim,) if isinstance(dim, int) else dim)]
     shifted = [d + len(levels) for d in dims]
     values["dim"] = shifted[0] if isinstance(dim, int) else tuple(shifted)
     values["input"] = x.physical

@@ -1,14 +1,15 @@
 """Mutants that the hand-written operator table misses and the samples of torch's op_db catch
 (``opinfo.*``, ``conformance/catalog/opinfo.py``): convolution's dilated 'same' padding, repeated unpooling indices,
-a negative pooling padding, an empty dim (softmax's), a row of one element (layer norm's)."""
+a negative pooling padding, an empty dim (softmax's), a row of one element (layer norm's), a tensor bound of
+clamp_min, invalid calls the argument parser refuses."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from myautograd._ops import convolution, formula_helpers, norm_math, pool_checks, reduction
+from myautograd._ops import convolution, formula_helpers, norm_math, pool_checks, reduction, signatures
 
-from ._registry import mutant, replace
+from ._registry import formula, mutant, replace
 
 
 @mutant("losses and layers", "padding='same' ignores the dilation: pads k - 1 in all where torch pads dilation * (k - 1)")
@@ -56,3 +57,23 @@ def softmax_peak_of_an_empty_dim_raises():
 def layer_norm_weight_gradient_unfused():
     replace(norm_math, "fused_normalized",
             lambda original: lambda x, dims, eps: norm_math.normalized(norm_math.ArrayMath, x, dims, eps)[0])
+
+
+@mutant("invalid calls", "the argument parser's reasons mark an argument by whether the op would take it (a number "
+                         "fits a Number part) where torch marks it by its type's name: (int, !int!) for (!int!, !int!)")
+def parser_reasons_marked_by_fit():
+    def make(original):
+        def marked(part, value):
+            declared = part.partition(" = ")[0].rpartition(" ")[0]
+            fits = part != "*" and signatures._fits(declared, value)
+            return type(value).__name__ if fits else f"!{type(value).__name__}!"
+
+        return marked
+
+    replace(signatures, "_marked", make)
+
+
+@mutant("formulas", "clamp_min with a tensor bound passes the bound the gradient where the input passed through "
+                    "(the input's mask copied), not where the bound clamped it")
+def clamp_min_bound_gradient_mask_copied():
+    formula("ClampMinBackward1", "min", lambda grad, self, min, F: F.where(self >= min, grad, 0))

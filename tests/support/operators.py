@@ -134,6 +134,7 @@ LOSS_OPS = [
     Op("kl_div", lambda t, x, y: t.nn.functional.kl_div(x, y.sigmoid(), reduction="batchmean"), ((3, 4), (3, 4)),
        -2.0, -0.1),
     Op("xlogy_scalar", lambda t, x: t.xlogy(x, 2.5), ((4,),)),
+    Op("xlogy_number_self", lambda t, y: t.xlogy(2.5, y), ((4,),), 0.5, 2.0),
     Op("cross_entropy_probabilities", lambda t, x, y: t.nn.functional.cross_entropy(x, y.softmax(1)), ((3, 4), (3, 4))),
     Op("margin_ranking", lambda t, x, y: t.nn.functional.margin_ranking_loss(
         x, y, t.tensor([1.0, -1.0, 1.0, -1.0], device=x.device), margin=0.3, reduction="none"), ((4,), (4,))),
