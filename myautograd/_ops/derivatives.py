@@ -433,7 +433,7 @@ derivative("IndexSelectBackward0", "self", saves="dim index self_sym_sizes",
            F.index_put_zeros(self_sym_sizes, grad, H.at(dim, F.array(index)), grad, True))
 derivative("GatherBackward0", "self", saves="dim index self_sym_sizes",
            self=lambda grad, dim, index, self_sym_sizes, F:
-           F.index_put_zeros(self_sym_sizes, grad, H.along_dim_key(F.array(index), dim), grad, True))
+           F.scatter_into_zeros(self_sym_sizes, grad, dim, F.array(index), grad, True))
 derivative("RollBackward0", "self", saves="shifts dims",
            self=lambda grad, shifts, dims, F: F.roll(grad, tuple(-s for s in reversed(shifts)), tuple(reversed(dims))))
 derivative("TraceBackward0", "self", saves="self_sym_sizes",  # torch: zeros(n m).index_fill_(0, diagonal, grad).view

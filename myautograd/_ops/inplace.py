@@ -395,24 +395,22 @@ def masked_fill_(self, mask, value):
 
 @method
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
-    from .indexing import _as_index, normalize_dim, scattered
+    from .indexing import normalize_dim, scattered
 
-    data = self._data
-    axis = normalize_dim(dim, data.ndim)
+    axis = normalize_dim(dim, self._data.ndim)
     source = value if src is None else src
+    out = scattered(self._data, axis, index, source, False)
     if isinstance(source, Tensor):
-        out = scattered(data, axis, _as_index(index), source._data.astype(data.dtype, copy=False), False)
         return apply_inplace(self, out, "ScatterBackward0", (self, source), {"dim": axis, "index": index})
-    out = scattered(data, axis, _as_index(index), data.dtype.type(source), False)
     return apply_inplace(self, out, "ScatterBackward1", (self,), {"dim": axis, "index": index})
 
 
 @method
 def scatter_add_(self, dim, index, src):
-    from .indexing import _as_index, normalize_dim, scattered
+    from .indexing import normalize_dim, scattered
 
     axis = normalize_dim(dim, self._data.ndim)
-    out = scattered(self._data, axis, _as_index(index), src._data.astype(self._data.dtype, copy=False), True)
+    out = scattered(self._data, axis, index, src, True)
     return apply_inplace(self, out, "ScatterAddBackward0", (self, src), {"dim": axis, "index": index})
 
 

@@ -187,7 +187,7 @@ def _amax_like(name: str, reduce, node: str):
         else:
             for axis, given in zip(axes, dim if isinstance(dim, (tuple, list)) else (dim,)):
                 _nonempty_dim(name, data, axis, shown=given)
-        out = _backend.as_array(reduce(data, axis=axes, keepdims=keepdim))
+        out = _backend.as_array(reduce(data, axis=axes if data.ndim else None, keepdims=keepdim))  # 0-dim: dim 0 is itself
         if records(input):
             return record(NODES[node], out, (input,),
                           {"dim": _saved_dims(dim) if axes is not None else tuple(range(data.ndim)), "keepdim": keepdim})

@@ -145,7 +145,8 @@ def unsqueeze(input, dim):
 def transpose(input, dim0, dim1):
     data = input._data
     a, b = normalize_dim(dim0, data.ndim), normalize_dim(dim1, data.ndim)
-    return make_view(input, np.swapaxes(data, a, b), "TransposeBackward0", {"dim0": dim0, "dim1": dim1})
+    swapped = np.swapaxes(data, a, b) if data.ndim else data.view()  # a 0-dim tensor: dims 0 and -1 are itself
+    return make_view(input, swapped, "TransposeBackward0", {"dim0": dim0, "dim1": dim1})
 
 
 swapaxes = export(transpose, name="swapaxes")
@@ -342,11 +343,21 @@ def tensor_split(input, indices_or_sections, dim=0):
 
 @export(function=False)
 def unfold(self, dimension, size, step):
-    """Sliding windows of ``size`` with ``step`` along ``dimension``, as a new last dim."""
+    """Sliding windows of ``size`` with ``step`` along ``dimension``, as a new last dim (a 0-dim tensor
+    counts as one element, and its one window of ``size`` 0 or 1 is the result)."""
     data = self._data
     axis = normalize_dim(dimension, data.ndim)
+    length = data.shape[axis] if data.ndim else 1
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {axis} is {length} but size is {size}")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
 
     def windows(array):
+        if array.ndim == 0:
+            return array.reshape(1)[:size]
         sliding = np.lib.stride_tricks.sliding_window_view(array, size, axis=axis)
         return sliding[(slice(None),) * axis + (slice(None, None, step),)]
 
