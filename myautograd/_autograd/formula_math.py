@@ -162,12 +162,12 @@ def at_least_1d(x):
 
 def index_put_zeros(shape, like, key, values, accumulate, node=None):
     """Zeros of ``shape`` with ``values`` written (or added, with repeats) at ``key`` (``node``:
-    the node recorded on tensors; a 0-dim ``shape`` is indexed as one element, as index_select's)."""
+    the node recorded on tensors)."""
     out = _zeros(shape, like)
     if accumulate:
-        _backend.scatter_add(at_least_1d(out), key, values)
+        _backend.scatter_add(out, key, values)
     else:
-        at_least_1d(out)[key] = values
+        out[key] = values
     return out
 
 

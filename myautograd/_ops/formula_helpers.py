@@ -91,6 +91,12 @@ def at(dim: int, index) -> tuple:
     return (slice(None),) * dim + (index,)
 
 
+def index_select_key(dim: int, index, sizes) -> tuple:
+    """Where index_select took its elements: ``index`` along ``dim``; of a 0-dim input (whose one
+    index is 0), the input itself."""
+    return at(dim, index.reshape(-1)) if len(sizes) else ()
+
+
 def diagonal_key(sizes, offset, dim1, dim2) -> tuple:
     ndim = len(sizes)
     dim1, dim2 = dim1 % ndim, dim2 % ndim

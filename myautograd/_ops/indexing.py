@@ -19,6 +19,7 @@ from .._autograd.views import make_view
 from .._tensor import Tensor, make_tensor
 from .common import broadcast_shapes, normalize_dim
 from .derivatives import NODES
+from .inplace import write_out
 from .registry import export, method
 from .views import select, slice_dim, unsqueeze
 
@@ -210,7 +211,11 @@ def index_put_into_zeros(shape: tuple, like: Tensor, key, values: Tensor, accumu
 
 
 @export
-def index_select(input, dim, index):
+def index_select(input, dim, index, *, out=None):
+    if out is not None:
+        if out.dtype != input.dtype:
+            raise RuntimeError("index_select(): self and result must have the same scalar type")
+        return write_out("index_select", out, None if records(input) else index_select(input, dim, index))
     data = input._data
     axis = normalize_dim(dim, data.ndim)
     positions = index._data if isinstance(index, Tensor) else _as_index(index)
@@ -273,7 +278,12 @@ def _sizes_of(array) -> tuple:
 
 
 @export
-def gather(input, dim, index, *, sparse_grad=False):
+def gather(input, dim, index, *, sparse_grad=False, out=None):
+    if out is not None:
+        if out.dtype != input.dtype:
+            raise RuntimeError(f"Expected out tensor to have dtype {input.dtype.c_name}, but got {out.dtype.c_name} "
+                               "instead")
+        return write_out("gather", out, None if records(input) else gather(input, dim, index))
     data = input._data
     axis = normalize_dim(dim, data.ndim)
     positions = _along_dim_positions(data, index, axis, "gather")
@@ -407,11 +417,16 @@ def take_along_dim(input, indices, dim=None):
     if input.ndim == 0:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     axis = normalize_dim(dim, input.ndim)
-    positions = indices._data
-    indices = make_tensor(np.where(positions < 0, positions + input.shape[axis], positions))  # counted from the end
+    indices = _counted_from_the_end(indices, input.shape[axis])
     indices_shape = _broadcast_apart_from(indices.shape, input.shape, axis)
     input_shape = _broadcast_apart_from(input.shape, indices.shape, axis)
     return gather(input.expand(input_shape), axis, indices.expand(indices_shape))
+
+
+def _counted_from_the_end(indices: Tensor, size: int) -> Tensor:
+    """take_along_dim's indices with the negative ones counted from the end of a dim of ``size``."""
+    positions = indices._data
+    return make_tensor(np.where(positions < 0, positions + size, positions))
 
 
 def _broadcast_apart_from(shape, other, axis: int) -> tuple:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from myautograd._ops import convolution
+from myautograd._ops import convolution, indexing
 
 from ._registry import mutant, replace
 
@@ -17,3 +17,8 @@ def conv_same_padding_ignores_dilation():
         return same_padding
 
     replace(convolution, "_same_padding", make)
+
+
+@mutant("indexing", "take_along_dim takes negative indices as they are, not counted from the end of the dim")
+def take_along_dim_negative_indices_kept():
+    replace(indexing, "_counted_from_the_end", lambda original: lambda indices, size: indices)
