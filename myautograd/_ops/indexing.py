@@ -294,17 +294,18 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     return make_tensor(out)
 
 
-def scattered(data, axis: int, index, source, add: bool, op: str = "scatter"):
+def scattered(data, axis: int, index, source, add: bool):
     """A copy of ``data`` with ``source`` (a tensor, or a number) written, or added with repeats, at
-    ``index`` along ``axis``: scatter, scatter_add and their in-place forms."""
+    ``index`` along ``axis``: scatter, scatter_add and their in-place forms (whose refusals all say
+    ``scatter()``, as torch's)."""
     if isinstance(source, Tensor):
         if source._data.dtype != data.dtype:
-            raise RuntimeError(f"{op}(): Expected self.dtype to be equal to src.dtype")
-        positions = _along_dim_positions(data, index, axis, op, source._data)
+            raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        positions = _along_dim_positions(data, index, axis, "scatter", source._data)
         values = at_least_1d(source._data)[tuple(slice(0, n) for n in _sizes_of(positions))]
         values = values.reshape(positions.shape)
     else:
-        positions = _along_dim_positions(data, index, axis, op)
+        positions = _along_dim_positions(data, index, axis, "scatter")
         values = data.dtype.type(source)
     out = data.copy()
     if not positions.size:
