@@ -77,6 +77,7 @@ SAMPLES = {
     "index_put_zeros": lambda T: ((2, 3), T(a), key, T(np.array([1.0, 2.0, 3.0])), True),
     "gather": lambda T: (T(a), 1, index),
     "scatter_zeros": lambda T: (T(a), 1, index),
+    "scatter_into_zeros": lambda T: ((2, 3), T(a), 1, index, T(pairs), True),
     "index": lambda T: (T(a), (np.array([1, 0]), slice(None))),
     "tanh_backward": lambda T: (T(a), T(np.tanh(b.T))),
     "sigmoid_backward": lambda T: (T(a), T(positive / 4)),

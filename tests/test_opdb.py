@@ -308,6 +308,17 @@ def test_the_mutant_of_clamp_min_s_tensor_bound_is_killed_by_op_db():
     assert record["diff"][0]["aspect"] == "gradient", record["diff"][0]
 
 
+def test_the_mutant_of_take_along_dim_s_negative_indices_is_killed_by_op_db_and_not_by_the_table():
+    # the hand-written table has no take_along_dim case; its gather, which take_along_dim calls, passes
+    for case in [case for case in REGISTRY if case.id.startswith("op.gather.")]:
+        assert mutant_record("take_along_dim_negative_indices_kept", case, "float32")["outcome"] == "pass", case.id
+    take_along_dim = REGISTRY.get("opinfo.take_along_dim.default")
+    assert judged(take_along_dim, resolve(REFERENCE), resolve("myautograd"), dtype="float32")["outcome"] == "pass"
+    record = mutant_record("take_along_dim_negative_indices_kept", take_along_dim, "float32")
+    assert record["outcome"] == "fail", record
+    assert "index -1 is out of bounds for dimension 1 with size 5" in record["detail"], record["detail"]
+
+
 # -- expectations written by cause ----------------------------------------------------------------
 def item(case_id, dtype, outcome, *diffs, detail=""):
     return {"id": case_id, "device": "cpu", "dtype": dtype, "outcome": outcome, "detail": detail,

@@ -154,6 +154,12 @@ def constant_pad(x, pad):
     return np.pad(x[tuple(crop)], widths)
 
 
+def at_least_1d(x):
+    """``x``, or a 0-dim ``x`` as a view of its one element: torch's gather and scatter take a 0-dim
+    tensor as one of one element."""
+    return x.reshape(1) if x.ndim == 0 else x
+
+
 def index_put_zeros(shape, like, key, values, accumulate, node=None):
     """Zeros of ``shape`` with ``values`` written (or added, with repeats) at ``key`` (``node``:
     the node recorded on tensors)."""
@@ -165,13 +171,45 @@ def index_put_zeros(shape, like, key, values, accumulate, node=None):
     return out
 
 
+def along_dim_key(index, dim: int) -> tuple:
+    """torch's gather/scatter positions as an advanced index into ``at_least_1d`` of a tensor: each
+    element of ``index`` paired with its own place, ``index`` itself along ``dim``. The index may be
+    smaller than the tensor in the other dims; a 0-dim index is one position."""
+    if index.ndim == 0:
+        return (index,)
+    grid = list(np.indices(index.shape, sparse=True))
+    grid[dim] = index
+    return tuple(grid)
+
+
+def gather(x, dim, index):
+    """torch.gather on arrays: the elements of ``x`` at ``index`` along ``dim``, shaped as ``index``."""
+    return at_least_1d(x)[along_dim_key(index, dim)]
+
+
 def scatter_zeros(x, dim, index):
     """``x`` with zeros at ``index`` along ``dim`` (gather/scatter positions)."""
     out = x.copy()
-    grid = list(np.indices(index.shape, sparse=True))
-    grid[dim] = index
-    out[tuple(grid)] = 0
+    at_least_1d(out)[along_dim_key(index, dim)] = 0
     return out
+
+
+def scatter_into_zeros(shape, like, dim, index, values, add):
+    """Zeros of ``shape`` with ``values`` (shaped as ``index``) written, or added with repeats, at
+    ``index`` along ``dim``: the backward of gather (added) and of max/min along a dim (written)."""
+    out = _zeros(shape, like)
+    key = along_dim_key(index, dim)
+    if add:
+        _backend.scatter_add(at_least_1d(out), key, values)
+    else:
+        at_least_1d(out)[key] = values
+    return out
+
+
+def _tensor_scatter_into_zeros(shape, like, dim, index, values, add):
+    """``scatter_into_zeros`` recorded as torch records it: ``scatter_add`` or ``scatter`` of zeros."""
+    zeros = like.new_zeros(tuple(int(n) for n in shape))
+    return (zeros.scatter_add if add else zeros.scatter)(dim, make_tensor(index), values)
 
 
 def mask_at(like, key):
@@ -359,7 +397,7 @@ PRIMITIVES: dict[str, tuple] = {
     "reshape": _same(lambda x, shape: x.reshape(tuple(shape))),
     "unsqueeze": (np.expand_dims, method("unsqueeze")),
     "squeeze_dim": (lambda x, dim: x.squeeze(axis=dim) if x.ndim and x.shape[dim] == 1 else x, method("squeeze")),
-    "transpose": (lambda x, dim0, dim1: x.swapaxes(dim0, dim1), method("transpose")),
+    "transpose": (lambda x, dim0, dim1: x.swapaxes(dim0, dim1) if x.ndim else x, method("transpose")),
     "t": (lambda x: x.T if x.ndim == 2 else x, method("t")),
     "permute": (lambda x, dims: x.transpose(dims), method("permute", spread=True)),
     "flip": (lambda x, dims: np.flip(x, axis=tuple(dims)), lambda x, dims: x.flip(tuple(dims))),
@@ -387,8 +425,8 @@ PRIMITIVES: dict[str, tuple] = {
     "index_put_zeros": (index_put_zeros,
                         lambda shape, like, key, values, accumulate, node="IndexPutBackward0":
                         OPS.index_put_into_zeros(tuple(shape), like, key, values, accumulate, node)),
-    "gather": (lambda x, dim, index: np.take_along_axis(x, index, axis=dim),
-               lambda x, dim, index: x.gather(dim, make_tensor(index))),
+    "gather": (gather, lambda x, dim, index: x.gather(dim, make_tensor(index))),
+    "scatter_into_zeros": (scatter_into_zeros, _tensor_scatter_into_zeros),
     "scatter_zeros": (scatter_zeros, lambda x, dim, index: x.scatter(dim, make_tensor(index), 0.0)),
     "index": (operator.getitem, _tensor_index),
     "tanh_backward": (tanh_backward, recorded_kernel(tanh_backward, "TanhBackwardBackward0")),

@@ -338,9 +338,10 @@ for _name in ("MaxBackward0", "MinBackward0"):
     derivative(_name, "self", saves="dim keepdim indices self_sym_sizes", multi_output=True,
                self=lambda grads, dim, keepdim, indices, self_sym_sizes, F:
                H.value_selecting(F, grads[0], dim, indices, self_sym_sizes, keepdim))
-derivative("SortBackward0", "self", saves="dim indices self_sym_sizes",
-           self=lambda grad, dim, indices, self_sym_sizes, F: H.value_selecting(F, grad, dim, indices, self_sym_sizes,
-                                                                               True))
+for _name in ("SortBackward0", "SortBackward1"):  # sort without and with its stable= argument
+    derivative(_name, "self", saves="dim indices self_sym_sizes",
+               self=lambda grad, dim, indices, self_sym_sizes, F: H.value_selecting(F, grad, dim, indices,
+                                                                                   self_sym_sizes, True))
 derivative("AmaxBackward0", "self", saves="dim keepdim",
            self=lambda grad, self, result, dim, keepdim, F: H.evenly_dims(F, grad, self, result, dim, keepdim))
 derivative("AminBackward0", "self", saves="dim keepdim",
@@ -449,10 +450,10 @@ derivative("RepeatBackward0", "self", saves="repeats self_sym_sizes",
 derivative("FlipBackward0", "self", saves="dims", self=lambda grad, dims, F: F.flip(grad, dims))
 derivative("IndexSelectBackward0", "self", saves="dim index self_sym_sizes",
            self=lambda grad, dim, index, self_sym_sizes, F:
-           F.index_put_zeros(self_sym_sizes, grad, H.at(dim, F.array(index)), grad, True))
+           F.index_put_zeros(self_sym_sizes, grad, H.index_select_key(dim, F.array(index), self_sym_sizes), grad, True))
 derivative("GatherBackward0", "self", saves="dim index self_sym_sizes",
            self=lambda grad, dim, index, self_sym_sizes, F:
-           F.index_put_zeros(self_sym_sizes, grad, H.along_dim_key(F.array(index), dim), grad, True))
+           F.scatter_into_zeros(self_sym_sizes, grad, dim, F.array(index), grad, True))
 derivative("RollBackward0", "self", saves="shifts dims",
            self=lambda grad, shifts, dims, F: F.roll(grad, tuple(-s for s in reversed(shifts)), tuple(reversed(dims))))
 derivative("TraceBackward0", "self", saves="self_sym_sizes",  # torch: zeros(n m).index_fill_(0, diagonal, grad).view

@@ -33,13 +33,15 @@ def evenly(F, grad, self, result):
 
 
 def evenly_dims(F, grad, self, result, dim, keepdim):
-    """Gradient of amax/amin over ``dim``: split evenly among ties along the reduced dims."""
+    """Gradient of amax/amin over ``dim``: split evenly among ties along the reduced dims. (A 0-dim
+    input's reduced dim is restored, as torch's, as a dim of size 1, and the gradient summed back.)"""
     if not keepdim:
-        grad = F.unsqueeze_dims(grad, dim, self.ndim)
-        result = F.unsqueeze_dims(result, dim, self.ndim)
+        grad = F.unsqueeze_dims(grad, dim, max(self.ndim, 1))
+        result = F.unsqueeze_dims(result, dim, max(self.ndim, 1))
     mask = self == result
-    count = F.constant(F.array(mask).sum(axis=tuple(dim), keepdims=True), grad)  # in grad's dtype
-    return grad / count * mask  # as torch's scale_grad_by_count: NaN where no element equals a NaN result
+    count = F.constant(F.array(mask).sum(axis=tuple(dim) if mask.ndim else None, keepdims=True), grad)  # grad's dtype
+    scaled = grad / count * mask  # as torch's scale_grad_by_count: NaN where no element equals a NaN result
+    return F.sum_to(scaled, ()) if scaled.ndim > self.ndim else scaled
 
 
 def restore_dims(F, grad, dim, keepdim, sizes):
@@ -89,6 +91,12 @@ def at(dim: int, index) -> tuple:
     return (slice(None),) * dim + (index,)
 
 
+def index_select_key(dim: int, index, sizes) -> tuple:
+    """Where index_select took its elements: ``index`` along ``dim``; of a 0-dim input (whose one
+    index is 0), the input itself."""
+    return at(dim, index.reshape(-1)) if len(sizes) else ()
+
+
 def diagonal_key(sizes, offset, dim1, dim2) -> tuple:
     ndim = len(sizes)
     dim1, dim2 = dim1 % ndim, dim2 % ndim
@@ -125,20 +133,13 @@ def masked_select_backward(F, grad, self, mask):
     return F.sum_to(F.index_put_zeros(shape, grad, (full_mask,), grad, False), tuple(self.shape))
 
 
-def along_dim_key(indices, dim: int) -> tuple:
-    """The advanced index that pairs each element of ``indices`` with its position (gather/scatter)."""
-    grid = list(np.indices(indices.shape, sparse=True))
-    grid[dim % indices.ndim] = indices
-    return tuple(grid)
-
-
 def value_selecting(F, grad, dim, indices, sizes, keepdim):
     """Backward of max/min along ``dim``: the gradient goes to the selected index."""
     index = F.array(indices)
-    if not keepdim:
+    if not keepdim and len(sizes):
         index = np.expand_dims(index, dim)
         grad = F.unsqueeze(grad, dim)
-    return F.index_put_zeros(sizes, grad, along_dim_key(index, dim), grad, True)
+    return F.scatter_into_zeros(sizes, grad, dim, index, grad, False)
 
 
 def scatter_positions(F, grad, positions, sizes):

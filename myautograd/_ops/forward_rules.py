@@ -325,6 +325,7 @@ RULES = {
     "EmbeddingBackward0": _embedding,
     "CloneBackward0": _clone,
     "SortBackward0": _sort,
+    "SortBackward1": _sort,
     "CatBackward0": _cat,
     "StackBackward0": _stack,
     "Atan2Backward0": _atan2,

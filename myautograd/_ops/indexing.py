@@ -13,12 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend, _dtype
-from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath
+from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, along_dim_key, at_least_1d
 from .._autograd.record import record, recorded, records
 from .._autograd.views import make_view
 from .._tensor import Tensor, make_tensor
 from .common import broadcast_shapes, normalize_dim
 from .derivatives import NODES
+from .inplace import write_out
 from .registry import export, method
 from .views import select, slice_dim, unsqueeze
 
@@ -210,66 +211,110 @@ def index_put_into_zeros(shape: tuple, like: Tensor, key, values: Tensor, accumu
 
 
 @export
-def index_select(input, dim, index):
+def index_select(input, dim, index, *, out=None):
+    if out is not None:
+        if out.dtype != input.dtype:
+            raise RuntimeError("index_select(): self and result must have the same scalar type")
+        return write_out("index_select", out, None if records(input) else index_select(input, dim, index))
     data = input._data
     axis = normalize_dim(dim, data.ndim)
-    positions = _as_index(index)
+    positions = index._data if isinstance(index, Tensor) else _as_index(index)
+    if positions.dtype not in (np.int32, np.int64):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if positions.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    if data.ndim == 0 and positions.size != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {positions.size} value(s)")
     positions = positions.reshape(-1)
-    size = data.shape[axis] if data.ndim else 1
-    if positions.size and (positions.max() >= size or positions.min() < -size):
+    size = _sizes_of(data)[axis]
+    if positions.size and (positions.max() >= size or positions.min() < 0):
         raise IndexError("index out of range in self")
-    out = np.take(data, positions, axis=axis)
+    out = np.take(at_least_1d(data), positions, axis=axis)
+    if data.ndim == 0:
+        out = out.reshape(())
     if records(input):
         return record(NODES["IndexSelectBackward0"], out, (input,),
                       {"dim": axis, "index": index, "self_sym_sizes": data.shape})
     return make_tensor(out)
 
 
-def _check_along_dim(data, positions, axis: int, what: str = "input") -> None:
-    """gather/scatter's checks: an index of the same rank, within the dim's size."""
-    if positions.ndim != data.ndim:
+def _along_dim_positions(data, index, axis: int, op: str, src=None):
+    """gather's and scatter's index as an array, checked as torch checks it (nothing when it is empty):
+    its dtype, its rank (a 0-dim tensor counts as one dim), its size in each dim (within the input's
+    apart from ``axis``, and within ``src``'s), then each position within the dim."""
+    positions = index._data if isinstance(index, Tensor) else _as_index(index)
+    if not positions.size:
+        return positions
+    if positions.dtype not in (np.int32, np.int64):
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
+    what = "input" if op == "gather" else "self"
+    ndim = max(data.ndim, 1)
+    if max(positions.ndim, 1) != ndim:
         raise RuntimeError(f"Index tensor must have the same number of dimensions as {what} tensor")
-    size = data.shape[axis] if data.ndim else 1
-    if positions.size:
-        bad = positions[(positions >= size) | (positions < -size)]
-        if bad.size:
-            raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {axis} with size {size}")
+    if src is not None and max(src.ndim, 1) != ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    sizes, index_sizes = _sizes_of(data), _sizes_of(positions)
+    too_large = any(index_sizes[d] > sizes[d] for d in range(ndim) if d != axis)
+    if op == "gather" and too_large:
+        d = next(d for d in range(ndim) if d != axis and index_sizes[d] > sizes[d])
+        raise RuntimeError(f"Size does not match at dimension {d} expected index {list(positions.shape)} to be no "
+                           f"larger than self {list(data.shape)} apart from dimension {axis}")
+    if src is None and too_large:
+        raise RuntimeError(f"Expected index {list(positions.shape)} to be no larger than self {list(data.shape)} "
+                           f"apart from dimension {axis}")
+    if src is not None and (too_large or any(n > m for n, m in zip(index_sizes, _sizes_of(src)))):
+        raise RuntimeError(f"Expected index {list(positions.shape)} to be no larger than self {list(data.shape)} "
+                           f"apart from dimension {axis} and to be no larger size than src {list(src.shape)}")
+    bad = positions[(positions >= sizes[axis]) | (positions < 0)]
+    if bad.size:
+        raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {axis} with size "
+                           f"{sizes[axis]}")
+    return positions
+
+
+def _sizes_of(array) -> tuple:
+    """An array's sizes, a 0-dim one's as one dim of one element (gather and scatter's view)."""
+    return tuple(array.shape) or (1,)
 
 
 @export
-def gather(input, dim, index, *, sparse_grad=False):
+def gather(input, dim, index, *, sparse_grad=False, out=None):
+    if out is not None:
+        if out.dtype != input.dtype:
+            raise RuntimeError(f"Expected out tensor to have dtype {input.dtype.c_name}, but got {out.dtype.c_name} "
+                               "instead")
+        return write_out("gather", out, None if records(input) else gather(input, dim, index))
     data = input._data
     axis = normalize_dim(dim, data.ndim)
-    positions = _as_index(index)
-    _check_along_dim(data, positions, axis)
-    out = np.take_along_axis(data, positions, axis=axis)
+    positions = _along_dim_positions(data, index, axis, "gather")
+    out = ArrayMath.gather(data, axis, positions) if positions.size else np.zeros_like(data, shape=positions.shape)
     if records(input):
         return record(NODES["GatherBackward0"], out, (input,), {"dim": axis, "index": index,
                                                                "self_sym_sizes": data.shape})
     return make_tensor(out)
 
 
-def along_dim_key(positions, axis: int) -> tuple:
-    """The advanced index pairing each entry of ``positions`` with its place (gather/scatter)."""
-    grid = list(np.indices(positions.shape, sparse=True))
-    grid[axis] = positions
-    return tuple(grid)
-
-
-def scattered(data, axis: int, positions, source, add: bool):
-    """A copy of ``data`` with ``source`` (an array of the index's shape at least, or a number) written
-    or added at ``positions`` along ``axis``."""
-    _check_along_dim(data, positions, axis, "self")
-    out = data.copy()
-    key = along_dim_key(positions, axis)
-    if getattr(source, "ndim", 0):
-        source = source[tuple(slice(0, n) for n in positions.shape)]
-    if add:
-        _backend.scatter_add(out, key, source)
+def scattered(data, axis: int, index, source, add: bool):
+    """A copy of ``data`` with ``source`` (a tensor, or a number) written, or added with repeats, at
+    ``index`` along ``axis``: scatter, scatter_add and their in-place forms (whose refusals all say
+    ``scatter()``, as torch's)."""
+    if isinstance(source, Tensor):
+        if source._data.dtype != data.dtype:
+            raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        positions = _along_dim_positions(data, index, axis, "scatter", source._data)
+        values = at_least_1d(source._data)[tuple(slice(0, n) for n in _sizes_of(positions))]
+        values = values.reshape(positions.shape)
     else:
-        out[key] = source
+        positions = _along_dim_positions(data, index, axis, "scatter")
+        values = data.dtype.type(source)
+    out = data.copy()
+    if not positions.size:
+        return out
+    key = along_dim_key(positions, axis)
+    if add:
+        _backend.scatter_add(at_least_1d(out), key, values)
+    else:
+        at_least_1d(out)[key] = values
     return out
 
 
@@ -278,10 +323,9 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     data = input._data
     axis = normalize_dim(dim, data.ndim)
     source = value if src is None else src
+    out = scattered(data, axis, index, source, False)
     if isinstance(source, Tensor):
-        out = scattered(data, axis, _as_index(index), source._data.astype(data.dtype, copy=False), False)
         return recorded(NODES["ScatterBackward0"], out, (input, source), {"dim": axis, "index": index})
-    out = scattered(data, axis, _as_index(index), data.dtype.type(source), False)
     return recorded(NODES["ScatterBackward1"], out, (input,), {"dim": axis, "index": index})
 
 
@@ -289,7 +333,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
 def scatter_add(input, dim, index, src):
     data = input._data
     axis = normalize_dim(dim, data.ndim)
-    out = scattered(data, axis, _as_index(index), src._data.astype(data.dtype, copy=False), True)
+    out = scattered(data, axis, index, src, True)
     return recorded(NODES["ScatterAddBackward0"], out, (input, src), {"dim": axis, "index": index})
 
 
@@ -342,7 +386,12 @@ def masked_select(input, mask):
 
 @export
 def nonzero(input, *, as_tuple=False):
-    positions = np.nonzero(input._data)
+    """The positions of the nonzero elements; a 0-dim tensor's, as torch's, those of one element in one
+    dim (``as_tuple``) or in none: ``(1, 0)`` when it is nonzero, ``(0, 0)`` when not."""
+    data = input._data
+    positions = np.nonzero(at_least_1d(data))
+    if data.ndim == 0 and not as_tuple:
+        return make_tensor(np.zeros((positions[0].size, 0), np.int64))
     if as_tuple:
         return tuple(make_tensor(p.astype(np.int64)) for p in positions)
     return make_tensor(np.stack(positions, axis=1).astype(np.int64) if positions else np.zeros((0, 0), np.int64))
@@ -354,5 +403,35 @@ def argwhere(input):
 
 
 @export(method=False)
-def take_along_dim(input, indices, dim):
-    return gather(input, dim, indices)
+def take_along_dim(input, indices, dim=None):
+    """torch's composite: with ``dim``, negative indices counted from the end of ``dim``, ``input`` and
+    ``indices`` broadcast to each other apart from ``dim`` (``expand``), then ``gather``; without, a
+    ``gather`` of the flattened values (``view``), where a negative index is out of bounds."""
+    if dim is None:
+        return gather(input.view(-1), 0, indices.view(-1))
+    if input.ndim != indices.ndim:
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
+                           f"but got {input.ndim} dimensions for input, and {indices.ndim} dimensions for indices")
+    if indices.dtype != _dtype.int64:
+        raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{indices.dtype.scalar_type_name}")
+    if input.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    axis = normalize_dim(dim, input.ndim)
+    indices = _counted_from_the_end(indices, input.shape[axis])
+    indices_shape = _broadcast_apart_from(indices.shape, input.shape, axis)
+    input_shape = _broadcast_apart_from(input.shape, indices.shape, axis)
+    return gather(input.expand(input_shape), axis, indices.expand(indices_shape))
+
+
+def _counted_from_the_end(indices: Tensor, size: int) -> Tensor:
+    """take_along_dim's indices with the negative ones counted from the end of a dim of ``size``."""
+    positions = indices._data
+    return make_tensor(np.where(positions < 0, positions + size, positions))
+
+
+def _broadcast_apart_from(shape, other, axis: int) -> tuple:
+    """``shape`` broadcast against ``other`` in every dim but ``axis``, where it keeps its own size."""
+    other = list(other)
+    other[axis] = shape[axis]
+    return broadcast_shapes(other, shape)

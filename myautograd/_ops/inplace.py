@@ -21,7 +21,7 @@ from .._autograd.conjugate_views import ConjugateView, shared
 from .._autograd.record import record_inplace, records_any
 from .._autograd.views import OVERLAP_MESSAGE, REBASE_REFUSED, copy_slices, rebase_message
 from .._grad_mode import STATE
-from .._tensor import Tensor, make_tensor, version_counter
+from .._tensor import Tensor, make_tensor, version_counter, warn_from_user_code
 from . import ternary
 from .common import cast, check_castable
 from .derivatives import NODES
@@ -395,24 +395,22 @@ def masked_fill_(self, mask, value):
 
 @method
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
-    from .indexing import _as_index, normalize_dim, scattered
+    from .indexing import normalize_dim, scattered
 
-    data = self._data
-    axis = normalize_dim(dim, data.ndim)
+    axis = normalize_dim(dim, self._data.ndim)
     source = value if src is None else src
+    out = scattered(self._data, axis, index, source, False)
     if isinstance(source, Tensor):
-        out = scattered(data, axis, _as_index(index), source._data.astype(data.dtype, copy=False), False)
         return apply_inplace(self, out, "ScatterBackward0", (self, source), {"dim": axis, "index": index})
-    out = scattered(data, axis, _as_index(index), data.dtype.type(source), False)
     return apply_inplace(self, out, "ScatterBackward1", (self,), {"dim": axis, "index": index})
 
 
 @method
 def scatter_add_(self, dim, index, src):
-    from .indexing import _as_index, normalize_dim, scattered
+    from .indexing import normalize_dim, scattered
 
     axis = normalize_dim(dim, self._data.ndim)
-    out = scattered(self._data, axis, _as_index(index), src._data.astype(self._data.dtype, copy=False), True)
+    out = scattered(self._data, axis, index, src, True)
     return apply_inplace(self, out, "ScatterAddBackward0", (self, src), {"dim": axis, "index": index})
 
 
@@ -476,6 +474,27 @@ for _operator, _fn in {"__iadd__": add_, "__isub__": sub_, "__imul__": mul_, "__
                        "__ipow__": pow_, "__imod__": remainder_}.items():
     method(_fn, name=_operator)
 __all__ = ["apply_inplace", "BINARY", "BINARY_INPLACE"]
+
+
+RESIZED_OUT = ("An output with one or more elements was resized since it had shape {}, which does not match the "
+               "required output shape {}. This behavior is deprecated, and in a future PyTorch release outputs will not "
+               "be resized unless they have zero elements. You can explicitly reuse an out tensor t by resizing it, "
+               "inplace, to zero elements with t.resize_(0).")
+
+
+def write_out(name: str, out: Tensor, result: Tensor | None) -> Tensor:
+    """An op's ``result`` written into its ``out=`` tensor, as torch's out= variants do: refused where
+    autograd would record the op (``result`` None), ``out`` resized first where its shape differs (with
+    torch's deprecation warning when it held elements), then the values copied in."""
+    if result is None:
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    check_castable(result.dtype, out.dtype)
+    if tuple(out.shape) != tuple(result.shape):
+        if out.numel():
+            warn_from_user_code(RESIZED_OUT.format(list(out.shape), list(result.shape)))
+        resize_(out, tuple(result.shape))
+    return copy_(out, result)
 
 
 @method

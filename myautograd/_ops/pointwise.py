@@ -27,7 +27,6 @@ from .._tensor import Tensor, make_tensor
 from .common import (
     PY_NUMBERS,
     broadcast_error,
-    check_castable,
     check_real_parts,
     check_tensor,
     default_float_for,
@@ -177,8 +176,9 @@ def _check_alpha(a: Tensor, alpha) -> None:
 def add(input, other, *, alpha=1, out=None):
     check_tensor(input, "add")
     if out is not None:
-        return _with_out("add", out, add(input, other, alpha=alpha) if not records_any((input, other)) else None,
-                         input, other)
+        from .inplace import write_out
+
+        return write_out("add", out, add(input, other, alpha=alpha) if not records_any((input, other)) else None)
     alpha = plain_number(alpha)
     if alpha == 1:
         return _add(input, other)
@@ -342,16 +342,6 @@ def square(input):
 @export
 def float_power(input, exponent):
     return pow(input.double(), exponent)
-
-
-def _with_out(name, out, result, *inputs):
-    if result is None:
-        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
-                           "but one of the arguments requires grad.")
-    from .inplace import copy_
-
-    check_castable(result.dtype, out.dtype)
-    return copy_(out, result)
 
 
 # -- unary math -----------------------------------------------------------------------------------------

@@ -90,6 +90,10 @@ def sum_to_size(input, *size):
     shape = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else tuple(size)
     current = input._data.shape
     lead = len(current) - len(shape)
+    if lead < 0 or [n for n, m in zip(shape, current[lead:]) if n not in (1, m)]:  # (any: torch.any here)
+        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(current)}}}.")
+    if not shape:  # torch's sum_to: to no dims is a full sum, even of a 0-dim tensor
+        return sum(input)
     dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and current[lead + i] != 1)
     out = sum(input, dims, keepdim=True) if dims else input
     return out.reshape(shape) if out._data.shape != shape else out
@@ -198,7 +202,7 @@ def _amax_like(name: str, reduce, node: str):
         else:
             for axis, given in zip(axes, dim if isinstance(dim, (tuple, list)) else (dim,)):
                 _nonempty_dim(name, data, axis, shown=given)
-        out = _backend.as_array(reduce(data, axis=axes, keepdims=keepdim))
+        out = _backend.as_array(reduce(data, axis=axes if data.ndim else None, keepdims=keepdim))  # 0-dim: dim 0 is itself
         if records(input):
             return record(NODES[node], out, (input,),
                           {"dim": _saved_dims(dim) if axes is not None else tuple(range(data.ndim)), "keepdim": keepdim})
@@ -454,9 +458,13 @@ def count_nonzero(input, dim=None):
     return make_tensor(_backend.as_array(np.count_nonzero(input._data, axis=axes), dtype=np.int64))
 
 
+_NOT_GIVEN = object()  # an argument left out, where torch's overload depends on whether it is given
+
+
 @export
-def sort(input, dim=-1, descending=False, stable=False):
-    """The values along ``dim`` in order (stably, as torch's CPU sort), with their indices (SortBackward0)."""
+def sort(input, dim=-1, descending=False, stable=_NOT_GIVEN):
+    """The values along ``dim`` in order (stably, as torch's CPU sort), with their indices: SortBackward0,
+    or SortBackward1 when ``stable`` is given (even as None or False: torch's overload with it)."""
     check_tensor(input, "sort")
     data = input._data
     if data.ndim == 0:
@@ -469,7 +477,8 @@ def sort(input, dim=-1, descending=False, stable=False):
     indices = make_tensor(_backend.as_array(order, dtype=np.int64))
     if records(input):
         saved_dim = normalize_dim(dim, data.ndim) if data.ndim else 0
-        value_tensor = record(NODES["SortBackward0"], values, (input,),
+        node = "SortBackward0" if stable is _NOT_GIVEN else "SortBackward1"
+        value_tensor = record(NODES[node], values, (input,),
                               {"dim": saved_dim, "indices": indices, "self_sym_sizes": data.shape})
     else:
         value_tensor = make_tensor(values)

@@ -148,7 +148,8 @@ def unsqueeze(input, dim):
 def transpose(input, dim0, dim1):
     data = input._data
     a, b = normalize_dim(dim0, data.ndim), normalize_dim(dim1, data.ndim)
-    return make_view(input, np.swapaxes(data, a, b), "TransposeBackward0", {"dim0": dim0, "dim1": dim1})
+    swapped = np.swapaxes(data, a, b) if data.ndim else data.view()  # a 0-dim tensor: dims 0 and -1 are itself
+    return make_view(input, swapped, "TransposeBackward0", {"dim0": dim0, "dim1": dim1})
 
 
 swapaxes = export(transpose, name="swapaxes")
@@ -355,23 +356,54 @@ def chunk(input, chunks, dim=0):
 
 @export
 def tensor_split(input, indices_or_sections, dim=0):
-    size = input._data.shape[normalize_dim(dim, input._data.ndim)]
+    """Parts of ``input`` along ``dim``, each a slice of it (SliceBackward0): as many parts as the
+    sections asked for (the first ones one longer where the size does not divide), or cut at the
+    indices (a Python slice's rules: counted from the end when negative, empty when reversed)."""
+    if input.ndim == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+    axis = normalize_dim(dim, input.ndim)
+    size = input._data.shape[axis]
+    if isinstance(indices_or_sections, Tensor):
+        indices_or_sections = _sections_or_indices(indices_or_sections)
     if isinstance(indices_or_sections, int):
+        if indices_or_sections <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {indices_or_sections}")
         count, extra = divmod(size, indices_or_sections)
-        sizes = [count + (1 if i < extra else 0) for i in range(indices_or_sections)]
+        lengths = [count + (1 if i < extra else 0) for i in range(indices_or_sections)]
+        bounds = [0, *(sum(lengths[:i + 1]) for i in range(len(lengths)))]
     else:
         bounds = [0, *indices_or_sections, size]
-        sizes = [max(0, b - a) for a, b in zip(bounds, bounds[1:])]
-    return split(input, sizes, dim)
+    return tuple(slice_dim(input, axis, start, stop, 1) for start, stop in zip(bounds, bounds[1:]))
+
+
+def _sections_or_indices(tensor: Tensor):
+    """tensor_split's tensor argument: a 0-dim one is the number of sections, a 1-dim one the indices."""
+    if tensor.dtype != _dtype.int64:
+        raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+                           f"{tensor.dtype.scalar_type_name}")
+    if tensor.ndim > 1:
+        raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+                           f"one-dimensional tensor, but got a tensor with {tensor.ndim} dims")
+    return int(tensor._data) if tensor.ndim == 0 else [int(i) for i in tensor._data.tolist()]
 
 
 @export(function=False)
 def unfold(self, dimension, size, step):
-    """Sliding windows of ``size`` with ``step`` along ``dimension``, as a new last dim."""
+    """Sliding windows of ``size`` with ``step`` along ``dimension``, as a new last dim (a 0-dim tensor
+    counts as one element, and its one window of ``size`` 0 or 1 is the result)."""
     data = self._data
     axis = normalize_dim(dimension, data.ndim)
+    length = data.shape[axis] if data.ndim else 1
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {axis} is {length} but size is {size}")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
 
     def windows(array):
+        if array.ndim == 0:
+            return array.reshape(1)[:size]
         sliding = np.lib.stride_tricks.sliding_window_view(array, size, axis=axis)
         return sliding[(slice(None),) * axis + (slice(None, None, step),)]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 AREAS = ("formulas", "reductions and broadcasting", "accumulation", "graph freeing", "grad modes",
          "versions and views", "hooks", "custom Function", "optimizers", "precision", "losses and layers",
          "function transforms", "forward mode", "complex numbers", "type promotion", "checkpointing",
-         "printing", "invalid calls")
+         "printing", "invalid calls", "indexing")
 
 
 @dataclass(frozen=True)

@@ -192,7 +192,7 @@ def index_repeats():
 @mutant("formulas", "gather's gradient written, not accumulated, at repeated indices")
 def gather_repeats():
     formula("GatherBackward0", "self", lambda grad, dim, index, self_sym_sizes, F:
-            F.index_put_zeros(self_sym_sizes, grad, H.along_dim_key(F.array(index), dim), grad, False))
+            F.scatter_into_zeros(self_sym_sizes, grad, dim, F.array(index), grad, False))
 
 
 @mutant("formulas", "erf's derivative without the 2 / sqrt(pi) factor")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from myautograd._ops import convolution, formula_helpers, norm_math, pool_checks, reduction, signatures
+from myautograd._ops import convolution, formula_helpers, indexing, norm_math, pool_checks, reduction, signatures
 
 from ._registry import formula, mutant, replace
 
@@ -77,3 +77,8 @@ def parser_reasons_marked_by_fit():
                     "(the input's mask copied), not where the bound clamped it")
 def clamp_min_bound_gradient_mask_copied():
     formula("ClampMinBackward1", "min", lambda grad, self, min, F: F.where(self >= min, grad, 0))
+
+
+@mutant("indexing", "take_along_dim takes negative indices as they are, not counted from the end of the dim")
+def take_along_dim_negative_indices_kept():
+    replace(indexing, "_counted_from_the_end", lambda original: lambda indices, size: indices)

@@ -80,6 +80,11 @@ REDUCTION_OPS = [
     Op("cdist_p1", lambda t, a, b: t.cdist(a, b, p=1.0), ((2, 3, 2), (4, 2)), second_order=False),
     Op("sort", lambda t, x: x.sort(1).values, ((3, 4),)),
     Op("sort_descending", lambda t, x: t.sort(x, 0, descending=True).values, ((3, 4),)),
+    Op("sort_stable", lambda t, x: t.sort(x, stable=True, dim=0).values, ((3, 4),)),  # SortBackward1
+    # a 0-dim input: dim 0 is the tensor itself
+    Op("max_dim_0d", lambda t, x: x.max(0)[0], ((),)),
+    Op("amax_0d", lambda t, x: x.amax(0), ((),)),
+    Op("amin_0d_keepdim", lambda t, x: x.amin(-1, keepdim=True), ((),)),
     Op("cumprod_zeros", lambda t, x: (x * t.tensor([[1.0, 0.0, 1.0, 0.0]], dtype=x.dtype, device=x.device)).cumprod(1),
        ((3, 4),), 0.5, 1.5),
 ]
@@ -110,9 +115,24 @@ SHAPE_OPS = [
     Op("select_grad", lambda t, x, g: _gradient(t, x[:, 1] * x[:, 1], x, g), ((4, 3), (4,))),
     Op("diagonal_grad", lambda t, x, g: _gradient(t, x.diagonal() * x.diagonal(), x, g), ((3, 3), (3,))),
     Op("index_grad", lambda t, x, g: _gradient(t, x[[0, 2, 2]] * x[[0, 2, 2]], x, g), ((4, 3), (3, 3))),
+    Op("tensor_split_indices", lambda t, x: t.tensor_split(x, t.tensor([1, 3]), 1)[1], ((3, 4),)),
+    Op("tensor_split_sections", lambda t, x: t.tensor_split(x, 3, 0)[0], ((4, 2),)),
+    Op("transpose_0d", lambda t, x: x.transpose(0, -1), ((),)),
+    Op("unfold_0d", lambda t, x: x.unfold(0, 1, 1), ((),)),
+    Op("sum_to_size_0d", lambda t, x: x.sum_to_size(()), ((),)),
 ]
 
 INDEXING_OPS = [
+    # gather and scatter: an index smaller than the input apart from dim; a 0-dim tensor as one element
+    Op("gather_smaller_index", lambda t, x: x.gather(0, t.tensor([[0, 3, 1], [2, 2, 0]], device=x.device)), ((4, 5),)),
+    Op("gather_0d", lambda t, x: x.gather(0, t.tensor([0, 0], device=x.device)), ((),)),
+    Op("scatter_smaller_index", lambda t, x, y: x.scatter(0, t.tensor([[0, 3, 1]], device=x.device), y),
+       ((4, 5), (1, 3))),
+    Op("scatter_add_0d", lambda t, x, y: x.scatter_add(0, t.tensor(0, device=x.device), y), ((), ())),
+    Op("index_select_0d", lambda t, x: x.index_select(0, t.tensor([0], device=x.device)), ((),)),
+    Op("take_along_dim_broadcast", lambda t, x: t.take_along_dim(x, t.tensor([[0], [-1]], device=x.device), 1),
+       ((1, 5),)),
+    Op("take_along_dim_flat", lambda t, x: t.take_along_dim(x, t.tensor([3, 7], device=x.device)), ((2, 5),)),
     Op("scatter", lambda t, x, y: x.scatter(1, t.tensor([[0, 3], [2, 1]], device=x.device), y), ((2, 4), (2, 2))),
     Op("scatter_value", lambda t, x: x.scatter(1, t.tensor([[0], [2]], device=x.device), 2.5), ((2, 4),)),
     Op("scatter_add", lambda t, x, y: x.scatter_add(1, t.tensor([[0, 0, 3], [1, 2, 1]], device=x.device), y),
