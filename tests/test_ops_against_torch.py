@@ -180,6 +180,13 @@ OPS = [
     Op("fill_tensor", lambda t, x, y: (x * 1).fill_(y.sum()), ((3,), (2,))),
     Op("zero", lambda t, x: (x * 1).zero_(), ((3,),)),
     Op("index_put", lambda t, x, y: _index_put(t, x, y), ((4,), (2,))),
+    # calls of torch's op_db samples (opinfo.*): reflected operators with a tensor on the left, a norm over
+    # dim 0 of a 0-dim tensor, tensordot over contracted dimensions of size one and down to one element
+    Op("rmod_tensor", lambda t, x, y: x.__rmod__(y * 3), ((3,), (3,)), 0.5, 2.0),
+    Op("rpow_tensor", lambda t, x, y: x.__rpow__(y), ((3,), (3,)), 0.5, 2.0),
+    Op("norm_0dim_dim0", lambda t, x: t.norm(x, 2, 0), ((),), 0.5, 2.0),
+    Op("tensordot_broadcast", lambda t, x, y: t.tensordot(x, y, dims=([0, 1], [2, 0])), ((1, 1, 1), (2, 1, 2))),
+    Op("tensordot_one_element", lambda t, x, y: t.tensordot(x, y, dims=1), ((1, 3), (3, 1))),
     *POINTWISE_OPS,
     *COMPLEX_OPS,
     *ACTIVATION_OPS,

@@ -39,6 +39,12 @@ def _dims_arg(dim, ndim: int) -> tuple[int, ...] | None:
     return (normalize_dim(dim, ndim),)
 
 
+def _reduced_axes(dim, ndim: int) -> tuple[int, ...] | None:
+    """The axes a reduction over ``dim`` reduces: as ``_dims_arg``, but none of a 0-dim tensor, whose
+    dim 0 (or -1) is the tensor itself."""
+    return _dims_arg(dim, ndim) if ndim or dim is None else ()
+
+
 def _saved_dims(dim) -> tuple:
     return tuple(dim) if isinstance(dim, (list, tuple)) else (dim,)
 
@@ -67,7 +73,7 @@ def _summed(data, axes, keepdim: bool):
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     check_tensor(input, "sum")
     data = input._data
-    axes = _dims_arg(dim, data.ndim)
+    axes = _reduced_axes(dim, data.ndim)
     result = _sum_dtype(data, dtype)
     values = read_as(data, result)
     if values.dtype != result:  # sum(dtype=...) adds the values cast to that dtype, as torch does
@@ -292,7 +298,7 @@ std_mean = _var_like("std_mean", "StdMeanBackward0", np.sqrt, with_mean=True)
 
 def _vector_norm(input: Tensor, ord, dim, keepdim: bool) -> Tensor:
     data = input._data
-    axes = _dims_arg(dim, data.ndim)
+    axes = _reduced_axes(dim, data.ndim)
     out = _norm_of(data, ord, axes, keepdim)
     if records(input):
         return record(NODES["LinalgVectorNormBackward0"], out, (input,),
@@ -332,9 +338,7 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
 @export
 def logsumexp(input, dim, keepdim=False):
     data = input._data
-    axes = _dims_arg(dim, data.ndim) or tuple(range(data.ndim))
-    if not data.ndim:
-        axes = ()  # a 0-dim tensor's dim 0 (or -1) is the tensor itself
+    axes = _reduced_axes(dim, data.ndim) or tuple(range(data.ndim))
     out = _backend.as_array(_logsumexp_of(data, axes, keepdim), dtype=data.dtype)
     if records(input):
         return record(NODES["LogsumexpBackward0"], out, (input,), {"dim": _saved_dims(dim), "keepdim": keepdim})
