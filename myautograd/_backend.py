@@ -159,9 +159,10 @@ def as_strided(array, shape, strides):
 
 
 def to_device(array, dev: device):
-    """Copy ``array`` to ``dev`` (no copy when it is there already)."""
+    """Copy ``array`` to ``dev`` (no copy when it is there already; a NumPy scalar, which NumPy's
+    operations on 0-dim arrays return, is on the CPU)."""
     if dev.type == "cpu":
-        return array if type(array) is np.ndarray else _cupy.asnumpy(array)
+        return array if isinstance(array, (np.ndarray, np.generic)) else _cupy.asnumpy(array)
     xp = array_module(dev)
     with _cupy.cuda.Device(dev.index or 0):
         return xp.asarray(array)

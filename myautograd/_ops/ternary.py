@@ -15,7 +15,7 @@ from .. import _dtype
 from .._autograd.record import recorded
 from .._reduced import in_float32
 from .._tensor import Tensor
-from .common import broadcast_shapes, check_tensor, plain_number
+from .common import broadcast_shapes, check_tensor, plain_number, type_name
 from .derivatives import NODES
 from .pointwise import operands
 from .registry import export, method
@@ -25,10 +25,6 @@ CLAMP_COMBINATION = (
     " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
     " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n"
 )
-
-
-def _type_name(value) -> str:
-    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
 
 
 def clamp_values(data, low, high):
@@ -46,7 +42,7 @@ _clamp_in_float32 = in_float32(clamp_values)  # float16 and bfloat16: the bounds
 def _clamp_tensors(input: Tensor, min, max) -> Tensor:
     bounds = [b for b in (min, max) if b is not None]
     if any(not isinstance(b, Tensor) for b in bounds):
-        raise TypeError(CLAMP_COMBINATION.format(given=", ".join(_type_name(v) for v in (input, min, max)
+        raise TypeError(CLAMP_COMBINATION.format(given=", ".join(type_name(v) for v in (input, min, max)
                                                                   if v is not None)))
     target = _dtype.result_type(input, *bounds)
     arrays = [t._data.astype(target.np, copy=False) for t in (input, *bounds)]
