@@ -549,7 +549,7 @@ arctan2 = export(atan2, name="arctan2")
 @export(method=False, name="complex")
 def make_complex(real, imag):
     """``torch.complex(real, imag)`` (named so as not to hide Python's ``complex``)."""
-    check_real_parts(real, imag)
+    check_real_parts(check_tensor(real, "complex", "real", 1), check_tensor(imag, "complex", "imag", 2))
     if real._data.dtype == np.float16:
         raise _dtype.refuse_complex_half("complex")
     out = real._data + 1j * imag._data
