@@ -320,3 +320,38 @@ def test_a_nan_input_passes_its_gradient_through_as_torchs_threshold_backward_do
         gradient, = library.autograd.grad(getattr(library.nn.functional, name)(x).sum(), [x])
         gradients.append(gradient.tolist())
     assert gradients[1] == gradients[0]
+
+
+def _graph_names(tensor) -> list[str]:
+    """The names of the nodes a tensor's graph holds, depth first."""
+    names, stack = [], [tensor.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is not None:
+            names.append(node.name())
+            stack.extend(next_node for next_node, _ in node.next_functions)
+    return names
+
+
+@pytest.mark.parametrize(("call", "shapes"), [
+    (lambda t, x, y: t.matmul(x, y), ((5, 5, 4), (1, 4, 3))),  # a batch of one that requires grad is squeezed
+    (lambda t, x, y: t.matmul(x, y), ((1, 5, 4), (5, 4, 3))),
+    (lambda t, x, y: t.matmul(x, y), ((1, 5, 4), (1, 4, 3))),  # both of one: bmm
+    (lambda t, x, y: t.matmul(x, y.detach()), ((5, 5, 4), (1, 4, 3))),  # not requiring grad: bmm
+    (lambda t, x, y: x.squeeze() * y, ((3, 1, 4, 1), (3, 4))),
+    (lambda t, x, y: x.squeeze(-1) * y, ((3, 1, 4, 1), (3, 1, 4))),
+    (lambda t, x, y: x.squeeze(0) * y, ((3, 1, 4, 1), (3, 1, 4, 1))),  # not of size one: no unsqueeze
+    (lambda t, x, y: x.squeeze((1, 3)) * y, ((3, 1, 4, 1), (3, 4))),
+])
+def test_the_graphs_of_gradients_through_squeezes_and_matmul_are_torchs(call, shapes):
+    """A squeeze's gradient is torch's ``unsqueeze_to`` (one UnsqueezeBackward0 per dimension of size one
+    put back, as the second-order graphs of op_db's matmul samples show), and matmul squeezes a batch of
+    one beside a longer batch where it requires grad (its gradient one mm)."""
+    def graphs(namespace):
+        inputs = [namespace.ones(shape, dtype=namespace.float64, requires_grad=True) for shape in shapes]
+        out = call(namespace, *inputs)
+        grads = namespace.autograd.grad(out, inputs, namespace.ones_like(out, requires_grad=True), create_graph=True,
+                                        allow_unused=True)
+        return [_graph_names(out)] + [None if g is None else _graph_names(g) for g in grads]
+
+    assert graphs(myautograd) == graphs(torch)

@@ -374,8 +374,11 @@ derivative("ExpandBackward0", "self", saves="self_sym_sizes",
 derivative("TBackward0", "self", self=lambda grad, F: F.t(grad))
 derivative("TransposeBackward0", "self", saves="dim0 dim1", self=lambda grad, dim0, dim1, F: F.transpose(grad, dim0, dim1))
 derivative("PermuteBackward0", "self", saves="dims", self=lambda grad, dims, F: F.permute(grad, H.inverse_permutation(dims)))
-for _name in ("SqueezeBackward0", "SqueezeBackward1", "SqueezeBackward2", "SqueezeBackward4"):
-    derivative(_name, "self", saves="self_sym_sizes", self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
+derivative("SqueezeBackward0", "self", saves="self_sym_sizes",
+           self=lambda grad, self_sym_sizes, F: H.unsqueeze_to(F, grad, H.ones_of(self_sym_sizes), self_sym_sizes))
+for _name in ("SqueezeBackward1", "SqueezeBackward2", "SqueezeBackward4"):  # squeeze(dim), squeeze(dims), squeeze_(dim)
+    derivative(_name, "self", saves="dim self_sym_sizes",
+               self=lambda grad, dim, self_sym_sizes, F: H.unsqueeze_to(F, grad, dim, self_sym_sizes))
 derivative("UnsqueezeBackward0", "self", saves="dim", self=lambda grad, dim, F: F.squeeze_dim(grad, dim))
 # A view's gradient is placed in zeros of the base's size: one op of its own (slice_backward, ...), recorded
 # under create_graph as torch's ...BackwardBackward0, whose derivative takes the view of the incoming gradient.

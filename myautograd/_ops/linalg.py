@@ -134,9 +134,17 @@ def matmul(input, other):
     if a_dim == 1 and b_dim == 2:
         product = mm(input.unsqueeze(0), other)
         return make_view(product, product._data.reshape(product._data.shape[1:]), "SqueezeBackward4",
-                         {"self_sym_sizes": product._data.shape})
+                         {"dim": 0, "self_sym_sizes": product._data.shape})
     if a_dim == 2 and b_dim == 2:
         return mm(input, other)
+    if a_dim == 3 and b_dim == 3:
+        # torch squeezes a batch of one that requires grad beside a longer one: a matrix, whose gradient is then
+        # one mm, not a bmm's batch of products summed
+        batch_a, batch_b = input._data.shape[0], other._data.shape[0]
+        if batch_b == 1 != batch_a and other._requires_grad:
+            return matmul(input, other.squeeze(0))
+        if batch_a == 1 != batch_b and input._requires_grad:
+            return matmul(input.squeeze(0), other)
     if _should_fold(input, other):
         return _folded_matmul(input, other)
     return _batched_matmul(input, other)
