@@ -187,6 +187,7 @@ OPS = [
     Op("norm_0dim_dim0", lambda t, x: t.norm(x, 2, 0), ((),), 0.5, 2.0),
     Op("tensordot_broadcast", lambda t, x, y: t.tensordot(x, y, dims=([0, 1], [2, 0])), ((1, 1, 1), (2, 1, 2))),
     Op("tensordot_one_element", lambda t, x, y: t.tensordot(x, y, dims=1), ((1, 3), (3, 1))),
+    Op("round_decimals_0", lambda t, x: t.round(x * 3, decimals=0), ((5,),)),  # round.decimals: RoundBackward1
     *POINTWISE_OPS,
     *COMPLEX_OPS,
     *ACTIVATION_OPS,

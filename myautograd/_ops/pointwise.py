@@ -471,8 +471,9 @@ def round_decimals(data, decimals: int):
 
 
 @export
-def round(input, *, decimals=0):
-    if decimals == 0:
+def round(input, *, decimals=None):
+    """Half to even: ``round.decimals`` (RoundBackward1) wherever ``decimals`` is given, 0 too, as torch's."""
+    if decimals is None:
         return _round(input)
     return recorded(NODES["RoundBackward1"], round_decimals(input._data, decimals), (input,))
 
