@@ -188,6 +188,8 @@ OPS = [
     Op("tensordot_broadcast", lambda t, x, y: t.tensordot(x, y, dims=([0, 1], [2, 0])), ((1, 1, 1), (2, 1, 2))),
     Op("tensordot_one_element", lambda t, x, y: t.tensordot(x, y, dims=1), ((1, 3), (3, 1))),
     Op("round_decimals_0", lambda t, x: t.round(x * 3, decimals=0), ((5,),)),  # round.decimals: RoundBackward1
+    # the infinity norm's gradient: the whole grad at the largest difference (NaN from the p-norm formula)
+    Op("cdist_inf", lambda t, a, b: t.cdist(a, b, p=float("inf")), ((1, 1, 2), (2, 1, 2, 2)), second_order=False),
     *POINTWISE_OPS,
     *COMPLEX_OPS,
     *ACTIVATION_OPS,

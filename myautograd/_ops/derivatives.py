@@ -285,11 +285,12 @@ derivative("BaddbmmBackward0", "self batch1 batch2", saves="beta alpha",
 derivative("MvBackward0", "self vec",
            self=lambda grad, vec, F: F.outer(grad, vec),
            vec=lambda grad, self, F: F.matmul(F.mT(self), grad))
-# cdist: each distance's gradient along the rows' difference (zero where the distance is 0); torch has
-# no forward-mode formula for it (its kernel is _cdist_forward)
+# cdist: each distance's gradient along the rows' difference (zero where the distance is 0), x2's as x1's
+# with the operands swapped (as torch's: a zero stays +0); torch has no forward-mode formula for it (its
+# kernel is _cdist_forward)
 derivative("CdistBackward0", "x1 x2", saves="p", forward=None, forward_op="_cdist_forward",
            x1=lambda grad, x1, x2, result, p, F: F.sum(N.cdist_terms(F, grad, x1, x2, result, p), (-2,)),
-           x2=lambda grad, x1, x2, result, p, F: -F.sum(N.cdist_terms(F, grad, x1, x2, result, p), (-3,)))
+           x2=lambda grad, x1, x2, result, p, F: F.sum(N.cdist_terms(F, F.mT(grad), x2, x1, F.mT(result), p), (-2,)))
 derivative("DotBackward0", "self tensor",
            self=lambda grad, tensor: grad * tensor,
            tensor=lambda grad, self: grad * self)
