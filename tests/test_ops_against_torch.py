@@ -188,6 +188,10 @@ OPS = [
     Op("tensordot_broadcast", lambda t, x, y: t.tensordot(x, y, dims=([0, 1], [2, 0])), ((1, 1, 1), (2, 1, 2))),
     Op("tensordot_one_element", lambda t, x, y: t.tensordot(x, y, dims=1), ((1, 3), (3, 1))),
     Op("round_decimals_0", lambda t, x: t.round(x * 3, decimals=0), ((5,),)),  # round.decimals: RoundBackward1
+    # the nuclear norm: the sum of the singular values (LinalgSvdBackward0); wide, tall, batched and kept dims
+    Op("norm_nuc", lambda t, x: t.norm(x, "nuc"), ((3, 4),)),
+    Op("norm_nuc_tall_keepdim", lambda t, x: t.norm(x, "nuc", None, True), ((5, 3),)),
+    Op("norm_nuc_batched", lambda t, x: t.norm(x, "nuc", [2, 0]), ((3, 2, 4),)),
     # the infinity norm's gradient: the whole grad at the largest difference (NaN from the p-norm formula)
     Op("cdist_inf", lambda t, a, b: t.cdist(a, b, p=float("inf")), ((1, 1, 2), (2, 1, 2, 2)), second_order=False),
     *POINTWISE_OPS,
@@ -358,3 +362,23 @@ def test_the_graphs_of_gradients_through_squeezes_and_matmul_are_torchs(call, sh
         return [_graph_names(out)] + [None if g is None else _graph_names(g) for g in grads]
 
     assert graphs(myautograd) == graphs(torch)
+
+
+@pytest.mark.parametrize(("shape", "dim"), [((3, 4), None), ((5, 3), None), ((3, 2, 4), [2, 0]), ((4, 4), None)])
+def test_the_nuclear_norm_s_forward_mode_tangents_are_torchs(shape, dim):
+    """The SVD's forward rule (svd_math.svd_jvp): the tangent of the norm (through dS), and of its gradient
+    (forward-over-reverse, through dU and dVh), for wide, tall, batched and square matrices."""
+    rng = np.random.default_rng(len(shape) * 10 + shape[0])
+    values, tangent, grad = rng.uniform(-2, 2, shape), rng.uniform(-1, 1, shape), rng.uniform(-1, 1)
+
+    def tangents(namespace):
+        forward_ad = namespace.autograd.forward_ad
+        x = namespace.tensor(values, dtype=namespace.float64, requires_grad=True)
+        with forward_ad.dual_level():
+            dual = forward_ad.make_dual(x, namespace.tensor(tangent, dtype=namespace.float64))
+            out = namespace.norm(dual, "nuc", dim)
+            gradient, = namespace.autograd.grad(out, dual, namespace.full_like(out, grad), create_graph=True)
+            return (forward_ad.unpack_dual(out).tangent.tolist(), forward_ad.unpack_dual(gradient).tangent.tolist())
+
+    for mine, theirs in zip(tangents(myautograd), tangents(torch)):
+        np.testing.assert_allclose(np.asarray(mine), np.asarray(theirs), rtol=1e-9, atol=1e-12)

@@ -37,7 +37,7 @@ import math
 
 from .._autograd.formulas import NODES, derivative
 from . import formula_helpers as H
-from . import forward_rules
+from . import forward_rules, svd_math
 from . import norm_math as N
 
 # -- pointwise, one input ----------------------------------------------------------------------
@@ -291,6 +291,9 @@ derivative("MvBackward0", "self vec",
 derivative("CdistBackward0", "x1 x2", saves="p", forward=None, forward_op="_cdist_forward",
            x1=lambda grad, x1, x2, result, p, F: F.sum(N.cdist_terms(F, grad, x1, x2, result, p), (-2,)),
            x2=lambda grad, x1, x2, result, p, F: F.sum(N.cdist_terms(F, F.mT(grad), x2, x1, F.mT(result), p), (-2,)))
+derivative("LinalgSvdBackward0", "A", multi_output=True, holomorphic=False,  # the reduced SVD (nuclear norm)
+           A=lambda grads, result0, result1, result2, F: svd_math.svd_backward(
+               F, H.output_grad(grads, 0), H.output_grad(grads, 1), H.output_grad(grads, 2), result0, result1, result2))
 derivative("DotBackward0", "self tensor",
            self=lambda grad, tensor: grad * tensor,
            tensor=lambda grad, self: grad * self)

@@ -23,6 +23,7 @@ from .._summation import sum_array
 from .._tensor import Tensor, make_tensor, warn_from_user_code
 from .common import check_tensor, normalize_dim, normalize_dims, read_as, to_dtype
 from .derivatives import NODES
+from .linalg import nuclear_norm
 from .registry import export
 
 _NUMEL = "self_sym_numel"
@@ -326,6 +327,8 @@ def _norm_of(data, ord, axes, keepdim):
 
 @export
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    if p == "nuc":
+        return nuclear_norm(input, dim, keepdim)
     ord = 2 if p in ("fro", None) else p
     return _vector_norm(input, ord, dim, keepdim)
 
