@@ -17,6 +17,7 @@ place, ``_ops`` the math methods, ``autograd`` ``Tensor.backward``.
 from __future__ import annotations
 
 import copy
+import math
 import os
 import sys
 import warnings
@@ -255,7 +256,12 @@ class Tensor:
         return self._data.itemsize
 
     def stride(self, dim: int | None = None):
-        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        data = self._data
+        if data.size:
+            strides = tuple(s // data.itemsize for s in data.strides)
+        else:  # NumPy gives an empty array zero strides; torch gives one it makes row-major ones, where a
+            # dimension of size 0 counts as 1
+            strides = tuple(math.prod(max(n, 1) for n in data.shape[i + 1:]) for i in range(data.ndim))
         if dim is None:
             return strides
         return strides[_normalize_dim(dim, self._data.ndim)]

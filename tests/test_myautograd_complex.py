@@ -509,3 +509,34 @@ def test_complex_add_and_sub_scale_their_second_operand_as_torch():
     outputs = [subprocess.run([sys.executable, "-c", _NON_FINITE_SUMS, name], capture_output=True, text=True,
                               check=True).stdout for name in ("torch", "myautograd")]
     assert outputs[1] == outputs[0]
+
+
+@pytest.mark.parametrize("shape", [(0, 10, 3, 2), (3, 0, 2), (0,), (0, 0, 1)])
+def test_an_empty_tensor_has_torchs_row_major_strides_and_views_as_complex(shape):
+    """NumPy gives an empty array zero strides, which view_as_complex refuses ("a last dimension with stride 1")."""
+    assert myautograd.zeros(shape).stride() == torch.zeros(shape).stride()
+    if shape[-1] == 2:
+        assert tuple(myautograd.view_as_complex(myautograd.zeros(shape)).shape) == shape[:-1]
+
+
+def test_torch_complex_of_empty_parts_has_an_empty_tangent():
+    def tangent(namespace):
+        forward_ad = namespace.autograd.forward_ad
+        parts = [namespace.zeros(0, 10, 3, requires_grad=True) for _ in range(2)]
+        with forward_ad.dual_level():
+            out = namespace.complex(*(forward_ad.make_dual(p, namespace.ones(0, 10, 3)) for p in parts))
+            result = forward_ad.unpack_dual(out).tangent
+        return str(result.dtype), tuple(result.shape)
+
+    assert tangent(myautograd) == tangent(torch)
+
+
+@pytest.mark.parametrize("arguments", [("tensor", 2), (2, 3), (None, "tensor")])
+def test_torch_complex_refuses_a_part_that_is_not_a_tensor_with_torchs_message(arguments):
+    def message(namespace):
+        values = [namespace.ones(2) if a == "tensor" else a for a in arguments]
+        with pytest.raises(TypeError) as raised:
+            namespace.complex(*values)
+        return str(raised.value)
+
+    assert message(myautograd) == message(torch)

@@ -74,6 +74,18 @@ def test_reduced_precision_refusals(call, dtype):
     assert run(myautograd) == run(torch)
 
 
+@pytest.mark.parametrize("decimals", [None, 0, 2])
+@pytest.mark.parametrize("dtype", ["int64", "uint8", "bool", "complex64", "float32", "float16"])
+def test_round_refuses_by_its_decimals_as_torch_does(dtype, decimals):
+    """Without decimals, an integer is returned as it is; with decimals 0 torch's round kernel (round_vml_cpu)
+    refuses it, with others round_cpu; complex numbers and bool are refused by the one or the other."""
+    def run(t):
+        x = t.tensor([1, 0, 3], dtype=getattr(t, dtype))
+        return _outcome(lambda: t.round(x) if decimals is None else x.round(decimals=decimals))
+
+    assert run(myautograd) == run(torch)
+
+
 def test_every_refused_name_is_an_op():
     """A name in the table that no op module holds is an error when the table is installed."""
     dtype_refusals.REFUSALS["no_such_op"] = dtype_refusals.REFUSALS["sign"]

@@ -319,6 +319,20 @@ def test_the_mutant_of_take_along_dim_s_negative_indices_is_killed_by_op_db_and_
     assert "index -1 is out of bounds for dimension 1 with size 5" in record["detail"], record["detail"]
 
 
+def test_the_mutant_of_tensordot_refusing_dimensions_of_one_is_killed_by_op_db_and_not_by_the_table():
+    """torch's tensordot sums an operand over a contracted dimension where the other has size one
+    (opinfo.tensordot's sample 3); the hand-written table contracts equal sizes only."""
+    name, case = "tensordot_refuses_broadcast_dims", REGISTRY.get("opinfo.tensordot.default")
+    table = [case for case in REGISTRY if case.id.startswith("op.tensordot.")]
+    assert table
+    for table_case in table:
+        assert mutant_record(name, table_case, "float64")["outcome"] == "pass", table_case.id
+    assert judged(case, resolve(REFERENCE), resolve("myautograd"), dtype="float64")["outcome"] == "pass"
+    record = mutant_record(name, case, "float64")
+    assert record["outcome"] == "fail", record
+    assert "contracted dimensions need to match" in record["detail"], record["detail"]
+
+
 # -- expectations written by cause ----------------------------------------------------------------
 def item(case_id, dtype, outcome, *diffs, detail=""):
     return {"id": case_id, "device": "cpu", "dtype": dtype, "outcome": outcome, "detail": detail,

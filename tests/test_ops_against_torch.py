@@ -182,6 +182,20 @@ OPS = [
     Op("fill_tensor", lambda t, x, y: (x * 1).fill_(y.sum()), ((3,), (2,))),
     Op("zero", lambda t, x: (x * 1).zero_(), ((3,),)),
     Op("index_put", lambda t, x, y: _index_put(t, x, y), ((4,), (2,))),
+    # calls of torch's op_db samples (opinfo.*): reflected operators with a tensor on the left, a norm over
+    # dim 0 of a 0-dim tensor, tensordot over contracted dimensions of size one and down to one element
+    Op("rmod_tensor", lambda t, x, y: x.__rmod__(y * 3), ((3,), (3,)), 0.5, 2.0),
+    Op("rpow_tensor", lambda t, x, y: x.__rpow__(y), ((3,), (3,)), 0.5, 2.0),
+    Op("norm_0dim_dim0", lambda t, x: t.norm(x, 2, 0), ((),), 0.5, 2.0),
+    Op("tensordot_broadcast", lambda t, x, y: t.tensordot(x, y, dims=([0, 1], [2, 0])), ((1, 1, 1), (2, 1, 2))),
+    Op("tensordot_one_element", lambda t, x, y: t.tensordot(x, y, dims=1), ((1, 3), (3, 1))),
+    Op("round_decimals_0", lambda t, x: t.round(x * 3, decimals=0), ((5,),)),  # round.decimals: RoundBackward1
+    # the nuclear norm: the sum of the singular values (LinalgSvdBackward0); wide, tall, batched and kept dims
+    Op("norm_nuc", lambda t, x: t.norm(x, "nuc"), ((3, 4),)),
+    Op("norm_nuc_tall_keepdim", lambda t, x: t.norm(x, "nuc", None, True), ((5, 3),)),
+    Op("norm_nuc_batched", lambda t, x: t.norm(x, "nuc", [2, 0]), ((3, 2, 4),)),
+    # the infinity norm's gradient: the whole grad at the largest difference (NaN from the p-norm formula)
+    Op("cdist_inf", lambda t, a, b: t.cdist(a, b, p=float("inf")), ((1, 1, 2), (2, 1, 2, 2)), second_order=False),
     *POINTWISE_OPS,
     *COMPLEX_OPS,
     *ACTIVATION_OPS,
@@ -315,3 +329,58 @@ def test_a_nan_input_passes_its_gradient_through_as_torchs_threshold_backward_do
         gradient, = library.autograd.grad(getattr(library.nn.functional, name)(x).sum(), [x])
         gradients.append(gradient.tolist())
     assert gradients[1] == gradients[0]
+
+
+def _graph_names(tensor) -> list[str]:
+    """The names of the nodes a tensor's graph holds, depth first."""
+    names, stack = [], [tensor.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is not None:
+            names.append(node.name())
+            stack.extend(next_node for next_node, _ in node.next_functions)
+    return names
+
+
+@pytest.mark.parametrize(("call", "shapes"), [
+    (lambda t, x, y: t.matmul(x, y), ((5, 5, 4), (1, 4, 3))),  # a batch of one that requires grad is squeezed
+    (lambda t, x, y: t.matmul(x, y), ((1, 5, 4), (5, 4, 3))),
+    (lambda t, x, y: t.matmul(x, y), ((1, 5, 4), (1, 4, 3))),  # both of one: bmm
+    (lambda t, x, y: t.matmul(x, y.detach()), ((5, 5, 4), (1, 4, 3))),  # not requiring grad: bmm
+    (lambda t, x, y: x.squeeze() * y, ((3, 1, 4, 1), (3, 4))),
+    (lambda t, x, y: x.squeeze(-1) * y, ((3, 1, 4, 1), (3, 1, 4))),
+    (lambda t, x, y: x.squeeze(0) * y, ((3, 1, 4, 1), (3, 1, 4, 1))),  # not of size one: no unsqueeze
+    (lambda t, x, y: x.squeeze((1, 3)) * y, ((3, 1, 4, 1), (3, 4))),
+])
+def test_the_graphs_of_gradients_through_squeezes_and_matmul_are_torchs(call, shapes):
+    """A squeeze's gradient is torch's ``unsqueeze_to`` (one UnsqueezeBackward0 per dimension of size one
+    put back, as the second-order graphs of op_db's matmul samples show), and matmul squeezes a batch of
+    one beside a longer batch where it requires grad (its gradient one mm)."""
+    def graphs(namespace):
+        inputs = [namespace.ones(shape, dtype=namespace.float64, requires_grad=True) for shape in shapes]
+        out = call(namespace, *inputs)
+        grads = namespace.autograd.grad(out, inputs, namespace.ones_like(out, requires_grad=True), create_graph=True,
+                                        allow_unused=True)
+        return [_graph_names(out)] + [None if g is None else _graph_names(g) for g in grads]
+
+    assert graphs(myautograd) == graphs(torch)
+
+
+@pytest.mark.parametrize(("shape", "dim"), [((3, 4), None), ((5, 3), None), ((3, 2, 4), [2, 0]), ((4, 4), None)])
+def test_the_nuclear_norm_s_forward_mode_tangents_are_torchs(shape, dim):
+    """The SVD's forward rule (svd_math.svd_jvp): the tangent of the norm (through dS), and of its gradient
+    (forward-over-reverse, through dU and dVh), for wide, tall, batched and square matrices."""
+    rng = np.random.default_rng(len(shape) * 10 + shape[0])
+    values, tangent, grad = rng.uniform(-2, 2, shape), rng.uniform(-1, 1, shape), rng.uniform(-1, 1)
+
+    def tangents(namespace):
+        forward_ad = namespace.autograd.forward_ad
+        x = namespace.tensor(values, dtype=namespace.float64, requires_grad=True)
+        with forward_ad.dual_level():
+            dual = forward_ad.make_dual(x, namespace.tensor(tangent, dtype=namespace.float64))
+            out = namespace.norm(dual, "nuc", dim)
+            gradient, = namespace.autograd.grad(out, dual, namespace.full_like(out, grad), create_graph=True)
+            return (forward_ad.unpack_dual(out).tangent.tolist(), forward_ad.unpack_dual(gradient).tangent.tolist())
+
+    for mine, theirs in zip(tangents(myautograd), tangents(torch)):
+        np.testing.assert_allclose(np.asarray(mine), np.asarray(theirs), rtol=1e-9, atol=1e-12)

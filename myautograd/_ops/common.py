@@ -35,6 +35,11 @@ def cast(array, np_dtype, copy: bool = True):
     return read_as(array, np_dtype).astype(np_dtype, copy=copy)
 
 
+def type_name(value) -> str:
+    """An argument's type as torch's argument parser names it in its messages."""
+    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+
+
 def check_tensor(value, op: str, arg: str = "input", position: int = 1) -> Tensor:
     if not isinstance(value, Tensor):
         raise TypeError(f"{op}(): argument '{arg}' (position {position}) must be Tensor, not {type(value).__name__}")

@@ -6,7 +6,8 @@ subscripts (the output's first, then the summed ones; missing ones unsqueezed at
 permute, as torch's ``einsum`` in aten/src/ATen/native/Linear.cpp), then sums a
 single operand, or multiplies operands pairwise, through ``bmm`` where subscripts are summed
 (``sumproduct_pair``), else elementwise. ``tensordot`` is one ``mm`` between the two operands
-reshaped to matrices. ``_trilinear`` (bilinear's product) is one op of its own, as torch's.
+reshaped to matrices (one ``dot`` where both keep a single element; a contracted dimension of size
+one in either is summed first). ``_trilinear`` (bilinear's product) is one op of its own, as torch's.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from .._autograd.formula_math import ArrayMath
 from .._autograd.record import recorded
 from .common import normalize_dim
 from .derivatives import NODES
-from .linalg import bmm, mm
+from .linalg import bmm, dot, mm
 from .registry import export
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -179,15 +180,24 @@ def tensordot(a, b, dims=2, out=None):
     given = list(zip(dims_a, dims_b))
     dims_a = [normalize_dim(d, a.dim()) for d in dims_a]
     dims_b = [normalize_dim(d, b.dim()) for d in dims_b]
+    shape_a, shape_b = tuple(a.shape), tuple(b.shape)
+    contracted = 1
     for (raw_a, raw_b), da, db in zip(given, dims_a, dims_b):
-        if a.shape[da] != b.shape[db]:
-            raise RuntimeError(f"contracted dimensions need to match, but first has size {a.shape[da]} in dim "
-                               f"{raw_a} and second has size {b.shape[db]} in dim {raw_b}")
+        if shape_b[db] == 1:  # a dimension of one broadcasts: the other operand is summed over it at once
+            a = a.sum(da, keepdim=True, dtype=a.dtype)
+        elif shape_a[da] == 1:
+            b = b.sum(db, keepdim=True, dtype=b.dtype)
+        elif shape_a[da] != shape_b[db]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {shape_a[da]} in dim "
+                               f"{raw_a} and second has size {shape_b[db]} in dim {raw_b}")
+        else:
+            contracted *= shape_a[da]
     free_a = [d for d in range(a.dim()) if d not in dims_a]
     free_b = [d for d in range(b.dim()) if d not in dims_b]
-    contracted = int(np.prod([a.shape[d] for d in dims_a])) if dims_a else 1
-    left = a.permute(*free_a, *dims_a).reshape(int(np.prod([a.shape[d] for d in free_a])) if free_a else 1,
-                                                contracted)
-    right = b.permute(*dims_b, *free_b).reshape(contracted,
-                                                 int(np.prod([b.shape[d] for d in free_b])) if free_b else 1)
-    return mm(left, right).view(*[a.shape[d] for d in free_a], *[b.shape[d] for d in free_b])
+    rows, columns = int(np.prod([a.shape[d] for d in free_a])), int(np.prod([b.shape[d] for d in free_b]))
+    left, right = a.permute(*free_a, *dims_a), b.permute(*dims_b, *free_b)
+    if rows == 1 and columns == 1:  # torch takes one dot product of the flattened operands
+        product = dot(left.flatten(), right.flatten())
+    else:
+        product = mm(left.reshape(rows, contracted), right.reshape(contracted, columns))
+    return product.view(*[a.shape[d] for d in free_a], *[b.shape[d] for d in free_b])

@@ -37,7 +37,7 @@ import math
 
 from .._autograd.formulas import NODES, derivative
 from . import formula_helpers as H
-from . import forward_rules
+from . import forward_rules, svd_math
 from . import norm_math as N
 
 # -- pointwise, one input ----------------------------------------------------------------------
@@ -304,11 +304,15 @@ derivative("BaddbmmBackward0", "self batch1 batch2", saves="beta alpha",
 derivative("MvBackward0", "self vec",
            self=lambda grad, vec, F: F.outer(grad, vec),
            vec=lambda grad, self, F: F.matmul(F.mT(self), grad))
-# cdist: each distance's gradient along the rows' difference (zero where the distance is 0); torch has
-# no forward-mode formula for it (its kernel is _cdist_forward)
+# cdist: each distance's gradient along the rows' difference (zero where the distance is 0), x2's as x1's
+# with the operands swapped (as torch's: a zero stays +0); torch has no forward-mode formula for it (its
+# kernel is _cdist_forward)
 derivative("CdistBackward0", "x1 x2", saves="p", forward=None, forward_op="_cdist_forward",
            x1=lambda grad, x1, x2, result, p, F: F.sum(N.cdist_terms(F, grad, x1, x2, result, p), (-2,)),
-           x2=lambda grad, x1, x2, result, p, F: -F.sum(N.cdist_terms(F, grad, x1, x2, result, p), (-3,)))
+           x2=lambda grad, x1, x2, result, p, F: F.sum(N.cdist_terms(F, F.mT(grad), x2, x1, F.mT(result), p), (-2,)))
+derivative("LinalgSvdBackward0", "A", multi_output=True, holomorphic=False,  # the reduced SVD (nuclear norm)
+           A=lambda grads, result0, result1, result2, F: svd_math.svd_backward(
+               F, H.output_grad(grads, 0), H.output_grad(grads, 1), H.output_grad(grads, 2), result0, result1, result2))
 derivative("DotBackward0", "self tensor",
            self=lambda grad, tensor: grad * tensor,
            tensor=lambda grad, self: grad * self)
@@ -394,8 +398,11 @@ derivative("ExpandBackward0", "self", saves="self_sym_sizes",
 derivative("TBackward0", "self", self=lambda grad, F: F.t(grad))
 derivative("TransposeBackward0", "self", saves="dim0 dim1", self=lambda grad, dim0, dim1, F: F.transpose(grad, dim0, dim1))
 derivative("PermuteBackward0", "self", saves="dims", self=lambda grad, dims, F: F.permute(grad, H.inverse_permutation(dims)))
-for _name in ("SqueezeBackward0", "SqueezeBackward1", "SqueezeBackward2", "SqueezeBackward4"):
-    derivative(_name, "self", saves="self_sym_sizes", self=lambda grad, self_sym_sizes, F: F.reshape(grad, self_sym_sizes))
+derivative("SqueezeBackward0", "self", saves="self_sym_sizes",
+           self=lambda grad, self_sym_sizes, F: H.unsqueeze_to(F, grad, H.ones_of(self_sym_sizes), self_sym_sizes))
+for _name in ("SqueezeBackward1", "SqueezeBackward2", "SqueezeBackward4"):  # squeeze(dim), squeeze(dims), squeeze_(dim)
+    derivative(_name, "self", saves="dim self_sym_sizes",
+               self=lambda grad, dim, self_sym_sizes, F: H.unsqueeze_to(F, grad, dim, self_sym_sizes))
 derivative("UnsqueezeBackward0", "self", saves="dim", self=lambda grad, dim, F: F.squeeze_dim(grad, dim))
 # A view's gradient is placed in zeros of the base's size: one op of its own (slice_backward, ...), recorded
 # under create_graph as torch's ...BackwardBackward0, whose derivative takes the view of the incoming gradient.

@@ -21,6 +21,7 @@ from .._tensor import Tensor, warn_once
 
 COMPLEX = ("complex64", "complex128")
 REDUCED = ("float16", "bfloat16")
+INTEGRAL = ("uint8", "int8", "int16", "int32", "int64")
 
 
 class Refusal(NamedTuple):
@@ -48,6 +49,11 @@ def _argument(args: tuple, kwargs: dict, position: int, name: str):
 
 def _rounding(mode: str):
     return lambda args, kwargs: kwargs.get("rounding_mode") == mode
+
+
+def _decimals(zero: bool):
+    """Calls of round with ``decimals=0`` (``zero``), or with decimals other than 0."""
+    return lambda args, kwargs: (kwargs.get("decimals") == 0) if zero else kwargs.get("decimals") not in (None, 0)
 
 
 def _reduces_all(args, kwargs) -> bool:
@@ -83,7 +89,9 @@ REFUSALS: dict[str, tuple[Refusal, ...]] = {
     "floor": (_not_for_complex("floor"),),
     "ceil": (_not_for_complex("ceil"),),
     "trunc": (_not_for_complex("trunc"),),
-    "round": (_kernel("round_vml_cpu"),),
+    # with decimals other than 0 torch rounds in a kernel of its own; with 0, and without, in round's
+    "round": (_kernel("round_cpu", (*COMPLEX, *INTEGRAL, "bool"), when=_decimals(zero=False)),
+              _kernel("round_vml_cpu", (*COMPLEX, "bool")), _kernel("round_vml_cpu", INTEGRAL, when=_decimals(zero=True))),
     "frac": (_kernel("frac_cpu"),),
     "div": (_kernel("div_trunc_cpu", when=_rounding("trunc")), _kernel("div_floor_cpu", when=_rounding("floor"))),
     "atan2": (_kernel("atan2_cpu"),),

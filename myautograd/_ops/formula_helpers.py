@@ -148,6 +148,21 @@ def scatter_positions(F, grad, positions, sizes):
     return F.reshape(flat, sizes)
 
 
+def ones_of(sizes) -> tuple[int, ...]:
+    """The dimensions of size one of ``sizes`` (those ``squeeze()`` removes)."""
+    return tuple(d for d, n in enumerate(sizes) if n == 1)
+
+
+def unsqueeze_to(F, grad, dims, sizes):
+    """torch's ``unsqueeze_to``, a squeeze's gradient: each of ``dims`` (a dim or several, as given) that
+    had size one in ``sizes`` put back, in increasing order, one unsqueeze each."""
+    ndim = len(sizes)
+    for d in sorted({d % ndim for d in ((dims,) if isinstance(dims, int) else dims)}) if ndim else ():
+        if sizes[d] == 1:
+            grad = F.unsqueeze(grad, d)
+    return grad
+
+
 def dims_of(dim, x):
     """A softmax's dim as reduction dims: none for a 0-dim tensor (every dim: itself)."""
     return (dim,) if x.ndim else None

@@ -31,6 +31,7 @@ from .._autograd import forward
 from .._autograd.formulas import NODES
 from . import formula_helpers as H
 from . import norm_math as N
+from . import svd_math
 
 ELEMENTWISE = (
     "GeluBackward0", "GeluBackwardBackward0", "EluBackwardBackward0", "HardswishBackwardBackward0",
@@ -510,6 +511,7 @@ RULES = {
     "NativeGroupNormBackward0": _group_norm,
     "NativeLayerNormBackwardBackward0": _layer_norm_backward,
     "NativeBatchNormBackwardBackward0": _norm_backward(_batch_frame, _batch_norm_second),
+    "LinalgSvdBackward0": svd_math.svd_jvp,
 }
 
 

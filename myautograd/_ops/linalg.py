@@ -12,13 +12,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
-from .._autograd.record import recorded
+from .._autograd.record import record, recorded, records
 from .._autograd.views import make_view
 from .._dtype import REDUCED_FLOATS
 from .._reduced import in_float32
-from .._tensor import Tensor
+from .._tensor import Tensor, make_tensor
 from . import formula_helpers as H
-from .common import check_tensor, device_error
+from .common import check_tensor, device_error, normalize_dim
 from .derivatives import NODES
 from .registry import export, method
 
@@ -134,9 +134,17 @@ def matmul(input, other):
     if a_dim == 1 and b_dim == 2:
         product = mm(input.unsqueeze(0), other)
         return make_view(product, product._data.reshape(product._data.shape[1:]), "SqueezeBackward4",
-                         {"self_sym_sizes": product._data.shape})
+                         {"dim": 0, "self_sym_sizes": product._data.shape})
     if a_dim == 2 and b_dim == 2:
         return mm(input, other)
+    if a_dim == 3 and b_dim == 3:
+        # torch squeezes a batch of one that requires grad beside a longer one: a matrix, whose gradient is then
+        # one mm, not a bmm's batch of products summed
+        batch_a, batch_b = input._data.shape[0], other._data.shape[0]
+        if batch_b == 1 != batch_a and other._requires_grad:
+            return matmul(input, other.squeeze(0))
+        if batch_a == 1 != batch_b and input._requires_grad:
+            return matmul(input.squeeze(0), other)
     if _should_fold(input, other):
         return _folded_matmul(input, other)
     return _batched_matmul(input, other)
@@ -259,6 +267,35 @@ def linear(input, weight, bias=None):
     rows = input.reshape(-1, input._data.shape[-1])
     product = addmm(bias, rows, weight.t())
     return product.view(*input._data.shape[:-1], weight._data.shape[0])
+
+
+def linalg_svd(A: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    """The reduced SVD of real matrices (the last two dims): ``U``, ``S`` (descending), ``Vh``, computed in
+    float64 and rounded once (LinalgSvdBackward0, as torch's ``linalg_svd``; myautograd has no
+    ``torch.linalg``, the nuclear norm calls it)."""
+    data = A._data
+    if data.dtype.kind == "c":
+        raise NotImplementedError("myautograd does not implement the singular value decomposition of complex matrices "
+                                  "(torch.norm(input, 'nuc') of a complex tensor; see docs/myautograd.md)")
+    factors = np.linalg.svd(data.astype(np.float64, copy=False), full_matrices=False)
+    outputs = tuple(_backend.as_array(factor.astype(data.dtype, copy=False)) for factor in factors)
+    if records(A):
+        return record(NODES["LinalgSvdBackward0"], outputs, (A,), {}, outputs=3)
+    return tuple(make_tensor(output) for output in outputs)
+
+
+def nuclear_norm(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    """The sum of the singular values of the matrices over ``dim`` (two dims; all, of a 2-D tensor), as
+    torch's ``linalg.matrix_norm``: those dims permuted to the end, the SVD, a sum."""
+    ndim = input._data.ndim
+    dims = tuple(range(ndim)) if dim is None else tuple(dim)
+    if len(dims) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(str(d) for d in dims)}")
+    dims = tuple(normalize_dim(d, ndim) for d in dims)
+    permutation = [d for d in range(ndim) if d not in dims] + list(dims)
+    _, S, _ = linalg_svd(input.permute(*permutation))
+    out = S.sum(-1, keepdim=keepdim)
+    return out.unsqueeze(-1).permute(*np.argsort(permutation).tolist()) if keepdim else out
 
 
 @export(method=False)

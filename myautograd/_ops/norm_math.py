@@ -19,6 +19,7 @@ the derivatives through them come back to the same node, whose input gradient ta
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -281,5 +282,7 @@ def cdist_terms(F, grad, x1, x2, result, p):
         return F.unsqueeze(grad, -1) * F.sgn(difference)
     if p == 2:
         return F.unsqueeze(F.where(result == 0, 0, grad / result), -1) * difference
+    if p == math.inf:  # the whole grad to each element at the largest magnitude, ties included, as torch's kernel
+        return F.unsqueeze(grad, -1) * F.sgn(difference) * (F.abs(difference) == F.unsqueeze(result, -1))
     scale = F.where(result == 0, 0, grad / F.pow(result, p - 1))
     return F.unsqueeze(scale, -1) * F.sgn(difference) * F.pow(difference * F.sgn(difference), p - 1)

@@ -13,7 +13,7 @@ import numpy as np
 from .._tensor import Tensor, make_tensor
 from .common import PY_NUMBERS
 from .comparison import eq, floor_divide, ge, gt, le, lt, ne
-from .pointwise import _add, _mul, _scalar_like, _scalar_pow, abs, div, neg, operands, pow, reciprocal, remainder, rsub, sub
+from .pointwise import _add, _mul, _scalar_like, abs, div, neg, operands, pow, reciprocal, remainder, rsub, sub
 from .registry import method
 
 
@@ -37,8 +37,8 @@ OPERATORS = {
     "__truediv__": div,
     "__rtruediv__": lambda self, other: reciprocal(self) * other,
     "__floordiv__": floor_divide, "__rfloordiv__": lambda self, other: floor_divide(_scalar_like(other, self), self),
-    "__mod__": remainder, "__rmod__": lambda self, other: remainder(_scalar_like(other, self), self),
-    "__pow__": pow, "__rpow__": lambda self, other: _scalar_pow(other, self),
+    "__mod__": remainder, "__rmod__": lambda self, other: remainder(other, self),  # a number or a tensor (b % a)
+    "__pow__": pow, "__rpow__": lambda self, other: pow(other, self),
     "__neg__": neg, "__pos__": lambda self: self, "__abs__": abs,
     "__eq__": _compare(eq), "__ne__": _compare(ne), "__lt__": _compare(lt), "__le__": _compare(le),
     "__gt__": _compare(gt), "__ge__": _compare(ge),

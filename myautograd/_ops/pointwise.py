@@ -32,6 +32,7 @@ from .common import (
     default_float_for,
     device_error,
     plain_number,
+    type_name,
 )
 from .derivatives import NODES
 from .registry import export
@@ -303,11 +304,27 @@ def _pow_compute(x, y):
 _pow_tensor = binary_op(NODES["PowBackward1"], _pow_compute)
 
 
+POWER_COMBINATION = (
+    "{name}() received an invalid combination of arguments - got ({given}), but expected one of:\n"
+    " * (Tensor input, Tensor exponent, *, Tensor out = None)\n"
+    " * (Number self, Tensor exponent, *, Tensor out = None)\n"
+    " * (Tensor input, Number exponent, *, Tensor out = None)\n"
+)
+
+
+def _check_power_operands(name: str, input, exponent) -> None:
+    """torch's signatures of ``pow`` and ``float_power``: a tensor, and a tensor or a number either side."""
+    tensors = [isinstance(v, Tensor) for v in (input, exponent)]
+    if not any(tensors) or not all(t or isinstance(v, PY_NUMBERS) for t, v in zip(tensors, (input, exponent))):
+        raise TypeError(POWER_COMBINATION.format(name=name, given=f"{type_name(input)}, {type_name(exponent)}"))
+
+
 @export
 def pow(input, exponent):
     input, exponent = plain_number(input), plain_number(exponent)
+    _check_power_operands("pow", input, exponent)
     if not isinstance(input, Tensor):
-        return _scalar_pow(input, check_tensor(exponent, "pow", "exponent", 2))
+        return _scalar_pow(input, exponent)
     if isinstance(exponent, Tensor):
         _check_pow_dtype(_dtype.result_type(input, exponent))
         return _pow_tensor(input, exponent)
@@ -341,7 +358,15 @@ def square(input):
 
 @export
 def float_power(input, exponent):
-    return pow(input.double(), exponent)
+    """``pow`` in double precision (complex128 where an operand is complex): each tensor is cast first
+    (ToCopyBackward0 where its dtype changes), a number is taken as it is, as torch's."""
+    input, exponent = plain_number(input), plain_number(exponent)
+    _check_power_operands("float_power", input, exponent)
+    operands_ = (input, exponent)
+    complex_ = any(isinstance(v, complex) or (isinstance(v, Tensor) and v.is_complex()) for v in operands_)
+    target = _dtype.complex128 if complex_ else _dtype.float64
+    input, exponent = (v.to(target) if isinstance(v, Tensor) else v for v in operands_)
+    return pow(input, exponent)
 
 
 # -- unary math -----------------------------------------------------------------------------------------
@@ -441,8 +466,9 @@ def round_decimals(data, decimals: int):
 
 
 @export
-def round(input, *, decimals=0):
-    if decimals == 0:
+def round(input, *, decimals=None):
+    """Half to even: ``round.decimals`` (RoundBackward1) wherever ``decimals`` is given, 0 too, as torch's."""
+    if decimals is None:
         return _round(input)
     return recorded(NODES["RoundBackward1"], round_decimals(input._data, decimals), (input,))
 
@@ -519,7 +545,7 @@ arctan2 = export(atan2, name="arctan2")
 @export(method=False, name="complex")
 def make_complex(real, imag):
     """``torch.complex(real, imag)`` (named so as not to hide Python's ``complex``)."""
-    check_real_parts(real, imag)
+    check_real_parts(check_tensor(real, "complex", "real", 1), check_tensor(imag, "complex", "imag", 2))
     if real._data.dtype == np.float16:
         raise _dtype.refuse_complex_half("complex")
     out = real._data + 1j * imag._data

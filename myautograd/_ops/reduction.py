@@ -23,6 +23,7 @@ from .._summation import sum_array
 from .._tensor import Tensor, make_tensor, warn_from_user_code
 from .common import check_tensor, normalize_dim, normalize_dims, read_as, to_dtype
 from .derivatives import NODES
+from .linalg import nuclear_norm
 from .registry import export
 from .signatures import invalid_arguments
 
@@ -335,6 +336,8 @@ def _norm_of(data, ord, axes, keepdim):
 
 @export
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    if p == "nuc":
+        return nuclear_norm(input, dim, keepdim)
     ord = 2 if p in ("fro", None) else p
     return _vector_norm(input, ord, dim, keepdim)
 
@@ -348,8 +351,6 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
 def logsumexp(input, dim, keepdim=False):
     data = input._data
     axes = _dims_arg(dim, data.ndim) or tuple(range(data.ndim))
-    if not data.ndim:
-        axes = ()  # a 0-dim tensor's dim 0 (or -1) is the tensor itself
     out = _backend.as_array(_logsumexp_of(data, axes, keepdim), dtype=data.dtype)
     if records(input):
         return record(NODES["LogsumexpBackward0"], out, (input,), {"dim": _saved_dims(dim), "keepdim": keepdim})

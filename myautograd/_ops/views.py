@@ -131,10 +131,10 @@ def squeeze(input, dim=None):
     if isinstance(dim, (tuple, list)):
         dims = normalize_dims(dim, data.ndim)
         shape = tuple(n for i, n in enumerate(data.shape) if not (i in dims and n == 1))
-        return make_view(input, data.reshape(shape), "SqueezeBackward2", {"self_sym_sizes": data.shape})
+        return make_view(input, data.reshape(shape), "SqueezeBackward2", {"dim": tuple(dim), "self_sym_sizes": data.shape})
     axis = normalize_dim(dim, data.ndim)
     out = np.squeeze(data, axis) if data.ndim and data.shape[axis] == 1 else data.view()
-    return make_view(input, out, "SqueezeBackward1", {"self_sym_sizes": data.shape})
+    return make_view(input, out, "SqueezeBackward1", {"dim": dim, "self_sym_sizes": data.shape})
 
 
 @export

@@ -1,7 +1,8 @@
 """Mutants that the hand-written operator table misses and the samples of torch's op_db catch
 (``opinfo.*``, ``conformance/catalog/opinfo.py``): convolution's dilated 'same' padding, repeated unpooling indices,
 a negative pooling padding, an empty dim (softmax's), a row of one element (layer norm's), a tensor bound of
-clamp_min, invalid calls the argument parser refuses."""
+clamp_min, invalid calls the argument parser refuses, negative indices of take_along_dim, tensordot's contracted
+dimensions of size one."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 
 from myautograd._ops import convolution, formula_helpers, indexing, norm_math, pool_checks, reduction, signatures
 
-from ._registry import formula, mutant, replace
+from ._registry import formula, mutant, op, replace
 
 
 @mutant("losses and layers", "padding='same' ignores the dilation: pads k - 1 in all where torch pads dilation * (k - 1)")
@@ -82,3 +83,20 @@ def clamp_min_bound_gradient_mask_copied():
 @mutant("indexing", "take_along_dim takes negative indices as they are, not counted from the end of the dim")
 def take_along_dim_negative_indices_kept():
     replace(indexing, "_counted_from_the_end", lambda original: lambda indices, size: indices)
+
+
+@mutant("reductions and broadcasting", "tensordot requires the contracted sizes to be equal: a dimension of size one "
+                                       "is refused where torch sums the other operand over it")
+def tensordot_refuses_broadcast_dims():
+    def make(original):
+        def tensordot(a, b, dims=2, out=None):
+            if not isinstance(dims, int):
+                for da, db in zip(*(([d] if isinstance(d, int) else list(d)) for d in dims)):
+                    if a.shape[da] != b.shape[db]:
+                        raise RuntimeError(f"contracted dimensions need to match, but first has size {a.shape[da]} "
+                                           f"in dim {da} and second has size {b.shape[db]} in dim {db}")
+            return original(a, b, dims, out)
+
+        return tensordot
+
+    op("tensordot", make, method=False)
