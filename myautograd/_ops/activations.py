@@ -21,7 +21,7 @@ from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath
 from .._autograd.record import recorded
 from .._reduced import in_float32
 from .._tensor import Tensor
-from . import formula_helpers as H
+from . import formula_helpers_nn as HN
 from .common import normalize_dim, plain_number
 from .derivatives import NODES
 from .inplace import apply_inplace
@@ -130,14 +130,14 @@ def hardswish_backward_values(grad, x):
 BACKWARD_KERNELS["hardsigmoid_backward"] = hardsigmoid_backward_values
 BACKWARD_KERNELS["HardswishBackwardBackward0"] = hardswish_backward_values
 BACKWARD_KERNELS["SoftplusBackwardBackward0"] = (
-    lambda grad, x, beta, threshold: H.softplus_backward(ArrayMath, grad, x, beta, threshold))
-BACKWARD_KERNELS["LogSigmoidBackwardBackward0"] = lambda grad, x: H.log_sigmoid_backward(ArrayMath, grad, x)
+    lambda grad, x, beta, threshold: HN.softplus_backward(ArrayMath, grad, x, beta, threshold))
+BACKWARD_KERNELS["LogSigmoidBackwardBackward0"] = lambda grad, x: HN.log_sigmoid_backward(ArrayMath, grad, x)
 BACKWARD_KERNELS["SoftmaxBackwardDataBackward0"] = (
-    lambda grad, output, dim: H.softmax_backward_data(ArrayMath, grad, output, dim))
+    lambda grad, output, dim: HN.softmax_backward_data(ArrayMath, grad, output, dim))
 BACKWARD_KERNELS["LogSoftmaxBackwardDataBackward0"] = (
-    lambda grad, output, dim: H.log_softmax_backward_data(ArrayMath, grad, output, dim))
+    lambda grad, output, dim: HN.log_softmax_backward_data(ArrayMath, grad, output, dim))
 BACKWARD_KERNELS["GeluBackwardBackward0"] = (
-    lambda grad, x, approximate: H.gelu_backward(ArrayMath, grad, x, approximate))
+    lambda grad, x, approximate: HN.gelu_backward(ArrayMath, grad, x, approximate))
 
 
 def hardsigmoid(input, inplace=False):
@@ -231,7 +231,7 @@ def prelu_backward_values(grad, self, weight, which: int):
     return np.where(positive, _number(0, grad), self * grad)
 
 
-BACKWARD_KERNELS["GluBackwardBackward0"] = lambda grad, self, dim: H.glu_backward(ArrayMath, grad, self, dim)
+BACKWARD_KERNELS["GluBackwardBackward0"] = lambda grad, self, dim: HN.glu_backward(ArrayMath, grad, self, dim)
 BACKWARD_KERNELS["PreluKernelBackwardBackward0"] = prelu_backward_values
 
 
@@ -242,7 +242,7 @@ def glu(input, dim=-1):
     dim = normalize_dim(dim, x.ndim)
     if x.shape[dim] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {x.shape[dim]}")
-    first, second = H.glu_halves(ArrayMath, x, dim)
+    first, second = HN.glu_halves(ArrayMath, x, dim)
     out = in_float32(lambda a, b: a / (1 + np.exp(-b)))(first, second)
     return recorded(NODES["GluBackward0"], out, (input,), {"dim": dim})
 

@@ -4,7 +4,7 @@ torch computes ``scaled_dot_product_attention`` of 4-D float inputs without drop
 ``_scaled_dot_product_flash_attention_for_cpu``, recorded as ``ScaledDotProductFlashAttentionForCpuBackward0``
 with edges to the query, key and value. ``flash_attention`` is that op: the scores ``query @ key^T * scale``,
 the additive mask (a boolean one turned into 0 and -inf, the causal one top-left aligned), a softmax over the
-keys (``formula_helpers.attention_probabilities``, which the backward formulas use too; a query whose keys are
+keys (``formula_helpers_nn.attention_probabilities``, which the backward formulas use too; a query whose keys are
 all masked attends to nothing), and the probabilities times the value. ``safe_softmax`` is torch's
 ``_safe_softmax``, the softmax of its math path. The other cases (a dropout, 3-D inputs) torch composes from matmul and
 softmax, and so does ``myautograd.nn.functional``.
@@ -17,7 +17,7 @@ import numpy as np
 from .._autograd.formula_math import constant, one_kernel
 from .._autograd.record import recorded
 from .._tensor import Tensor
-from . import formula_helpers as H
+from . import formula_helpers_nn as HN
 from .common import normalize_dim, to_dtype
 from .derivatives import NODES
 from .linalg import _product
@@ -48,7 +48,7 @@ def flash_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor
     """torch's ``_scaled_dot_product_flash_attention_for_cpu`` (its output; the log-normaliser stays inside)."""
     q, k, v = query._data, key._data, value._data
     bias = additive_mask(attn_mask, is_causal, q.shape[-2], k.shape[-2], q)
-    probabilities = one_kernel(H.attention_probabilities)(q, k, scale, bias)
+    probabilities = one_kernel(HN.attention_probabilities)(q, k, scale, bias)
     out = _product(probabilities, v)
     return recorded(NODES["ScaledDotProductFlashAttentionForCpuBackward0"], out, (query, key, value),
                     {"bias": bias, "scale": scale})
@@ -60,5 +60,5 @@ def safe_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     attention's math path."""
     if dtype is not None:
         input = input.to(to_dtype(dtype))
-    out = one_kernel(H.safe_softmax)(input._data, normalize_dim(dim, input._data.ndim))
+    out = one_kernel(HN.safe_softmax)(input._data, normalize_dim(dim, input._data.ndim))
     return recorded(NODES["SafeSoftmaxBackward0"], out, (input,), {"dim": dim})

@@ -11,7 +11,8 @@ saves is what the formulas of the inputs needing a gradient read, plus what torc
 Broadcasting and dtype casts need no formula: the engine sums each gradient down to its
 input's shape and casts it to its input's dtype, as torch's engine does.
 
-Formulas too long for a line are helpers over ``F``: ``formula_helpers`` (``H``) and ``norm_math``
+Formulas too long for a line are helpers over ``F``: ``formula_helpers`` (``H``; ``formula_helpers_nn``, ``HN``, for
+the nn functions) and ``norm_math``
 (``N``). The layers' entries (losses, convolution, pooling, normalization) are in ``derivatives_nn``,
 imported below, with ``window_math`` and ``norm_math``, whose same functions also compute the forward
 values. Where torch's backward is a kernel of its own with
@@ -37,6 +38,7 @@ import math
 
 from .._autograd.formulas import NODES, derivative
 from . import formula_helpers as H
+from . import formula_helpers_nn as HN
 from . import forward_rules, svd_math
 from . import norm_math as N
 
@@ -117,7 +119,7 @@ derivative("LeakyReluBackward1", "self", saves="negative_slope",
            F.masked_backward("LeakyReluBackwardBackward0", grad, result, result > 0, negative_slope))
 derivative("SiluBackward0", "self",
            self=lambda grad, self, F: grad * (1 / (1 + F.exp(-self))) * (1 + self * (1 - 1 / (1 + F.exp(-self)))))
-derivative("MishBackward0", "self", self=lambda grad, self, F: H.mish_backward(F, grad, self))
+derivative("MishBackward0", "self", self=lambda grad, self, F: HN.mish_backward(F, grad, self))
 # softplus, logsigmoid, softmax and log_softmax: backward kernels of their own, recorded under
 # create_graph as torch's ...BackwardBackward0 / ...BackwardDataBackward0 nodes.
 derivative("SoftplusBackward0", "self", saves="beta threshold",
@@ -132,7 +134,7 @@ derivative("LogSigmoidBackward0", "self",
            self=lambda grad, self, F: F.backward_op("LogSigmoidBackwardBackward0", grad, self))
 derivative("LogSigmoidBackwardBackward0", "grad_output self",
            grad_output=lambda grad, self, F: F.backward_op("LogSigmoidBackwardBackward0", grad, self),
-           self=lambda grad, grad_output, self, F: H.log_sigmoid_double_backward(F, grad * grad_output, self))
+           self=lambda grad, grad_output, self, F: HN.log_sigmoid_double_backward(F, grad * grad_output, self))
 # elu and its kin: elu_backward is a kernel of its own, recorded under create_graph as
 # EluBackwardBackward0, whose derivative is zero where x >= 0 (the convention at 0).
 derivative("EluBackward0", "self", saves="alpha scale input_scale",
@@ -149,7 +151,7 @@ derivative("EluBackwardBackward0", "grad_output self_or_result", saves="alpha sc
                "EluBackwardBackward0", grad, self_or_result, alpha=alpha, scale=scale, input_scale=input_scale,
                is_result=is_result),
            self_or_result=lambda grad, grad_output, self_or_result, alpha, scale, input_scale, is_result, F:
-           H.elu_double_backward(F, grad, grad_output, self_or_result, alpha, scale, input_scale, is_result))
+           HN.elu_double_backward(F, grad, grad_output, self_or_result, alpha, scale, input_scale, is_result))
 derivative("HardtanhBackward0", "self", saves="min_val max_val",
            self=lambda grad, self, min_val, max_val, F:
            F.masked_backward("HardtanhBackwardBackward0", grad, self, ~((self <= min_val) | (self >= max_val)), 0))
@@ -182,8 +184,8 @@ for _name in ("ThresholdBackward0", "ThresholdBackward1"):  # threshold, thresho
 derivative("GluBackward0", "self", saves="dim",
            self=lambda grad, self, dim, F: F.backward_op("GluBackwardBackward0", grad, self, dim=dim))
 derivative("GluBackwardBackward0", "grad_output self", saves="dim",
-           grad_output=lambda grad, self, dim, F: H.glu_backward_in_grad_output(F, grad, self, dim),
-           self=lambda grad, grad_output, self, dim, F: H.glu_backward_in_self(F, grad, grad_output, self, dim))
+           grad_output=lambda grad, self, dim, F: HN.glu_backward_in_grad_output(F, grad, self, dim),
+           self=lambda grad, grad_output, self, dim, F: HN.glu_backward_in_self(F, grad, grad_output, self, dim))
 derivative("PreluKernelBackward0", "self weight",
            self=lambda grad, self, weight, F: F.backward_op("PreluKernelBackwardBackward0", grad, self, weight, which=0),
            weight=lambda grad, self, weight, F: F.backward_op("PreluKernelBackwardBackward0", grad, self, weight,
@@ -371,11 +373,11 @@ derivative("LogsumexpBackward0", "self", saves="dim keepdim",
            * F.exp(self - (result if keepdim else F.unsqueeze_dims(result, dim, self.ndim))))
 derivative("LinalgVectorNormBackward0", "self", saves="ord dim keepdim", holomorphic=False,
            self=lambda grad, self, result, ord, dim, keepdim, F: H.norm_backward(F, grad, self, result, ord, dim, keepdim))
-derivative("SoftmaxBackward0", "self", saves="dim", self=H.softmax_input_gradient)
-derivative("SafeSoftmaxBackward0", "self", saves="dim", self=H.softmax_input_gradient)  # zero rows give zero
+derivative("SoftmaxBackward0", "self", saves="dim", self=HN.softmax_input_gradient)
+derivative("SafeSoftmaxBackward0", "self", saves="dim", self=HN.softmax_input_gradient)  # zero rows give zero
 derivative("SoftmaxBackwardDataBackward0", "grad_output output", saves="dim",
            grad_output=lambda grad, output, dim, F: F.backward_op("SoftmaxBackwardDataBackward0", grad, output, dim=dim),
-           output=lambda grad, grad_output, output, dim, F: H.softmax_double_backward(F, grad, grad_output, output, dim))
+           output=lambda grad, grad_output, output, dim, F: HN.softmax_double_backward(F, grad, grad_output, output, dim))
 derivative("LogSoftmaxBackward0", "self", saves="dim",
            self=lambda grad, result, dim, F: F.backward_op("LogSoftmaxBackwardDataBackward0", grad, result, dim=dim))
 derivative("LogSoftmaxBackwardDataBackward0", "grad_output output", saves="dim",

@@ -10,7 +10,7 @@ values.
 from __future__ import annotations
 
 from .._autograd.formulas import derivative
-from . import formula_helpers as H
+from . import formula_helpers_nn as HN
 from . import margin_loss_math as M
 from . import norm_math as N
 from . import window_math as W
@@ -26,9 +26,9 @@ derivative("MseLossBackward0", "self target", saves="reduction",
 derivative("MseLossBackwardBackward0", "grad_output self target", saves="reduction",
            grad_output=lambda grad, self, target, reduction, F: F.backward_op("MseLossBackwardBackward0", grad, self,
                                                                               target, reduction=reduction),
-           self=lambda grad, grad_output, self, reduction, F: H.mse_double_backward(F, grad * grad_output, self,
+           self=lambda grad, grad_output, self, reduction, F: HN.mse_double_backward(F, grad * grad_output, self,
                                                                                     reduction),
-           target=lambda grad, grad_output, self, reduction, F: -H.mse_double_backward(F, grad * grad_output, self,
+           target=lambda grad, grad_output, self, reduction, F: -HN.mse_double_backward(F, grad * grad_output, self,
                                                                                        reduction))
 derivative("SmoothL1LossBackward0", "self target", saves="reduction beta",
            self=lambda grad, self, target, reduction, beta, F: F.backward_op(
@@ -38,9 +38,9 @@ derivative("SmoothL1LossBackward0", "self target", saves="reduction beta",
 derivative("SmoothL1LossBackwardBackward0", "grad_output self target", saves="reduction beta",
            grad_output=lambda grad, self, target, reduction, beta, F: F.backward_op(
                "SmoothL1LossBackwardBackward0", grad, self, target, reduction=reduction, beta=beta),
-           self=lambda grad, grad_output, self, target, reduction, beta, F: H.smooth_double_backward(
+           self=lambda grad, grad_output, self, target, reduction, beta, F: HN.smooth_double_backward(
                F, grad * grad_output, self, target, reduction, beta, True),
-           target=lambda grad, grad_output, self, target, reduction, beta, F: -H.smooth_double_backward(
+           target=lambda grad, grad_output, self, target, reduction, beta, F: -HN.smooth_double_backward(
                F, grad * grad_output, self, target, reduction, beta, True))
 derivative("HuberLossBackward0", "self target", saves="reduction delta",
            self=lambda grad, self, target, reduction, delta, F: F.backward_op(
@@ -51,9 +51,9 @@ derivative("HuberLossBackwardBackward0", "grad_output self target", saves="reduc
            forward=None, forward_op="huber_loss_backward",  # torch has no forward formula for it
            grad_output=lambda grad, self, target, reduction, delta, F: F.backward_op(
                "HuberLossBackwardBackward0", grad, self, target, reduction=reduction, delta=delta),
-           self=lambda grad, grad_output, self, target, reduction, delta, F: H.smooth_double_backward(
+           self=lambda grad, grad_output, self, target, reduction, delta, F: HN.smooth_double_backward(
                F, grad * grad_output, self, target, reduction, delta, False),
-           target=lambda grad, grad_output, self, target, reduction, delta, F: -H.smooth_double_backward(
+           target=lambda grad, grad_output, self, target, reduction, delta, F: -HN.smooth_double_backward(
                F, grad * grad_output, self, target, reduction, delta, False))
 # soft margin: its gradient is a kernel of its own, recorded under create_graph as
 # SoftMarginLossBackwardBackward0; the target has no derivative (the forward refuses one that requires grad).
@@ -92,10 +92,10 @@ derivative("CtcLossBackward0", "log_probs", saves="targets input_lengths target_
 # incoming gradient and the input, as torch's), whose derivative in the incoming gradient is the loss itself.
 for _name in ("NllLoss", "NllLoss2D"):
     derivative(f"{_name}Backward0", "self", saves="target weight reduction ignore_index total_weight",
-               self=H.nll_formula(f"{_name}BackwardBackward0"))
+               self=HN.nll_formula(f"{_name}BackwardBackward0"))
     derivative(f"{_name}BackwardBackward0", "grad_output self", saves="target weight reduction ignore_index total_weight",
                grad_output=lambda grad, self, target, weight, reduction, ignore_index, total_weight, F:
-               H.nll_double_backward(F, grad, self, target, weight, reduction, ignore_index, total_weight),
+               HN.nll_double_backward(F, grad, self, target, weight, reduction, ignore_index, total_weight),
                self=lambda grad, F: F.zeros_like(grad))
 # binary cross entropy: its input gradient is a kernel of its own (with torch's clamp of (1 - p) p at
 # 1e-12), recorded under create_graph as BinaryCrossEntropyBackwardBackward0, whose derivatives are
@@ -104,20 +104,20 @@ for _name in ("NllLoss", "NllLoss2D"):
 derivative("BinaryCrossEntropyBackward0", "self target", saves="weight reduction",
            self=lambda grad, self, target, weight, reduction, F: F.backward_op(
                "BinaryCrossEntropyBackwardBackward0", grad, self, target, weight=weight, reduction=reduction),
-           target=lambda grad, self, target, weight, reduction, F: H.loss_scaled(F,
+           target=lambda grad, self, target, weight, reduction, F: HN.loss_scaled(F,
                -F.log(self / (1 - self)) * grad, self, weight, reduction))
 derivative("BinaryCrossEntropyBackwardBackward0", "grad_output self target", saves="weight reduction",
            grad_output=lambda grad, self, target, weight, reduction, F: F.backward_op(
                "BinaryCrossEntropyBackwardBackward0", grad, self, target, weight=weight, reduction=reduction),
            self=lambda grad, grad_output, self, target, weight, reduction, F:
-           H.bce_double_backward(F, grad, grad_output, self, target, weight, reduction),
+           HN.bce_double_backward(F, grad, grad_output, self, target, weight, reduction),
            target=lambda grad, grad_output, self, target, weight, reduction, F:
-           H.bce_double_backward_target(F, grad, grad_output, self, weight, reduction))
+           HN.bce_double_backward_target(F, grad, grad_output, self, weight, reduction))
 derivative("BinaryCrossEntropyWithLogitsBackward0", "self target", saves="weight pos_weight reduction",
            self=lambda grad, self, target, weight, pos_weight, reduction, F:
-           H.bce_logits_backward(F, grad, self, target, weight, pos_weight, reduction),
+           HN.bce_logits_backward(F, grad, self, target, weight, pos_weight, reduction),
            target=lambda grad, self, weight, pos_weight, reduction, F:
-           H.bce_logits_target_backward(F, grad, self, weight, pos_weight, reduction))
+           HN.bce_logits_target_backward(F, grad, self, weight, pos_weight, reduction))
 derivative("XlogyBackward0", "self other",
            self=lambda grad, self, other, F: F.masked_fill(F.xlogy(grad, other), (self == 0) & (other <= 0), 0),
            other=lambda grad, self, other: grad * self / other)
@@ -131,7 +131,7 @@ derivative("ConstantPadNdBackward0", "self", saves="pad",
 for _mode in ("Reflection", "Replication"):
     for _dims in (1, 2, 3):
         derivative(f"{_mode}Pad{_dims}DBackward0", "self", saves="key",
-                   self=H.gather_pad_formula(f"{_mode}Pad{_dims}DBackwardBackward0"))
+                   self=HN.gather_pad_formula(f"{_mode}Pad{_dims}DBackwardBackward0"))
         derivative(f"{_mode}Pad{_dims}DBackwardBackward0", "grad_output self", saves="key",
                    grad_output=lambda grad, key, F: F.index(grad, key),
                    self=lambda grad, F: F.zeros_like(grad))
@@ -149,11 +149,11 @@ derivative("TrilinearBackward0", "i1 i2 i3", saves="expand1 expand2 expand3 sumd
 derivative("ScaledDotProductFlashAttentionForCpuBackward0", "query key value", saves="bias scale",
            forward=None, forward_op="_scaled_dot_product_flash_attention_for_cpu",
            query=lambda grad, query, key, value, bias, scale, F: F.mul_number(
-               F.matmul(H.attention_score_gradient(F, grad, query, key, value, scale, bias), key), scale),
+               F.matmul(HN.attention_score_gradient(F, grad, query, key, value, scale, bias), key), scale),
            key=lambda grad, query, key, value, bias, scale, F: F.mul_number(
-               F.matmul(F.mT(H.attention_score_gradient(F, grad, query, key, value, scale, bias)), query), scale),
+               F.matmul(F.mT(HN.attention_score_gradient(F, grad, query, key, value, scale, bias)), query), scale),
            value=lambda grad, query, key, bias, scale, F: F.matmul(
-               F.mT(H.attention_probabilities(F, query, key, scale, bias)), grad))
+               F.mT(HN.attention_probabilities(F, query, key, scale, bias)), grad))
 
 # -- convolution and pooling (window_math: the same functions give the values and the gradients) --------
 # Each gradient of a convolution is a kernel of its own (window_math.convolution_grads), recorded under
@@ -199,7 +199,7 @@ def _max_by_indices(name: str, spatial: int) -> None:
                self=lambda grad, self, indices, F: F.backward_op(
                    f"{name}BackwardBackward0", grad, self, kernel=f"max_pool{spatial}d_backward", indices=indices))
     derivative(f"{name}BackwardBackward0", "grad_output self", saves="indices",
-               grad_output=lambda grad, indices, F: H.max_pool_select(F, grad, indices, spatial),
+               grad_output=lambda grad, indices, F: HN.max_pool_select(F, grad, indices, spatial),
                self=lambda grad, F: F.zeros_like(grad))
 
 
@@ -225,7 +225,7 @@ def _avg_pools(spatial: int) -> None:
 def _max_unpool(spatial: int) -> None:
     """Max unpooling: its gradient is the incoming gradient's elements at the indices (a gather)."""
     derivative(f"MaxUnpool{spatial}DBackward0", "self", saves="indices",
-               self=lambda grad, indices, F: H.max_pool_select(F, grad, indices, spatial))
+               self=lambda grad, indices, F: HN.max_pool_select(F, grad, indices, spatial))
 
 
 for _spatial in (2, 3):
@@ -264,7 +264,7 @@ derivative("NativeGroupNormBackward0", "input weight bias", saves="groups", mult
            N.group_norm_backward(F, grads, input, weight, result1, result2, groups, input_index))
 derivative("EmbeddingBackward0", "weight", saves="indices weight_sym_size_0 padding_idx scale_grad_by_freq",
            weight=lambda grad, indices, weight_sym_size_0, padding_idx, scale_grad_by_freq, F:
-           H.embedding_backward(F, grad, indices, weight_sym_size_0, padding_idx, scale_grad_by_freq))
+           HN.embedding_backward(F, grad, indices, weight_sym_size_0, padding_idx, scale_grad_by_freq))
 derivative("NativeDropoutBackward0", "self", saves="mask scale", self=lambda grad, mask, scale: grad * mask * scale)
 derivative("BernoulliBackward0", "self", self=lambda grad, F: F.zeros_like(grad))
 derivative("GeluBackward0", "self", saves="approximate",
@@ -274,4 +274,4 @@ derivative("GeluBackwardBackward0", "grad_output self", saves="approximate",
            grad_output=lambda grad, self, approximate, F: F.backward_op("GeluBackwardBackward0", grad, self,
                                                                         approximate=approximate),
            self=lambda grad, grad_output, self, approximate, F:
-           grad * grad_output * H.gelu_second_derivative(F, self, approximate))
+           grad * grad_output * HN.gelu_second_derivative(F, self, approximate))

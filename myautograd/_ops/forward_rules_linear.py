@@ -27,6 +27,7 @@ from __future__ import annotations
 from .._autograd.formulas import NODES
 from .._grad_mode import STATE
 from . import formula_helpers as H
+from . import formula_helpers_nn as HN
 from . import window_math as W
 
 
@@ -134,7 +135,7 @@ def _max_unpool(spatial: int):
     """max_unpool on the tangent: its elements placed at the indices in a zero result (where an index
     repeats, the last element placed there, as the forward)."""
     def apply(t, v, F):
-        return H.max_pool_backward(F, t, v["result"], v["indices"], spatial, accumulate=False)
+        return HN.max_pool_backward(F, t, v["result"], v["indices"], spatial, accumulate=False)
     return apply
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 from .._autograd import forward
 from .._autograd.formulas import NODES
 from . import formula_helpers as H
+from . import formula_helpers_nn as HN
 from . import norm_math as N
 from . import svd_math
 
@@ -224,11 +225,11 @@ def _mse_terms(F, tangent, a, b, values):
 
 
 def _smooth_l1_terms(F, tangent, a, b, values):
-    return H.smooth_l1_backward(F, tangent, a, b, 0, values["beta"])
+    return HN.smooth_l1_backward(F, tangent, a, b, 0, values["beta"])
 
 
 def _huber_terms(F, tangent, a, b, values):
-    return H.huber_backward(F, tangent, a, b, 0, values["delta"])
+    return HN.huber_backward(F, tangent, a, b, 0, values["delta"])
 
 
 def _binary_cross_entropy(tangents, values, F):
@@ -238,7 +239,7 @@ def _binary_cross_entropy(tangents, values, F):
         terms.append(F.backward_op("BinaryCrossEntropyBackwardBackward0", tangents[0], self, target, weight=weight,
                                    reduction=0))
     if tangents[1] is not None:
-        terms.append(H.loss_scaled(F, -F.log(self / (1 - self)) * tangents[1], self, weight, 0))
+        terms.append(HN.loss_scaled(F, -F.log(self / (1 - self)) * tangents[1], self, weight, 0))
     return _reduction(terms[0] if len(terms) == 1 else terms[0] + terms[1], values["reduction"])
 
 
@@ -246,9 +247,9 @@ def _binary_cross_entropy_with_logits(tangents, values, F):
     self, target, weight, pos_weight = values["self"], values["target"], values["weight"], values["pos_weight"]
     terms = []
     if tangents[0] is not None:
-        terms.append(H.bce_logits_backward(F, tangents[0], self, target, weight, pos_weight, 0))
+        terms.append(HN.bce_logits_backward(F, tangents[0], self, target, weight, pos_weight, 0))
     if tangents[1] is not None:
-        terms.append(H.bce_logits_target_backward(F, tangents[1], self, weight, pos_weight, 0))
+        terms.append(HN.bce_logits_target_backward(F, tangents[1], self, weight, pos_weight, 0))
     return _reduction(terms[0] if len(terms) == 1 else terms[0] + terms[1], values["reduction"])
 
 
@@ -262,14 +263,14 @@ def _soft_margin_loss(tangents, values, F):
 
 def _nll_loss(tangents, values, F):
     """Linear in the input: the loss of the tangent (torch's ``nll_loss_forward(self_t, ...)``)."""
-    return H.nll_double_backward(F, tangents[0], values["self"], values["target"], values["weight"],
+    return HN.nll_double_backward(F, tangents[0], values["self"], values["target"], values["weight"],
                                  values["reduction"], values["ignore_index"], values["total_weight"])
 
 
 def _nll_loss_backward(node: str):
     """The NLL gradient, linear in its incoming gradient and constant in the input: the gradient for
     the incoming gradient's tangent (none where only the input has one, as torch's)."""
-    formula = H.nll_formula(node)
+    formula = HN.nll_formula(node)
 
     def rule(tangents, values, F):
         if tangents[0] is None:
@@ -286,7 +287,7 @@ def _softmax_backward_data(tangents, values, F):
     grad_t, output_t = tangents
     terms = []
     if grad_t is not None:
-        terms.append(H.softmax_backward_data(F, grad_t, output, dim))
+        terms.append(HN.softmax_backward_data(F, grad_t, output, dim))
     if output_t is not None:
         dims = H.dims_of(dim, output)
         terms.append(output_t * (grad_output - F.sum(grad_output * output, dims, True))
@@ -300,7 +301,7 @@ def _log_softmax_backward_data(tangents, values, F):
     grad_t, output_t = tangents
     terms = []
     if grad_t is not None:
-        terms.append(H.log_softmax_backward_data(F, grad_t, output, dim))
+        terms.append(HN.log_softmax_backward_data(F, grad_t, output, dim))
     if output_t is not None:
         terms.append(-output_t * F.exp(output) * F.sum(grad_output, H.dims_of(dim, output), True))
     return terms[0] if len(terms) == 1 else terms[0] + terms[1]
@@ -317,21 +318,21 @@ def _max_pool(spatial: int):
     """The tangents at the positions a max pooling of ``spatial`` dims took (torch's gather of ``self_t``
     at the indices)."""
     def rule(tangents, values, F):
-        return H.max_pool_select(F, tangents[0], values["indices"], spatial)
+        return HN.max_pool_select(F, tangents[0], values["indices"], spatial)
     return rule
 
 
 # -- glu and prelu --------------------------------------------------------------------------------------
 def _glu(tangents, values, F):
     """torch's ``glu_jvp``: ``a_t * sigmoid(b) + a * sigmoid(b) * (1 - sigmoid(b)) * b_t``."""
-    a, b = H.glu_halves(F, values["self"], values["dim"])
-    a_t, b_t = H.glu_halves(F, tangents[0], values["dim"])
+    a, b = HN.glu_halves(F, values["self"], values["dim"])
+    a_t, b_t = HN.glu_halves(F, tangents[0], values["dim"])
     gate = F.sigmoid(b)
     return a_t * gate + a * gate * (1 - gate) * b_t
 
 
 def _glu_backward(tangents, values, F):
-    return H.glu_backward_tangent(F, tangents[0], tangents[1], values["grad_output"], values["self"], values["dim"])
+    return HN.glu_backward_tangent(F, tangents[0], tangents[1], values["grad_output"], values["self"], values["dim"])
 
 
 def _prelu(tangents, values, F):

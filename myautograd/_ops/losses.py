@@ -19,10 +19,10 @@ from .._autograd.formula_math import BACKWARD_KERNELS, STEPWISE_KERNELS, ArrayMa
 from .._autograd.record import recorded
 from .._summation import sum_array
 from .._tensor import Tensor, make_tensor
-from . import formula_helpers as H
+from . import formula_helpers_nn as HN
 from .common import broadcast_shapes, refuse_requires_grad
 from .derivatives import NODES
-from .formula_helpers import nll_backward, nll_selection
+from .formula_helpers_nn import nll_backward, nll_selection
 from .reduction import log_softmax
 from .special import div_by_number, mul_by_number, xlogy
 from .views import expand
@@ -301,8 +301,8 @@ def kl_div(input, target, reduction="mean", log_target=False):
     return out
 
 
-BACKWARD_KERNELS["MseLossBackwardBackward0"] = lambda grad, x, t, reduction: H.mse_backward(grad, x, t, reduction)
+BACKWARD_KERNELS["MseLossBackwardBackward0"] = lambda grad, x, t, reduction: HN.mse_backward(grad, x, t, reduction)
 BACKWARD_KERNELS["SmoothL1LossBackwardBackward0"] = (
-    lambda grad, x, t, reduction, beta: H.smooth_l1_backward(ArrayMath, grad, x, t, reduction, beta))
+    lambda grad, x, t, reduction, beta: HN.smooth_l1_backward(ArrayMath, grad, x, t, reduction, beta))
 BACKWARD_KERNELS["HuberLossBackwardBackward0"] = (
-    lambda grad, x, t, reduction, delta: H.huber_backward(ArrayMath, grad, x, t, reduction, delta))
+    lambda grad, x, t, reduction, delta: HN.huber_backward(ArrayMath, grad, x, t, reduction, delta))

@@ -21,7 +21,7 @@ from .. import _backend, _dtype
 from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, window_view
 from .._autograd.record import recorded
 from .._tensor import Tensor, make_tensor
-from . import formula_helpers as H
+from . import formula_helpers_nn as HN
 from . import pool_checks as C
 from . import window_math as W
 from .convolution import _tuple
@@ -29,7 +29,7 @@ from .derivatives import NODES
 
 for _n in (2, 3):
     BACKWARD_KERNELS[f"max_pool{_n}d_backward"] = (
-        lambda grad, x, indices, spatial=_n: H.max_pool_backward(ArrayMath, grad, x, indices, spatial))
+        lambda grad, x, indices, spatial=_n: HN.max_pool_backward(ArrayMath, grad, x, indices, spatial))
 BACKWARD_KERNELS["avg_pool_backward"] = lambda grad, x, **attrs: W.avg_pool_backward(ArrayMath, grad, sizes=x.shape,
                                                                                      **attrs)
 BACKWARD_KERNELS["adaptive_avg_backward"] = (

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from myautograd._ops import formula_helpers as H
+from myautograd._ops import formula_helpers_nn as HN
 from myautograd._ops import norm_math as N
 
 from ._registry import formula, mutant
@@ -164,7 +165,7 @@ def lerp_weights():
 
 @mutant("formulas", "gelu's tanh approximation differentiated as the exact gelu")
 def gelu_approximation():
-    formula("GeluBackward0", "self", lambda grad, self, approximate, F: H.gelu_backward(F, grad, self, "none"))
+    formula("GeluBackward0", "self", lambda grad, self, approximate, F: HN.gelu_backward(F, grad, self, "none"))
 
 
 @mutant("formulas", "leaky_relu's gradient with the default slope 0.01 whatever the slope")

@@ -10,6 +10,7 @@ import numpy as np
 from myautograd._autograd import formula_math
 from myautograd._ops import creation, losses, norm_math, reduction, window_math
 from myautograd._ops import formula_helpers as H
+from myautograd._ops import formula_helpers_nn as HN
 from myautograd._tensor import Tensor
 from myautograd.nn.modules import loss as loss_modules
 from myautograd.optim import adam, optimizer, sgd
@@ -244,13 +245,13 @@ def negative_dim_backward():
 @mutant("losses and layers", "binary cross entropy's target gradient with the wrong sign")
 def bce_target_sign():
     formula("BinaryCrossEntropyBackward0", "target", lambda grad, self, weight, reduction, F:
-            H.loss_scaled(F, F.log(self / (1 - self)) * grad, self, weight, reduction))
+            HN.loss_scaled(F, F.log(self / (1 - self)) * grad, self, weight, reduction))
 
 
 @mutant("losses and layers", "binary cross entropy with logits: the target gradient +x instead of -x")
 def bce_logits_target_sign():
     formula("BinaryCrossEntropyWithLogitsBackward0", "target", lambda grad, self, weight, pos_weight, reduction, F:
-            H.loss_scaled(F, self * grad, self, weight, reduction))
+            HN.loss_scaled(F, self * grad, self, weight, reduction))
 
 
 @mutant("losses and layers", "mse_loss's gradient without the factor 2")
@@ -287,7 +288,7 @@ def nll_mean_count():
 def smooth_l1_boundary():
     def broken(grad, self, target, reduction, beta, F):
         x = self - target
-        norm = H.loss_norm(self, reduction)
+        norm = HN.loss_norm(self, reduction)
         return F.where(x < -beta, -norm * grad, F.where(x > beta, norm * grad, norm * x * grad / beta))
 
     formula("SmoothL1LossBackward0", "self", broken)
@@ -296,7 +297,7 @@ def smooth_l1_boundary():
 @mutant("losses and layers", "huber_loss's gradient clipped at 1 whatever delta")
 def huber_delta():
     formula("HuberLossBackward0", "self", lambda grad, self, target, reduction, delta, F:
-            H.huber_backward(F, grad, self, target, reduction, 1.0))
+            HN.huber_backward(F, grad, self, target, reduction, 1.0))
 
 
 @mutant("losses and layers", "kl_div's batchmean divided by every element")
@@ -342,7 +343,7 @@ def batch_norm_biased():
 @mutant("losses and layers", "embedding's padding row gets a gradient")
 def embedding_padding():
     formula("EmbeddingBackward0", "weight", lambda grad, indices, weight_sym_size_0, padding_idx, scale_grad_by_freq, F:
-            H.embedding_backward(F, grad, indices, weight_sym_size_0, -1, scale_grad_by_freq))
+            HN.embedding_backward(F, grad, indices, weight_sym_size_0, -1, scale_grad_by_freq))
 
 
 @mutant("losses and layers", "F.dropout in eval mode returns a copy with history, not the input itself")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from myautograd._ops import convolution, formula_helpers, indexing, norm_math, pool_checks, reduction, signatures
+from myautograd._ops import convolution, formula_helpers_nn, indexing, norm_math, pool_checks, reduction, signatures
 
 from ._registry import formula, mutant, op, replace
 
@@ -33,7 +33,7 @@ def max_unpool_tangent_sums_repeats():
 
         return max_pool_backward
 
-    replace(formula_helpers, "max_pool_backward", make)
+    replace(formula_helpers_nn, "max_pool_backward", make)
 
 
 @mutant("losses and layers", "pooling takes a negative padding for none where torch refuses it ('pad must be "
