@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import copy
 import math
-import os
-import sys
 import warnings
 import weakref
 from collections.abc import Callable
@@ -33,6 +31,7 @@ from ._grad_mode import STATE
 from ._hooks import add_hook
 from ._printing import format_tensor
 from ._size import Size
+from ._user_warnings import warn_once
 
 NONLEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
@@ -50,35 +49,6 @@ SCALAR_CONVERSION_WARNING = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
     "Consider using tensor.detach() first."
 )
-_warned_once: set[str] = set()
-
-
-def warn_once(message: str, category=UserWarning, stacklevel: int | None = 3) -> None:
-    """Warnings that torch emits once per process; ``stacklevel=None``: pointing at the first frame
-    outside myautograd, as a warning from torch's C++ code points at the Python line that called it."""
-    if message not in _warned_once:
-        _warned_once.add(message)
-        warnings.warn(message, category, stacklevel=_user_stacklevel() if stacklevel is None else stacklevel)
-
-
-def warn_from_user_code(message: str, category=UserWarning) -> None:
-    """A warning pointing at the first frame outside myautograd, as a warning from torch's C++ code
-    points at the Python line that called the op (however many of myautograd's frames lie between)."""
-    warnings.warn(message, category, stacklevel=_user_stacklevel())
-
-
-_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
-
-
-def _user_stacklevel() -> int:
-    """The ``stacklevel`` that makes a warning issued by this function's caller point at the first
-    frame outside the package."""
-    frame, level = sys._getframe(2), 2
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
 class TensorMeta:
     """The rarely used autograd state of a tensor."""
 

@@ -7,7 +7,8 @@ import numpy as np
 from .. import _dtype
 from .._backend import device_of, host_value
 from .._grad_mode import STATE
-from .._tensor import Tensor, make_tensor, warn_once
+from .._tensor import Tensor, make_tensor
+from .._user_warnings import warn_once
 
 PY_NUMBERS = (bool, int, float, complex)
 

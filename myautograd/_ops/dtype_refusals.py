@@ -17,7 +17,8 @@ from typing import NamedTuple
 
 from .. import _dtype
 from .._grad_mode import STATE
-from .._tensor import Tensor, warn_once
+from .._tensor import Tensor
+from .._user_warnings import warn_once
 
 COMPLEX = ("complex64", "complex128")
 REDUCED = ("float16", "bfloat16")

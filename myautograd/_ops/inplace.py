@@ -21,7 +21,8 @@ from .._autograd.conjugate_views import ConjugateView, shared
 from .._autograd.record import record_inplace, records_any
 from .._autograd.views import OVERLAP_MESSAGE, REBASE_REFUSED, copy_slices, rebase_message
 from .._grad_mode import STATE
-from .._tensor import Tensor, make_tensor, version_counter, warn_from_user_code
+from .._tensor import Tensor, make_tensor, version_counter
+from .._user_warnings import warn_from_user_code
 from . import ternary
 from .common import cast, check_castable
 from .derivatives import NODES

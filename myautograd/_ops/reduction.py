@@ -20,7 +20,8 @@ from .._autograd.record import record, records
 from .._dtype import REDUCED_FLOATS
 from .._reduced import in_float32
 from .._summation import sum_array
-from .._tensor import Tensor, make_tensor, warn_from_user_code
+from .._tensor import Tensor, make_tensor
+from .._user_warnings import warn_from_user_code
 from .common import check_tensor, normalize_dim, normalize_dims, read_as, to_dtype
 from .derivatives import NODES
 from .linalg import nuclear_norm

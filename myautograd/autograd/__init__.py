@@ -29,7 +29,8 @@ from .._grad_mode import (
 )
 from .._missing import missing_attribute as _missing_attribute
 from .._ops.shape import stack
-from .._tensor import Tensor, make_tensor, warn_once
+from .._tensor import Tensor, make_tensor
+from .._user_warnings import warn_once
 from . import anomaly_mode, forward_ad, function, functional, graph
 from .anomaly_mode import detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled, set_detect_anomaly
 from .function import Function, FunctionCtx, once_differentiable
