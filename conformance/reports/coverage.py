@@ -136,7 +136,8 @@ def database_text(result: dict) -> str:
                   f"{found['rendered']} entries ({found['names']} names) rendered, {found['selected']} cases "
                   f"selected in this run. Of the {mine['entries']} entries selected, {implementation} implements "
                   f"{mine['implemented']} (some item runs past every name it lacks), and {mine['passing']} of "
-                  f"those pass every item.", "", f"{found['skipped']} entries skipped:", ""]
+                  f"those pass every item.", "",
+                  f"Skipped ({found['skipped']} entries, or samples of an entry, by reason):", ""]
         lines += [f"* {count}: {clean(reason)}" for reason, count in sorted(found["skip_reasons"].items(),
                                                                              key=lambda pair: -pair[1])]
         left_out = found.get("samples_left_out", {})

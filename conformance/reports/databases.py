@@ -50,8 +50,9 @@ def database_lines(result: dict) -> list[str]:
     lines = []
     for name, found in result.get("databases", {}).items():
         mine = counts[name]
-        lines.append(f"torch's {name} (torch {found['torch']}): {found['rendered']} entries rendered, "
-                     f"{found['skipped']} skipped; of the {mine['entries']} entries this run selected, "
+        lines.append(f"torch's {name} (torch {found['torch']}): {found['rendered']} entries rendered "
+                     f"({found['skipped']} entries or samples skipped, why in coverage.md); of the "
+                     f"{mine['entries']} entries this run selected, "
                      f"{implementation} implements {mine['implemented']}, and {mine['passing']} of those pass "
                      "every item.")
     return lines
