@@ -175,7 +175,7 @@ def test_loss_values_and_grads(name, options, kind, reduction):
         assert m_loss.grad_fn.name() == t_loss.grad_fn.name()
 
 
-@pytest.mark.parametrize("name", ["mse_loss", "l1_loss"])
+@pytest.mark.parametrize("name", ["mse_loss", "l1_loss", "huber_loss"])
 @pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
 def test_weighted_regression_losses(name, reduction):
     x, y, w = data(13, (3, 4)), data(14, (3, 4)), np.abs(data(15, (3, 4)))
@@ -196,6 +196,9 @@ LOSS_ERRORS = [
     lambda torch, nn: nn.MSELoss(reduction="bogus")(torch.ones(2), torch.ones(2)),
     lambda torch, nn: nn.functional.mse_loss(torch.ones(2), torch.ones(2), weight=torch.ones(3)),
     lambda torch, nn: nn.functional.huber_loss(torch.ones(2), torch.ones(2), delta=0),
+    lambda torch, nn: nn.functional.huber_loss(torch.ones(2), torch.ones(2), weight=torch.ones(3)),
+    lambda torch, nn: nn.functional.huber_loss(torch.ones(2), torch.ones(2), reduction="bogus", weight=torch.ones(2)),
+    lambda torch, nn: nn.functional.huber_loss(torch.ones(2), torch.ones(2), delta=-1.0, weight=torch.ones(3)),
     lambda torch, nn: nn.HuberLoss(delta=-1.0)(torch.ones(2), torch.ones(2)),
     lambda torch, nn: nn.functional.huber_loss(torch.ones(2), torch.ones(2), delta=float("nan")),
     lambda torch, nn: nn.BCEWithLogitsLoss()(torch.ones(3), torch.ones(2)),

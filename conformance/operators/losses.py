@@ -4,7 +4,8 @@ Each loss is sampled with every reduction, with a target that requires grad wher
 differentiates the target too (mse, l1, smooth_l1, huber, the binary cross entropies, kl_div,
 probability targets of cross_entropy), at the points where the derivative is a convention
 (zero difference for l1, the beta/delta boundary of smooth_l1/huber), and with the options that
-change the formula (class weights, ignore_index, label_smoothing, pos_weight, log_target).
+change the formula (class weights, ignore_index, label_smoothing, pos_weight, log_target, the elementwise weight of
+mse, l1 and huber).
 Losses reduce through logs and means: COMPOSITE class. Torch has no forward-over-reverse for
 huber_loss (its backward has no forward formula) and raises in it for mse_loss's mean with a
 target without tangent (pytorch/pytorch#123996): those steps check the same exception.
@@ -22,6 +23,13 @@ def _regression(name: str, extra: list, torch_raises: tuple[str, ...] = ()) -> o
     # mse_loss with a target that has no tangent: torch's forward-over-reverse raises "ZeroTensors are
     # immutable" (pytorch/pytorch#123996, mean reduction only): the same exception is what is checked
     zero_tensor_bug = ("forward-over-reverse",) if name == "mse_loss" else ()
+    # weight= (not smooth_l1_loss's): torch's Python path, whose mean divides by the weights' sum for mse and l1
+    # and by the element count for huber
+    weighted = [] if name == "smooth_l1_loss" else [
+        S(f"F.{name}(x, t, weight=w)", "weighted, mean", x=R(3, 4), t=R(3, 4), w=R(3, 4, low=0.2, high=2.0)),
+        S(f"F.{name}(x, t, reduction='sum', weight=w)", "weighted, sum", x=R(3), t=R(3), w=R(3, low=0.2, high=2.0)),
+        E(f"F.{name}(x, t, weight=w)", "weights of another size than the input", x=R(3), t=R(3), w=R(4, grad=False)),
+    ]
     return op(name, f"torch.nn.functional.{name}", COMPOSITE, torch_raises=torch_raises,
               default=[
                   S(f"F.{name}(x, t)", "mean, a target that requires grad", x=R(3, 4), t=R(3, 4)),
@@ -32,6 +40,7 @@ def _regression(name: str, extra: list, torch_raises: tuple[str, ...] = ()) -> o
                     torch_raises=zero_tensor_bug),
                   S(f"F.{name}(x, t)", "a broadcast target: a warning", x=R(3), t=R(3, 1)),
                   *extra,
+                  *weighted,
                   E(f"F.{name}(x, t, reduction='average')", "an unknown reduction", x=R(3), t=R(3)),
                   E(f"F.{name}(x, t)", "shapes that do not broadcast", x=R(3), t=R(4)),
               ])

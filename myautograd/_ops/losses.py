@@ -101,18 +101,27 @@ def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
                     {"reduction": code, "beta": beta})
 
 
-def huber_loss(input, target, reduction="mean", delta=1.0):
-    code = reduction_code(reduction)
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    """torch's huber_loss; with ``weight``, its Python path: the elementwise losses times the weight (of the
+    input's size), then reduced, the mean an unweighted one (unlike mse_loss's and l1_loss's)."""
     size_warning(input, target)
+    input, target = broadcast_pair(input, target)
+    if weight is not None and weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    code = 0 if weight is not None else reduction_code(reduction)
     if not delta > 0:  # NaN too, as torch's check reads
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    input, target = broadcast_pair(input, target)
     x = input._data
     z = np.abs(x - target._data)
     half = x.dtype.type(0.5)
     values = np.where(z < delta, half * z * z, x.dtype.type(delta) * (z - half * x.dtype.type(delta)))
-    return recorded(NODES["HuberLossBackward0"], reduced(values, code), (input, target),
-                    {"reduction": code, "delta": delta})
+    losses = recorded(NODES["HuberLossBackward0"], reduced(values, code), (input, target),
+                      {"reduction": code, "delta": delta})
+    if weight is None:
+        return losses
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+    return reduce_tensor(losses * weight, reduction)
 
 
 # -- negative log likelihood and cross entropy -------------------------------------------------------------

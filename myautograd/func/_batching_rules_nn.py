@@ -106,6 +106,8 @@ def affine_norm(op, args, kwargs):
 
 # -- losses, convolutions and pooling --------------------------------------------------------------------------
 SIZE_WARNING_LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss")
+#: the losses whose mean with ``weight=`` divides by the weights' sum (huber_loss's divides by the count)
+WEIGHTED_MEAN_LOSSES = ("mse_loss", "l1_loss")
 POINTWISE_LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
                     "binary_cross_entropy_with_logits", "kl_div")
 
@@ -135,12 +137,15 @@ def pointwise_loss(op, args, kwargs):
         pair = [aligned(t, levels, rank, expand=True) for t in (x, target)]
         shape = _broadcast(list(pair[0].shape), list(pair[1].shape))
         pair = [RAW["expand"](t, shape) for t in pair]
+    weight = kwargs.get("weight")
     rest, kwargs = _map_tensors(lambda t: aligned(t, levels, rank), args[2:], kwargs)
     losses = batched(op(*pair, *rest, **dict(kwargs, reduction="none")), levels)
     if reduction == "none":
         return losses
     if reduction == "batchmean":
         return losses.sum() / args[0].shape[0] if args[0].dim() else losses.sum()
+    if reduction == "mean" and weight is not None and op.__name__ in WEIGHTED_MEAN_LOSSES:
+        return losses.sum() / weight.sum()
     return losses.sum() if reduction == "sum" else losses.mean()
 
 

@@ -35,6 +35,7 @@ from . import (  # noqa: F401 - imported for their registrations
     saved_tensor_hooks,
     summation_order,
     transforms,
+    weighted_losses,
 )
 from ._registry import AREAS, MUTANTS, apply
 
