@@ -340,11 +340,14 @@ derivative("MeanBackward1", "self", saves="dim keepdim self_sym_sizes",
            F.div_number(H.restore_dims(F, grad, dim, keepdim, self_sym_sizes), H.reduced_count(self_sym_sizes, dim)))
 derivative("MaxBackward1", "self", self=lambda grad, self, result, F: H.evenly(F, grad, self, result))
 derivative("MinBackward1", "self", self=lambda grad, self, result, F: H.evenly(F, grad, self, result))
-for _name in ("MaxBackward0", "MinBackward0"):
+for _name in ("MedianBackward0", "NanmedianBackward0"):
+    derivative(_name, "self", self=lambda grad, self, result, F: H.evenly(F, grad, self, result))
+for _name in ("MaxBackward0", "MinBackward0", "KthvalueBackward0", "MedianBackward1", "NanmedianBackward1",
+              "ModeBackward0"):
     derivative(_name, "self", saves="dim keepdim indices self_sym_sizes", multi_output=True,
                self=lambda grads, dim, keepdim, indices, self_sym_sizes, F:
                H.value_selecting(F, grads[0], dim, indices, self_sym_sizes, keepdim))
-for _name in ("SortBackward0", "SortBackward1"):  # sort without and with its stable= argument
+for _name in ("SortBackward0", "SortBackward1", "TopkBackward0"):  # sort without and with its stable= argument
     derivative(_name, "self", saves="dim indices self_sym_sizes",
                self=lambda grad, dim, indices, self_sym_sizes, F: H.value_selecting(F, grad, dim, indices,
                                                                                    self_sym_sizes, True))

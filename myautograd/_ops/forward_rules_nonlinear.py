@@ -480,6 +480,7 @@ RULES = {
     "AminBackward0": _amax_amin,
     "MaxBackward0": _max_min_dim,
     "MinBackward0": _max_min_dim,
+    **dict.fromkeys(("KthvalueBackward0", "MedianBackward1", "NanmedianBackward1", "ModeBackward0"), _max_min_dim),
     "LogsumexpBackward0": _logsumexp,
     "LinalgVectorNormBackward0": _vector_norm,
     "ProdBackward0": _prod,

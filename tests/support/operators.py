@@ -81,6 +81,13 @@ REDUCTION_OPS = [
     Op("sort", lambda t, x: x.sort(1).values, ((3, 4),)),
     Op("sort_descending", lambda t, x: t.sort(x, 0, descending=True).values, ((3, 4),)),
     Op("sort_stable", lambda t, x: t.sort(x, stable=True, dim=0).values, ((3, 4),)),  # SortBackward1
+    Op("topk", lambda t, x: t.topk(x, 2, 0, largest=False).values, ((3, 4),)),
+    Op("kthvalue", lambda t, x: x.kthvalue(2, 1, keepdim=True).values, ((3, 4),)),
+    Op("median", lambda t, x: x.median(), ((3, 4),)),
+    Op("median_dim", lambda t, x: t.median(x, 0).values, ((3, 4),)),
+    Op("nanmedian", lambda t, x: t.nanmedian(x), ((3, 4),)),
+    Op("nanmedian_dim", lambda t, x: x.nanmedian(-1).values, ((3, 4),)),
+    Op("mode", lambda t, x: t.mode(x, 0).values, ((3, 4),)),
     # a 0-dim input: dim 0 is the tensor itself
     Op("max_dim_0d", lambda t, x: x.max(0)[0], ((),)),
     Op("amax_0d", lambda t, x: x.amax(0), ((),)),

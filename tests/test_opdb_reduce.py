@@ -1,0 +1,90 @@
+"""The selections along a dim that op_db's samples check (topk, argsort, msort, kthvalue, median,
+nanmedian, mode): the conventions torch's kernels pick where the samples leave a choice (ties, NaN,
+lines of even length, ``out=``), against torch (not topk's order of ties, which torch's partial sort
+leaves unspecified), and the mutant of ``tests/mutants/opdb_reduce.py``
+killed by its opinfo item."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+import torch
+
+import myautograd
+from conformance.implementations import REFERENCE, resolve
+from tests.test_opdb import REGISTRY, judged, mutant_record
+
+NAN = float("nan")
+
+
+def both(fn, values):
+    """``fn`` on torch and on myautograd, for a tensor of ``values``: each side's results as lists."""
+    seen = []
+    for t in (torch, myautograd):
+        result = fn(t, t.tensor(values, dtype=t.float64))
+        seen.append([r.tolist() for r in result] if isinstance(result, tuple) else result.tolist())
+    return seen
+
+
+SELECTIONS = [
+    lambda t, x: t.mode(x, 1),  # ties: the smallest of the most frequent values, at its last occurrence
+    lambda t, x: t.median(x, 1),  # even lines: the lower middle; a line with NaN: its first NaN
+    lambda t, x: t.nanmedian(x, 1),  # the NaNs left out
+    lambda t, x: t.nanmedian(x),
+    lambda t, x: t.median(x),
+    lambda t, x: t.argsort(x, 0, descending=True),
+]
+
+
+@pytest.mark.parametrize("fn", SELECTIONS, ids=["mode", "median_dim", "nanmedian_dim", "nanmedian", "median", "argsort"])
+def test_selections_pick_as_torch(fn):
+    values = [[3.0, 1.0, 3.0, 1.0, 2.0, 0.5], [5.0, NAN, 4.0, 2.0, 4.0, 0.0], [4.0, 4.0, 1.0, 4.0, 7.0, 8.0]]
+    if fn is SELECTIONS[0]:  # mode of a line holding NaN: torch's sort-based kernel gives no defined answer
+        values[1][1] = 5.0
+    theirs, ours = both(fn, values)
+    assert repr(ours) == repr(theirs)  # repr: NaN equals NaN
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda t: t.topk(t.zeros(3), 4), "selected index k out of range"),
+    (lambda t: t.kthvalue(t.zeros(2, 2), 3), "kthvalue(): selected number k out of range for dimension 1"),
+    (lambda t: t.kthvalue(t.tensor(2), 0), "kthvalue(): selected number k out of range for dimension 0"),
+    (lambda t: t.median(t.zeros(0, 2), 0), "median(): Expected reduction dim 0 to have non-zero size."),
+])
+def test_invalid_selections_raise_torch_s_error(call, message):
+    for t in (torch, myautograd):
+        with pytest.raises((RuntimeError, IndexError), match="^" + message.replace("(", r"\(").replace(")", r"\)")):
+            call(t)
+
+
+def test_kthvalue_out_resizes_as_torch_with_one_warning():
+    """torch sizes both outputs with the dim kept first, warning for the values only, then drops the dim."""
+    seen = []
+    for t in (torch, myautograd):
+        values, indices = t.zeros(10), t.tensor(7)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            t.kthvalue(t.arange(10.0).flip(0), 3, out=(values, indices))
+        seen.append((values.tolist(), indices.tolist(), [str(w.message).split(" (Triggered")[0] for w in caught]))
+    assert seen[1] == seen[0]
+    assert len(seen[0][2]) == 1 and "[10]" in seen[0][2][0]
+
+
+def test_selections_record_torch_s_nodes():
+    for t in (torch, myautograd):
+        x = t.tensor([[1.0, 3.0, 2.0], [0.0, 5.0, 4.0]], requires_grad=True)
+        names = [type(r.grad_fn).__name__ for r in (t.topk(x, 2).values, t.kthvalue(x, 1).values, x.median(),
+                                                    x.median(0).values, x.nanmedian(), x.nanmedian(1).values,
+                                                    x.mode(0).values, t.msort(x))]
+        assert names == ["TopkBackward0", "KthvalueBackward0", "MedianBackward0", "MedianBackward1",
+                         "NanmedianBackward0", "NanmedianBackward1", "ModeBackward0", "SortBackward0"], t
+
+
+def test_the_mutant_of_median_s_upper_middle_is_killed_by_op_db():
+    """The hand-written table has no median case; op_db's sample 3 is a line of two elements."""
+    median = REGISTRY.get("opinfo.median.default")
+    assert judged(median, resolve(REFERENCE), resolve("myautograd"), dtype="float64")["outcome"] == "pass"
+    record = mutant_record("median_upper_middle", median, "float64")
+    assert record["outcome"] == "fail", record
+    assert record["diff"][0]["aspect"] == "value", record["diff"][0]
