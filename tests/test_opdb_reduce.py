@@ -1,11 +1,13 @@
 """The selections along a dim that op_db's samples check (topk, argsort, msort, kthvalue, median,
-nanmedian, mode): the conventions torch's kernels pick where the samples leave a choice (ties, NaN,
+nanmedian, mode), and the scans and NaN-skipping reductions (cummax, cummin, logcumsumexp, nansum,
+nanmean): the conventions torch's kernels pick where the samples leave a choice (ties, NaN,
 lines of even length, ``out=``), against torch (not topk's order of ties, which torch's partial sort
 leaves unspecified), and the mutant of ``tests/mutants/opdb_reduce.py``
 killed by its opinfo item."""
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import pytest
@@ -34,10 +36,15 @@ SELECTIONS = [
     lambda t, x: t.nanmedian(x),
     lambda t, x: t.median(x),
     lambda t, x: t.argsort(x, 0, descending=True),
+    lambda t, x: t.cummax(x, 1),  # ties move the index on; NaN stays, its index moving to each later NaN
+    lambda t, x: t.cummin(x, 1),
+    lambda t, x: t.nansum(x, 1),
+    lambda t, x: t.nanmean(x, 0),
 ]
 
 
-@pytest.mark.parametrize("fn", SELECTIONS, ids=["mode", "median_dim", "nanmedian_dim", "nanmedian", "median", "argsort"])
+@pytest.mark.parametrize("fn", SELECTIONS, ids=["mode", "median_dim", "nanmedian_dim", "nanmedian", "median", "argsort",
+                                                 "cummax", "cummin", "nansum", "nanmean"])
 def test_selections_pick_as_torch(fn):
     values = [[3.0, 1.0, 3.0, 1.0, 2.0, 0.5], [5.0, NAN, 4.0, 2.0, 4.0, 0.0], [4.0, 4.0, 1.0, 4.0, 7.0, 8.0]]
     if fn is SELECTIONS[0]:  # mode of a line holding NaN: torch's sort-based kernel gives no defined answer
@@ -51,10 +58,13 @@ def test_selections_pick_as_torch(fn):
     (lambda t: t.kthvalue(t.zeros(2, 2), 3), "kthvalue(): selected number k out of range for dimension 1"),
     (lambda t: t.kthvalue(t.tensor(2), 0), "kthvalue(): selected number k out of range for dimension 0"),
     (lambda t: t.median(t.zeros(0, 2), 0), "median(): Expected reduction dim 0 to have non-zero size."),
+    (lambda t: t.nanmean(t.tensor([1, 2])), "nanmean(): expected input to have floating point or complex dtype but "
+                                            "got Long"),
+    (lambda t: t.logcumsumexp(t.zeros(5, 2), 2), "Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
 ])
 def test_invalid_selections_raise_torch_s_error(call, message):
     for t in (torch, myautograd):
-        with pytest.raises((RuntimeError, IndexError), match="^" + message.replace("(", r"\(").replace(")", r"\)")):
+        with pytest.raises((RuntimeError, IndexError), match="^" + re.escape(message)):
             call(t)
 
 
@@ -76,9 +86,27 @@ def test_selections_record_torch_s_nodes():
         x = t.tensor([[1.0, 3.0, 2.0], [0.0, 5.0, 4.0]], requires_grad=True)
         names = [type(r.grad_fn).__name__ for r in (t.topk(x, 2).values, t.kthvalue(x, 1).values, x.median(),
                                                     x.median(0).values, x.nanmedian(), x.nanmedian(1).values,
-                                                    x.mode(0).values, t.msort(x))]
+                                                    x.mode(0).values, t.msort(x), x.cummax(1).values,
+                                                    x.cummin(0).values, x.logcumsumexp(1), x.nansum(), x.nanmean(0))]
         assert names == ["TopkBackward0", "KthvalueBackward0", "MedianBackward0", "MedianBackward1",
-                         "NanmedianBackward0", "NanmedianBackward1", "ModeBackward0", "SortBackward0"], t
+                         "NanmedianBackward0", "NanmedianBackward1", "ModeBackward0", "SortBackward0",
+                         "CummaxBackward0", "CumminBackward0", "LogcumsumexpBackward0", "NansumBackward0",
+                         "DivBackward0"], t
+
+
+def test_nansum_s_gradient_is_zero_at_the_nans_and_logcumsumexp_s_is_torch_s():
+    values = [[1.0, NAN, -2.0], [NAN, 30.0, 31.0]]
+    seen = []
+    for t in (torch, myautograd):
+        x = t.tensor(values, dtype=t.float64, requires_grad=True)
+        weights = t.tensor([[0.5, -1.0, 2.0], [1.5, -0.25, 1.0]], dtype=t.float64)
+        (g_sum,) = t.autograd.grad(t.nansum(x, 0), x, weights[0])
+        (g_mean,) = t.autograd.grad(t.nanmean(x), x)
+        y = t.tensor([[1.0, 2.0, 3.0], [40.0, 41.0, -5.0]], dtype=t.float64, requires_grad=True)
+        (g_log,) = t.autograd.grad(t.logcumsumexp(y, 1), y, weights)  # gradients of both signs
+        seen.append((g_sum.tolist(), g_mean.tolist(), sum(g_log.tolist(), [])))
+    assert seen[1][:2] == seen[0][:2]
+    assert seen[1][2] == pytest.approx(seen[0][2], rel=1e-12, abs=1e-30)
 
 
 def test_the_mutant_of_median_s_upper_middle_is_killed_by_op_db():

@@ -332,6 +332,8 @@ derivative("SumBackward0", "self", saves="self_sym_sizes",
            self=lambda grad, self_sym_sizes, F: F.expand(grad, self_sym_sizes))
 derivative("SumBackward1", "self", saves="dim keepdim self_sym_sizes",
            self=lambda grad, dim, keepdim, self_sym_sizes, F: H.restore_dims(F, grad, dim, keepdim, self_sym_sizes))
+derivative("NansumBackward0", "self", saves="dim keepdim",
+           self=lambda grad, self, dim, keepdim, F: H.nansum_backward(F, grad, self, dim, keepdim))
 derivative("MeanBackward0", "self", saves="self_sym_sizes self_sym_numel",
            self=lambda grad, self_sym_sizes, self_sym_numel, F: F.div_number(F.expand(grad, self_sym_sizes),
                                                                               self_sym_numel))
@@ -351,6 +353,11 @@ for _name in ("SortBackward0", "SortBackward1", "TopkBackward0"):  # sort withou
     derivative(_name, "self", saves="dim indices self_sym_sizes",
                self=lambda grad, dim, indices, self_sym_sizes, F: H.value_selecting(F, grad, dim, indices,
                                                                                    self_sym_sizes, True))
+for _name in ("CummaxBackward0", "CumminBackward0"):
+    derivative(_name, "self", saves="dim indices",
+               self=lambda grad, self, dim, indices, F: H.cumulative_extreme_backward(F, grad, self, dim, indices))
+derivative("LogcumsumexpBackward0", "self", saves="dim",
+           self=lambda grad, self, result, dim, F: H.logcumsumexp_backward(F, grad, self, result, dim))
 derivative("AmaxBackward0", "self", saves="dim keepdim",
            self=lambda grad, self, result, dim, keepdim, F: H.evenly_dims(F, grad, self, result, dim, keepdim))
 derivative("AminBackward0", "self", saves="dim keepdim",

@@ -52,6 +52,12 @@ def restore_dims(F, grad, dim, keepdim, sizes):
     return F.expand(grad, sizes)
 
 
+def nansum_backward(F, grad, self, dim, keepdim):
+    """Backward of nansum: a sum's gradient, zero where ``self`` is NaN."""
+    spread = F.expand(grad, tuple(self.shape)) if dim is None else restore_dims(F, grad, dim, keepdim, tuple(self.shape))
+    return spread * ~F.isnan(self)
+
+
 def reduced_count(sizes, dim) -> int:
     count = 1
     for d in dim:
@@ -141,6 +147,30 @@ def value_selecting(F, grad, dim, indices, sizes, keepdim):
         index = np.expand_dims(index, dim)
         grad = F.unsqueeze(grad, dim)
     return F.scatter_into_zeros(sizes, grad, dim, index, grad, False)
+
+
+def cumulative_extreme_backward(F, grad, self, dim, indices):
+    """Backward of cummax/cummin: each gradient added at the index its running extreme was taken at."""
+    if self.ndim == 0:
+        return grad * 1
+    return F.scatter_into_zeros(tuple(self.shape), grad, dim, F.array(indices), grad, True)
+
+
+def logcumsumexp_backward(F, grad, self, result, dim):
+    """Backward of logcumsumexp: gradient j is ``sum over i >= j of grad_i exp(self_j - result_i)``, taken as
+    torch takes it, in logarithms, the positive and the negative parts of ``grad`` apart (each a reversed
+    logcumsumexp), so that nothing overflows: the difference of two exponentials."""
+    if self.ndim == 0 or numel(self.shape) == 0:
+        return grad * 1
+    lowest = float(np.finfo(F.array(self).dtype).min)
+    log_size = F.log(F.abs(grad))
+
+    def from_the_end(x):
+        return F.flip(F.logcumsumexp(F.flip(x, (dim,)), dim), (dim,))
+
+    positive = F.where(grad > 0, log_size, lowest)
+    negative = F.where(grad < 0, log_size, lowest)
+    return F.exp(from_the_end(positive - result) + self) - F.exp(from_the_end(negative - result) + self)
 
 
 def scatter_positions(F, grad, positions, sizes):

@@ -329,6 +329,8 @@ RULES = {
     "SortBackward0": _sort,
     "SortBackward1": _sort,
     "TopkBackward0": _sort,
+    "CummaxBackward0": _sort,
+    "CumminBackward0": _sort,
     "CatBackward0": _cat,
     "StackBackward0": _stack,
     "Atan2Backward0": _atan2,

@@ -103,6 +103,16 @@ def _logsumexp(tangents, values, F):
     return _summed(weights * tangents[0], dims, values["keepdim"]) / _summed(weights, dims, values["keepdim"])
 
 
+def _logcumsumexp(tangents, values, F):
+    """torch's logcumsumexp_jvp: the tangents weighted by exp(self - its max along dim), cumulatively
+    summed, over the cumulative sum of those weights plus 1e-13 (torch's guard against a zero sum)."""
+    self, tangent, dim = values["self"], tangents[0], values["dim"]
+    if not self.numel():
+        return tangent.clone()
+    weights = (self - self.amax(dim, keepdim=True)).exp()
+    return (weights * tangent).cumsum(dim) / (weights.cumsum(dim) + 1e-13)
+
+
 def _vector_norm(tangents, values, F):
     """torch's norm_jvp, case by case of ``ord``."""
     self, tangent, norm, ord = values["self"], tangents[0], values["result"], values["ord"]
@@ -482,6 +492,7 @@ RULES = {
     "MinBackward0": _max_min_dim,
     **dict.fromkeys(("KthvalueBackward0", "MedianBackward1", "NanmedianBackward1", "ModeBackward0"), _max_min_dim),
     "LogsumexpBackward0": _logsumexp,
+    "LogcumsumexpBackward0": _logcumsumexp,
     "LinalgVectorNormBackward0": _vector_norm,
     "ProdBackward0": _prod,
     "ProdBackward1": _prod_dim,

@@ -88,6 +88,10 @@ REDUCTION_OPS = [
     Op("nanmedian", lambda t, x: t.nanmedian(x), ((3, 4),)),
     Op("nanmedian_dim", lambda t, x: x.nanmedian(-1).values, ((3, 4),)),
     Op("mode", lambda t, x: t.mode(x, 0).values, ((3, 4),)),
+    Op("cummax", lambda t, x: t.cummax(x, 1).values, ((3, 4),)),
+    Op("cummin", lambda t, x: x.cummin(0).values, ((3, 4),)),
+    Op("logcumsumexp", lambda t, x: t.logcumsumexp(x, 1), ((3, 4),)),
+    Op("nansum", lambda t, x: t.nansum(x, 1), ((3, 4),)),
     # a 0-dim input: dim 0 is the tensor itself
     Op("max_dim_0d", lambda t, x: x.max(0)[0], ((),)),
     Op("amax_0d", lambda t, x: x.amax(0), ((),)),
