@@ -1,5 +1,5 @@
 """The selections along a dim that op_db's samples check (topk, argsort, msort, kthvalue, median,
-nanmedian, mode), and the scans and NaN-skipping reductions (cummax, cummin, logcumsumexp, nansum,
+nanmedian, mode, aminmax), and the scans and NaN-skipping reductions (cummax, cummin, logcumsumexp, nansum,
 nanmean): the conventions torch's kernels pick where the samples leave a choice (ties, NaN,
 lines of even length, ``out=``), against torch (not topk's order of ties, which torch's partial sort
 leaves unspecified), and the mutant of ``tests/mutants/opdb_reduce.py``
@@ -58,6 +58,13 @@ def test_selections_pick_as_torch(fn):
     (lambda t: t.kthvalue(t.zeros(2, 2), 3), "kthvalue(): selected number k out of range for dimension 1"),
     (lambda t: t.kthvalue(t.tensor(2), 0), "kthvalue(): selected number k out of range for dimension 0"),
     (lambda t: t.median(t.zeros(0, 2), 0), "median(): Expected reduction dim 0 to have non-zero size."),
+    # aminmax's invalid calls 3 and 4 of op_db, which its scenario does not reach (it stops at call 2: a 65-dim
+    # tensor NumPy cannot hold), and its refusal of an empty tensor
+    (lambda t: t.aminmax(t.zeros(4, 4), dim=0, out=(t.empty(4), t.empty(4, dtype=t.float64))),
+     "Expected out tensor to have dtype float, but got double instead"),
+    (lambda t: t.aminmax(t.zeros(5, 0, 5), dim=1), "aminmax: Expected reduction dim 1 to have non-zero size."),
+    (lambda t: t.aminmax(t.zeros(5, 0, 5)),
+     "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity."),
     (lambda t: t.nanmean(t.tensor([1, 2])), "nanmean(): expected input to have floating point or complex dtype but "
                                             "got Long"),
     (lambda t: t.logcumsumexp(t.zeros(5, 2), 2), "Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
@@ -87,11 +94,25 @@ def test_selections_record_torch_s_nodes():
         names = [type(r.grad_fn).__name__ for r in (t.topk(x, 2).values, t.kthvalue(x, 1).values, x.median(),
                                                     x.median(0).values, x.nanmedian(), x.nanmedian(1).values,
                                                     x.mode(0).values, t.msort(x), x.cummax(1).values,
-                                                    x.cummin(0).values, x.logcumsumexp(1), x.nansum(), x.nanmean(0))]
+                                                    x.cummin(0).values, x.logcumsumexp(1), x.nansum(), x.nanmean(0),
+                                                    x.aminmax().min, x.aminmax(dim=1).max)]
         assert names == ["TopkBackward0", "KthvalueBackward0", "MedianBackward0", "MedianBackward1",
                          "NanmedianBackward0", "NanmedianBackward1", "ModeBackward0", "SortBackward0",
                          "CummaxBackward0", "CumminBackward0", "LogcumsumexpBackward0", "NansumBackward0",
-                         "DivBackward0"], t
+                         "DivBackward0", "AminmaxBackward0", "AminmaxBackward0"], t
+
+
+def test_aminmax_s_gradient_splits_ties_and_its_out_as_torch_s():
+    seen = []
+    for t in (torch, myautograd):
+        x = t.tensor([[1.0, 5.0, 1.0], [5.0, 2.0, 6.0]], requires_grad=True)
+        low, high = t.aminmax(x, dim=0, keepdim=True)
+        (g_both,) = t.autograd.grad((low * 2).sum() + high.sum(), x)
+        (g_min,) = t.autograd.grad(t.aminmax(x).min, x)  # the max got no gradient; ties share
+        lows, highs = t.zeros(2), t.zeros(2)
+        t.aminmax(x.detach(), dim=1, out=(lows, highs))
+        seen.append((g_both.tolist(), g_min.tolist(), lows.tolist(), highs.tolist()))
+    assert seen[1] == seen[0]
 
 
 def test_nansum_s_gradient_is_zero_at_the_nans_and_logcumsumexp_s_is_torch_s():

@@ -358,6 +358,9 @@ for _name in ("CummaxBackward0", "CumminBackward0"):
                self=lambda grad, self, dim, indices, F: H.cumulative_extreme_backward(F, grad, self, dim, indices))
 derivative("LogcumsumexpBackward0", "self", saves="dim",
            self=lambda grad, self, result, dim, F: H.logcumsumexp_backward(F, grad, self, result, dim))
+derivative("AminmaxBackward0", "self", saves="dim keepdim", multi_output=True,
+           self=lambda grads, self, result0, result1, dim, keepdim, F: H.aminmax_backward(
+               F, H.output_grad(grads, 0), H.output_grad(grads, 1), self, result0, result1, dim, keepdim))
 derivative("AmaxBackward0", "self", saves="dim keepdim",
            self=lambda grad, self, result, dim, keepdim, F: H.evenly_dims(F, grad, self, result, dim, keepdim))
 derivative("AminBackward0", "self", saves="dim keepdim",

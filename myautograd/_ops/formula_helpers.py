@@ -45,6 +45,13 @@ def evenly_dims(F, grad, self, result, dim, keepdim):
     return F.sum_to(scaled, ()) if scaled.ndim > self.ndim else scaled
 
 
+def aminmax_backward(F, grad_min, grad_max, self, min, max, dim, keepdim):
+    """Backward of aminmax: amin's gradient and amax's, for the outputs that got one, added."""
+    parts = [evenly_dims(F, grad, self, result, dim, keepdim)
+             for grad, result in ((grad_min, min), (grad_max, max)) if grad is not None]
+    return parts[0] if len(parts) == 1 else parts[0] + parts[1]
+
+
 def restore_dims(F, grad, dim, keepdim, sizes):
     """The gradient of a reduction over ``dim`` spread back over the input's sizes."""
     if not keepdim:

@@ -77,7 +77,16 @@ def _real_only(rule, name: str):
 # -- reductions -------------------------------------------------------------------------------------
 def _amax_amin(tangents, values, F):
     """torch's amaxamin_jvp: the mean of the tangents where the input equals the result."""
-    self, result = values["self"], values["result"]
+    return _mean_where_equal(tangents, values["self"], values["result"], values, F)
+
+
+def _aminmax(tangents, values, F):
+    """torch's aminmax_jvp: amin's and amax's, one for each output."""
+    return [_mean_where_equal(tangents, values["self"], values[name], values, F) for name in ("result0", "result1")]
+
+
+def _mean_where_equal(tangents, self, result, values, F):
+    """The mean of the tangents where ``self`` equals ``result``, over the reduced dims."""
     dims = _dims(values["dim"], self.ndim)
     mask = self == _kept(result, dims, self.ndim, values["keepdim"], F)
     chosen = _summed(F.where(mask, tangents[0], 0), dims, values["keepdim"])
@@ -488,6 +497,7 @@ def _batch_norm_second(F, tangent, values):
 RULES = {
     "AmaxBackward0": _amax_amin,
     "AminBackward0": _amax_amin,
+    "AminmaxBackward0": _aminmax,
     "MaxBackward0": _max_min_dim,
     "MinBackward0": _max_min_dim,
     **dict.fromkeys(("KthvalueBackward0", "MedianBackward1", "NanmedianBackward1", "ModeBackward0"), _max_min_dim),

@@ -1,11 +1,12 @@
-"""Selections along a dim: topk, kthvalue, median, nanmedian, mode, and the sorts msort and argsort.
+"""Selections along a dim: topk, kthvalue, median, nanmedian, mode, aminmax, and the sorts msort and argsort.
 
 Each picks elements of its input by their order along ``dim``, and its gradient goes back to the
 elements picked, through their indices (torch's ``value_selecting_reduction_backward``):
 ``TopkBackward0`` as sort's node (the values only), ``KthvalueBackward0``, ``MedianBackward1``,
 ``NanmedianBackward1`` and ``ModeBackward0`` as ``max(dim)``'s. A full ``median()``/``nanmedian()``
 (``MedianBackward0``, ``NanmedianBackward0``) splits its gradient evenly among the elements equal to
-the result, as a full ``max()``.
+the result, as a full ``max()``; ``aminmax`` (one ``AminmaxBackward0`` node of two outputs) splits each
+output's gradient evenly among the elements equal to it, as amin's and amax's.
 
 The order is NumPy's stable sort, NaN last (the largest, as torch orders it). Where several elements
 tie, torch's CPU quickselect (kthvalue, median) returns the index of one of them it does not specify;
@@ -20,7 +21,7 @@ from .. import _backend, return_types
 from .._autograd.record import record, records
 from .._tensor import Tensor, make_tensor
 from .._user_warnings import warn_from_user_code
-from .common import check_tensor, normalize_dim
+from .common import check_out_dtype, check_tensor, normalize_dim
 from .derivatives import NODES
 from .inplace import RESIZED_OUT, resize_, write_out
 from .reduction import sort, sorted_order
@@ -193,3 +194,33 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     check_tensor(input, "mode")
     axis = _axis(input, dim)
     return _selected("mode", input, axis, keepdim, _most_frequent(_line_up(input._data, axis)), out, "ModeBackward0")
+
+
+@export
+def aminmax(input, *, dim=None, keepdim=False, out=None):
+    """The smallest and the largest elements, over ``dim`` or all of them."""
+    check_tensor(input, "aminmax")
+    data = input._data
+    if dim is None:
+        if data.size == 0:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+                               "identity.")
+        axes = None
+    else:
+        axis = _axis(input, dim)
+        if data.ndim and data.shape[axis] == 0:
+            raise IndexError(f"aminmax: Expected reduction dim {axis} to have non-zero size.")
+        axes = axis if data.ndim else None  # a 0-dim tensor's dim 0 is the tensor itself
+    low = _backend.as_array(np.min(data, axis=axes, keepdims=keepdim and data.ndim > 0))
+    high = _backend.as_array(np.max(data, axis=axes, keepdims=keepdim and data.ndim > 0))
+    if out is not None:
+        for target in out:
+            check_out_dtype(target, input.dtype)
+        recorded = records(input)
+        return return_types.aminmax(write_out("aminmax", out[0], None if recorded else make_tensor(low)),
+                                    write_out("aminmax", out[1], None if recorded else make_tensor(high)))
+    if records(input):
+        dims = tuple(range(data.ndim)) if axes is None else (axes,)
+        return return_types.aminmax(*record(NODES["AminmaxBackward0"], (low, high), (input,),
+                                            {"dim": dims, "keepdim": keepdim}, outputs=2))
+    return return_types.aminmax(make_tensor(low), make_tensor(high))

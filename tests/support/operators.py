@@ -92,6 +92,7 @@ REDUCTION_OPS = [
     Op("cummin", lambda t, x: x.cummin(0).values, ((3, 4),)),
     Op("logcumsumexp", lambda t, x: t.logcumsumexp(x, 1), ((3, 4),)),
     Op("nansum", lambda t, x: t.nansum(x, 1), ((3, 4),)),
+    Op("aminmax", lambda t, x: (lambda r: r.min * 2 + r.max)(t.aminmax(x, dim=0)), ((3, 4),)),
     # a 0-dim input: dim 0 is the tensor itself
     Op("max_dim_0d", lambda t, x: x.max(0)[0], ((),)),
     Op("amax_0d", lambda t, x: x.amax(0), ((),)),
