@@ -1,9 +1,10 @@
-"""The selections along a dim that op_db's samples check (topk, argsort, msort, kthvalue, median,
-nanmedian, mode, aminmax), and the scans and NaN-skipping reductions (cummax, cummin, logcumsumexp, nansum,
-nanmean): the conventions torch's kernels pick where the samples leave a choice (ties, NaN,
-lines of even length, ``out=``), against torch (not topk's order of ties, which torch's partial sort
-leaves unspecified), and the mutant of ``tests/mutants/opdb_reduce.py``
-killed by its opinfo item."""
+"""The operators of op_db this branch implements: the selections along a dim (topk, argsort, msort,
+kthvalue, median, nanmedian, mode, aminmax), the scans and NaN-skipping reductions (cummax, cummin,
+logcumsumexp, nansum, nanmean) and the writes at indices (index_add, index_copy, index_fill, put,
+masked_scatter). The conventions torch's kernels pick where the samples leave a choice (ties, NaN, lines
+of even length, ``out=``, repeated indices, broadcasting) against torch (not topk's order of ties, which
+torch's partial sort leaves unspecified), and the mutant of ``tests/mutants/opdb_reduce.py`` killed by
+its opinfo item."""
 
 from __future__ import annotations
 
@@ -65,6 +66,11 @@ def test_selections_pick_as_torch(fn):
     (lambda t: t.aminmax(t.zeros(5, 0, 5), dim=1), "aminmax: Expected reduction dim 1 to have non-zero size."),
     (lambda t: t.aminmax(t.zeros(5, 0, 5)),
      "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity."),
+    (lambda t: t.index_add(t.zeros(3, 2), 0, t.tensor([0, 2]), t.ones(2)),
+     "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = [3, 2] "
+     "source.shape = [2]"),
+    (lambda t: t.masked_scatter(t.zeros(3), t.ones(3), t.ones(3)),
+     "masked_scatter_ only supports boolean masks, but got mask with dtype Float"),
     (lambda t: t.nanmean(t.tensor([1, 2])), "nanmean(): expected input to have floating point or complex dtype but "
                                             "got Long"),
     (lambda t: t.logcumsumexp(t.zeros(5, 2), 2), "Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
@@ -137,3 +143,32 @@ def test_the_mutant_of_median_s_upper_middle_is_killed_by_op_db():
     record = mutant_record("median_upper_middle", median, "float64")
     assert record["outcome"] == "fail", record
     assert record["diff"][0]["aspect"] == "value", record["diff"][0]
+
+
+def test_writes_at_indices_give_torch_s_gradients():
+    """Repeated indices (index_fill's value counts each position once), a 0-dim value, put overwriting,
+    and masked_scatter broadcasting its input to the mask's shape (the input's gradient summed back)."""
+    seen = []
+    for t in (torch, myautograd):
+        x = t.arange(12.0, dtype=t.float64).reshape(3, 4).requires_grad_()
+        v = t.tensor(2.0, dtype=t.float64, requires_grad=True)
+        row = t.arange(4.0, dtype=t.float64, requires_grad=True)
+        source = t.arange(20.0, dtype=t.float64, requires_grad=True)
+        weights = t.arange(12.0, dtype=t.float64).reshape(3, 4) - 5
+        outs = [t.index_fill(x, 1, t.tensor([3, 0, 3]), v), x.put(t.tensor([1, -1, 1]), source[:3]),
+                t.masked_scatter(row, t.tensor([[True, False, True, True]] * 3), source),
+                x.index_add(0, t.tensor([2, 2]), source[:8].reshape(2, 4), alpha=-1)]
+        grads = [t.autograd.grad(out, [x, v, row, source], weights, allow_unused=True, materialize_grads=True)
+                 for out in outs]
+        seen.append(([out.tolist() for out in outs], [[g.tolist() for g in gs] for gs in grads]))
+    assert seen[1] == seen[0]
+
+
+def test_masked_scatter_warns_for_a_uint8_mask_as_torch():
+    seen = []
+    for t in (torch, myautograd):
+        with warnings.catch_warnings(record=True) as caught, pytest.raises(RuntimeError):
+            warnings.simplefilter("always")
+            t.masked_scatter(t.zeros(3), t.ones(3, dtype=t.uint8), t.ones(3))
+        seen.append([str(w.message).split(" (Triggered")[0] for w in caught])
+    assert seen[1] == seen[0] and len(seen[0]) == 1

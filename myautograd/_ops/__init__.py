@@ -22,6 +22,7 @@ from . import (  # noqa: F401 - imported for their registrations
     ctc_loss,
     dtype_refusals,
     fourier,
+    index_ops,
     indexing,
     inplace,
     linalg,
@@ -50,7 +51,7 @@ from .registry import FUNCTIONS, METHODS
 dtype_refusals.install([activations, comparison, complex_numbers, contraction, conversion, convolution, creation,
                         fourier, indexing, inplace, linalg, losses, nn_ops, normalization, operators, padding,
                         pointwise, pooling, ranges, reduction, shape, special, ternary, unpack_order, views,
-                        nan_reductions, scans, selection],
+                        index_ops, nan_reductions, scans, selection],
                        [FUNCTIONS, METHODS])
 
 _PROPERTIES = ("T", "mT", "real", "imag")

@@ -485,6 +485,24 @@ derivative("TraceBackward0", "self", saves="self_sym_sizes",  # torch: zeros(n m
 derivative("IndexFillBackward1", "self value", saves="indices", frees="indices",
            self=lambda grad, indices, F: F.where(F.mask_at(grad, indices), 0, grad),
            value=lambda grad, indices, F: F.sum(F.index(grad, indices), None, False))
+derivative("IndexFillBackward0", "self", saves="indices",
+           self=lambda grad, indices, F: F.where(F.mask_at(grad, indices), 0, grad))
+derivative("IndexAddBackward0", "self source", saves="dim index alpha source_dim",
+           self=lambda grad: grad,
+           source=lambda grad, dim, index, alpha, source_dim, F:
+           H.times_alpha(F, H.source_of_index_write(F, grad, dim, index, source_dim), alpha))
+derivative("IndexCopyBackward0", "self source", saves="dim index source_dim",
+           self=lambda grad, dim, index, F: F.where(F.mask_at(grad, H.index_select_key(dim, F.array(index),
+                                                                                        tuple(grad.shape))), 0, grad),
+           source=lambda grad, dim, index, source_dim, F: H.source_of_index_write(F, grad, dim, index, source_dim))
+derivative("PutBackward0", "self source", saves="index accumulate source_sym_sizes",
+           self=lambda grad, index, accumulate, F: grad if accumulate else H.put_zeros(F, grad, index),
+           source=lambda grad, index, source_sym_sizes, F: F.reshape(
+               F.index(F.reshape(grad, (-1,)), (F.array(index).reshape(-1),)), source_sym_sizes))
+derivative("MaskedScatterBackward0", "self source", saves="mask self_sym_sizes source_sym_sizes",
+           self=lambda grad, mask, self_sym_sizes, F: F.sum_to(F.where(mask, 0, grad), self_sym_sizes),
+           source=lambda grad, mask, source_sym_sizes, F: H.masked_scatter_source_backward(F, grad, mask,
+                                                                                          source_sym_sizes))
 derivative("DiagEmbedBackward0", "self", saves="offset dim1 dim2",
            self=lambda grad, offset, dim1, dim2, F: F.diagonal(grad, offset, dim1, dim2))
 derivative("DiagonalBackward0_copy", "self", saves="offset dim1 dim2 self_sym_sizes",

@@ -111,6 +111,35 @@ def index_select_key(dim: int, index, sizes) -> tuple:
     return at(dim, index.reshape(-1)) if len(sizes) else ()
 
 
+def source_of_index_write(F, grad, dim, index, source_dim):
+    """The gradient of index_add's or index_copy's ``source``: ``grad`` at ``index`` along ``dim`` (a 0-dim
+    source's one element as 0-dim)."""
+    picked = F.index(grad, index_select_key(dim, F.array(index), tuple(grad.shape)))
+    return picked if source_dim or not picked.ndim else F.reshape(picked, ())
+
+
+def times_alpha(F, grad, alpha):
+    """torch's maybe_multiply: ``grad * alpha``, unless alpha is 1."""
+    return grad if alpha == 1 else F.mul_number(grad, alpha)
+
+
+def put_zeros(F, grad, index):
+    """``grad`` with zeros at the flat positions ``index`` (put's gradient of ``self``, not accumulating)."""
+    flat = F.reshape(grad, (-1,))
+    return F.reshape(F.where(F.mask_at(flat, (F.array(index).reshape(-1),)), 0, flat), tuple(grad.shape))
+
+
+def masked_scatter_source_backward(F, grad, mask, sizes):
+    """The gradient of masked_scatter's ``source``: ``grad`` where the mask holds, in order, into the first
+    elements of the source's shape (zeros after them)."""
+    where = np.broadcast_to(F.array(mask), tuple(grad.shape))
+    picked = F.index(grad, (where,))
+    missing = numel(sizes) - int(where.sum())
+    if missing > 0:
+        picked = F.cat([picked, F.zeros((missing,), picked)], 0)
+    return F.reshape(picked, tuple(sizes))
+
+
 def diagonal_key(sizes, offset, dim1, dim2) -> tuple:
     ndim = len(sizes)
     dim1, dim2 = dim1 % ndim, dim2 % ndim

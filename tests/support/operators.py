@@ -152,6 +152,15 @@ INDEXING_OPS = [
     Op("masked_fill_tensor", lambda t, x, v: x.masked_fill(x > 0, v.sum()), ((3, 4), (2,))),
     Op("masked_select", lambda t, x: x.masked_select(t.tensor([True, False, True, True], device=x.device)),
        ((3, 4),)),
+    # writes at indices, out of place: repeated indices add (index_add, put accumulating)
+    Op("index_add", lambda t, x, y: x.index_add(1, t.tensor([0, 2, 0], device=x.device), y, alpha=2), ((2, 4), (2, 3))),
+    Op("index_copy", lambda t, x, y: t.index_copy(x, 0, t.tensor([2, 0], device=x.device), y), ((3, 4), (2, 4))),
+    Op("index_fill", lambda t, x: x.index_fill(1, t.tensor([3, 1, 3], device=x.device), -1.5), ((2, 4),)),
+    Op("index_fill_tensor", lambda t, x, v: t.index_fill(x, 0, t.tensor([1, 1], device=x.device), v.sum()),
+       ((3, 4), (2,))),
+    Op("put", lambda t, x, y: x.put(t.tensor([5, -1, 5], device=x.device), y, accumulate=True), ((2, 4), (3,))),
+    Op("masked_scatter", lambda t, x, y: x.masked_scatter(t.tensor([True, False, True, True], device=x.device), y),
+       ((3, 4), (10,))),
 ]
 
 LOSS_OPS = [
