@@ -1,7 +1,7 @@
 """The operators of op_db this branch implements: the selections along a dim (topk, argsort, msort,
 kthvalue, median, nanmedian, mode, aminmax), the scans and NaN-skipping reductions (cummax, cummin,
-logcumsumexp, nansum, nanmean) and the writes at indices (index_add, index_copy, index_fill, put,
-masked_scatter). The conventions torch's kernels pick where the samples leave a choice (ties, NaN, lines
+logcumsumexp, nansum, nanmean), the writes at indices (index_add, index_copy, index_fill, put,
+masked_scatter) and diff. The conventions torch's kernels pick where the samples leave a choice (ties, NaN, lines
 of even length, ``out=``, repeated indices, broadcasting) against torch (not topk's order of ties, which
 torch's partial sort leaves unspecified), and the mutant of ``tests/mutants/opdb_reduce.py`` killed by
 its opinfo item."""
@@ -71,6 +71,10 @@ def test_selections_pick_as_torch(fn):
      "source.shape = [2]"),
     (lambda t: t.masked_scatter(t.zeros(3), t.ones(3), t.ones(3)),
      "masked_scatter_ only supports boolean masks, but got mask with dtype Float"),
+    (lambda t: t.diff(t.zeros(1, 3), -1), "order must be non-negative but got -1"),
+    (lambda t: t.diff(t.tensor(1.0)), "diff expects input to be at least one-dimensional"),
+    (lambda t: t.diff(t.zeros(2, 3), prepend=t.zeros(3)),
+     "diff expects prepend or append to be the same dimension as input"),
     (lambda t: t.nanmean(t.tensor([1, 2])), "nanmean(): expected input to have floating point or complex dtype but "
                                             "got Long"),
     (lambda t: t.logcumsumexp(t.zeros(5, 2), 2), "Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
@@ -172,3 +176,18 @@ def test_masked_scatter_warns_for_a_uint8_mask_as_torch():
             t.masked_scatter(t.zeros(3), t.ones(3, dtype=t.uint8), t.ones(3))
         seen.append([str(w.message).split(" (Triggered")[0] for w in caught])
     assert seen[1] == seen[0] and len(seen[0]) == 1
+
+
+def test_diff_is_composed_as_torch_s():
+    """Joined with prepend/append, n differences (n beyond the length leaves an empty tensor), n=0 a copy,
+    bool by logical_xor: the values, the nodes (the first two levels) and the gradients of torch."""
+    seen = []
+    for t in (torch, myautograd):
+        x = t.arange(12.0, dtype=t.float64).reshape(3, 4).pow(2).requires_grad_()
+        ends = t.ones(3, 1, dtype=t.float64, requires_grad=True)
+        outs = [t.diff(x), t.diff(x, 0, 0), t.diff(x, 2, 1, ends, ends), t.diff(x, 9, 0)]
+        nodes = [(type(o.grad_fn).__name__, [type(n).__name__ for n, _ in o.grad_fn.next_functions]) for o in outs]
+        grads = [[g.tolist() for g in t.autograd.grad(o, [x, ends], t.ones_like(o), allow_unused=True,
+                                                      materialize_grads=True)] for o in outs]
+        seen.append(([o.tolist() for o in outs], nodes, grads, t.diff(t.tensor([True, False, False])).tolist()))
+    assert seen[1] == seen[0]

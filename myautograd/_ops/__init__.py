@@ -20,6 +20,7 @@ from . import (  # noqa: F401 - imported for their registrations
     convolution,
     creation,
     ctc_loss,
+    differences,
     dtype_refusals,
     fourier,
     index_ops,
@@ -51,7 +52,7 @@ from .registry import FUNCTIONS, METHODS
 dtype_refusals.install([activations, comparison, complex_numbers, contraction, conversion, convolution, creation,
                         fourier, indexing, inplace, linalg, losses, nn_ops, normalization, operators, padding,
                         pointwise, pooling, ranges, reduction, shape, special, ternary, unpack_order, views,
-                        index_ops, nan_reductions, scans, selection],
+                        differences, index_ops, nan_reductions, scans, selection],
                        [FUNCTIONS, METHODS])
 
 _PROPERTIES = ("T", "mT", "real", "imag")
