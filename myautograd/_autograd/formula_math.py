@@ -77,6 +77,15 @@ def window_view(x, kernel: tuple, stride: tuple, dilation: tuple):
     return _backend.as_strided(x, shape, strides)
 
 
+def log_cumulative_sum_exp(x, dim: int):
+    """The running ``log(sum(exp(x)))`` along ``dim`` (logcumsumexp's kernel): as torch's CPU kernel, float32
+    accumulated in float64 and each output rounded once; a 0-dim array is itself."""
+    if not x.ndim:
+        return x.copy()
+    wide = x.astype(np.float64) if x.dtype == np.float32 else x
+    return np.logaddexp.accumulate(wide, axis=dim).astype(x.dtype, copy=False)
+
+
 def windows_summed(cols, sizes: tuple, kernel: tuple, stride: tuple, dilation: tuple):
     """The adjoint of ``window_view``: each window element (N, C, *kernel, *windows) added back at
     its place in a zero tensor (N, C, *sizes)."""
@@ -449,6 +458,7 @@ PRIMITIVES: dict[str, tuple] = {
              lambda x, dim=None, keepdim=False: x.prod() if dim is None else x.prod(dim, keepdim=keepdim)),
     "cumprod": (lambda x, dim: np.cumprod(x, axis=dim), method("cumprod")),
     "cumsum": (lambda x, dim: np.cumsum(x, axis=dim), method("cumsum")),
+    "logcumsumexp": (log_cumulative_sum_exp, method("logcumsumexp")),
     "matmul": (np.matmul, method("matmul")),
     "bmm": (np.matmul, method("bmm")),
     "to_device": (_backend.to_device, method("to")),
@@ -521,7 +531,7 @@ def _bound(composite: Callable, namespace: type) -> Callable:
 # (rsqrt: torch rounds the square root, then its reciprocal.)
 COMPUTING = frozenset((
     "einsum", "trilinear", "col2im", "tanh_backward", "sigmoid_backward", "masked_backward",
-    "reciprocal", "sum", "prod", "cumprod", "cumsum", "matmul", "bmm", "sign", "sgn", "pow", "div_number",
+    "reciprocal", "sum", "prod", "cumprod", "cumsum", "logcumsumexp", "matmul", "bmm", "sign", "sgn", "pow", "div_number",
     "mul_number", "clamp_min", "sigmoid", "log_sigmoid", "xlogy", "erf",
     "exp", "log", "log1p", "sin", "cos", "sinh", "cosh", "tanh", "sqrt", "abs",
 ))

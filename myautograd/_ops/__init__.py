@@ -20,13 +20,16 @@ from . import (  # noqa: F401 - imported for their registrations
     convolution,
     creation,
     ctc_loss,
+    differences,
     dtype_refusals,
     fourier,
+    index_ops,
     indexing,
     inplace,
     linalg,
     losses,
     margin_losses,
+    nan_reductions,
     nn_ops,
     normalization,
     operators,
@@ -35,6 +38,8 @@ from . import (  # noqa: F401 - imported for their registrations
     pooling,
     ranges,
     reduction,
+    scans,
+    selection,
     shape,
     special,
     ternary,
@@ -46,7 +51,8 @@ from .registry import FUNCTIONS, METHODS
 # torch's refusals of dtypes its kernels lack, in front of those ops wherever they are reached.
 dtype_refusals.install([activations, comparison, complex_numbers, contraction, conversion, convolution, creation,
                         fourier, indexing, inplace, linalg, losses, nn_ops, normalization, operators, padding,
-                        pointwise, pooling, ranges, reduction, shape, special, ternary, unpack_order, views],
+                        pointwise, pooling, ranges, reduction, shape, special, ternary, unpack_order, views,
+                        differences, index_ops, nan_reductions, scans, selection],
                        [FUNCTIONS, METHODS])
 
 _PROPERTIES = ("T", "mT", "real", "imag")

@@ -125,6 +125,12 @@ def check_castable(result: _dtype.dtype, target: _dtype.dtype) -> None:
                            f"{target.scalar_type_name}")
 
 
+def check_out_dtype(out: Tensor, dtype: _dtype.dtype) -> None:
+    """torch's refusal of an ``out=`` tensor of another dtype than the result's, for the ops that take none other."""
+    if out.dtype != dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {dtype.c_name}, but got {out.dtype.c_name} instead")
+
+
 def to_dtype(value) -> _dtype.dtype | None:
     if value is None or isinstance(value, _dtype.dtype):
         return value

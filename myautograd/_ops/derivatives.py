@@ -332,6 +332,8 @@ derivative("SumBackward0", "self", saves="self_sym_sizes",
            self=lambda grad, self_sym_sizes, F: F.expand(grad, self_sym_sizes))
 derivative("SumBackward1", "self", saves="dim keepdim self_sym_sizes",
            self=lambda grad, dim, keepdim, self_sym_sizes, F: H.restore_dims(F, grad, dim, keepdim, self_sym_sizes))
+derivative("NansumBackward0", "self", saves="dim keepdim",
+           self=lambda grad, self, dim, keepdim, F: H.nansum_backward(F, grad, self, dim, keepdim))
 derivative("MeanBackward0", "self", saves="self_sym_sizes self_sym_numel",
            self=lambda grad, self_sym_sizes, self_sym_numel, F: F.div_number(F.expand(grad, self_sym_sizes),
                                                                               self_sym_numel))
@@ -340,14 +342,25 @@ derivative("MeanBackward1", "self", saves="dim keepdim self_sym_sizes",
            F.div_number(H.restore_dims(F, grad, dim, keepdim, self_sym_sizes), H.reduced_count(self_sym_sizes, dim)))
 derivative("MaxBackward1", "self", self=lambda grad, self, result, F: H.evenly(F, grad, self, result))
 derivative("MinBackward1", "self", self=lambda grad, self, result, F: H.evenly(F, grad, self, result))
-for _name in ("MaxBackward0", "MinBackward0"):
+for _name in ("MedianBackward0", "NanmedianBackward0"):
+    derivative(_name, "self", self=lambda grad, self, result, F: H.evenly(F, grad, self, result))
+for _name in ("MaxBackward0", "MinBackward0", "KthvalueBackward0", "MedianBackward1", "NanmedianBackward1",
+              "ModeBackward0"):
     derivative(_name, "self", saves="dim keepdim indices self_sym_sizes", multi_output=True,
                self=lambda grads, dim, keepdim, indices, self_sym_sizes, F:
                H.value_selecting(F, grads[0], dim, indices, self_sym_sizes, keepdim))
-for _name in ("SortBackward0", "SortBackward1"):  # sort without and with its stable= argument
+for _name in ("SortBackward0", "SortBackward1", "TopkBackward0"):  # sort without and with its stable= argument
     derivative(_name, "self", saves="dim indices self_sym_sizes",
                self=lambda grad, dim, indices, self_sym_sizes, F: H.value_selecting(F, grad, dim, indices,
                                                                                    self_sym_sizes, True))
+for _name in ("CummaxBackward0", "CumminBackward0"):
+    derivative(_name, "self", saves="dim indices",
+               self=lambda grad, self, dim, indices, F: H.cumulative_extreme_backward(F, grad, self, dim, indices))
+derivative("LogcumsumexpBackward0", "self", saves="dim",
+           self=lambda grad, self, result, dim, F: H.logcumsumexp_backward(F, grad, self, result, dim))
+derivative("AminmaxBackward0", "self", saves="dim keepdim", multi_output=True,
+           self=lambda grads, self, result0, result1, dim, keepdim, F: H.aminmax_backward(
+               F, H.output_grad(grads, 0), H.output_grad(grads, 1), self, result0, result1, dim, keepdim))
 derivative("AmaxBackward0", "self", saves="dim keepdim",
            self=lambda grad, self, result, dim, keepdim, F: H.evenly_dims(F, grad, self, result, dim, keepdim))
 derivative("AminBackward0", "self", saves="dim keepdim",
@@ -472,6 +485,24 @@ derivative("TraceBackward0", "self", saves="self_sym_sizes",  # torch: zeros(n m
 derivative("IndexFillBackward1", "self value", saves="indices", frees="indices",
            self=lambda grad, indices, F: F.where(F.mask_at(grad, indices), 0, grad),
            value=lambda grad, indices, F: F.sum(F.index(grad, indices), None, False))
+derivative("IndexFillBackward0", "self", saves="indices",
+           self=lambda grad, indices, F: F.where(F.mask_at(grad, indices), 0, grad))
+derivative("IndexAddBackward0", "self source", saves="dim index alpha source_dim",
+           self=lambda grad: grad,
+           source=lambda grad, dim, index, alpha, source_dim, F:
+           H.times_alpha(F, H.source_of_index_write(F, grad, dim, index, source_dim), alpha))
+derivative("IndexCopyBackward0", "self source", saves="dim index source_dim",
+           self=lambda grad, dim, index, F: F.where(F.mask_at(grad, H.index_select_key(dim, F.array(index),
+                                                                                        tuple(grad.shape))), 0, grad),
+           source=lambda grad, dim, index, source_dim, F: H.source_of_index_write(F, grad, dim, index, source_dim))
+derivative("PutBackward0", "self source", saves="index accumulate source_sym_sizes",
+           self=lambda grad, index, accumulate, F: grad if accumulate else H.put_zeros(F, grad, index),
+           source=lambda grad, index, source_sym_sizes, F: F.reshape(
+               F.index(F.reshape(grad, (-1,)), (F.array(index).reshape(-1),)), source_sym_sizes))
+derivative("MaskedScatterBackward0", "self source", saves="mask self_sym_sizes source_sym_sizes",
+           self=lambda grad, mask, self_sym_sizes, F: F.sum_to(F.where(mask, 0, grad), self_sym_sizes),
+           source=lambda grad, mask, source_sym_sizes, F: H.masked_scatter_source_backward(F, grad, mask,
+                                                                                          source_sym_sizes))
 derivative("DiagEmbedBackward0", "self", saves="offset dim1 dim2",
            self=lambda grad, offset, dim1, dim2, F: F.diagonal(grad, offset, dim1, dim2))
 derivative("DiagonalBackward0_copy", "self", saves="offset dim1 dim2 self_sym_sizes",

@@ -45,11 +45,24 @@ def evenly_dims(F, grad, self, result, dim, keepdim):
     return F.sum_to(scaled, ()) if scaled.ndim > self.ndim else scaled
 
 
+def aminmax_backward(F, grad_min, grad_max, self, min, max, dim, keepdim):
+    """Backward of aminmax: amin's gradient and amax's, for the outputs that got one, added."""
+    parts = [evenly_dims(F, grad, self, result, dim, keepdim)
+             for grad, result in ((grad_min, min), (grad_max, max)) if grad is not None]
+    return parts[0] if len(parts) == 1 else parts[0] + parts[1]
+
+
 def restore_dims(F, grad, dim, keepdim, sizes):
     """The gradient of a reduction over ``dim`` spread back over the input's sizes."""
     if not keepdim:
         grad = F.unsqueeze_dims(grad, dim, len(sizes))
     return F.expand(grad, sizes)
+
+
+def nansum_backward(F, grad, self, dim, keepdim):
+    """Backward of nansum: a sum's gradient, zero where ``self`` is NaN."""
+    spread = F.expand(grad, tuple(self.shape)) if dim is None else restore_dims(F, grad, dim, keepdim, tuple(self.shape))
+    return spread * ~F.isnan(self)
 
 
 def reduced_count(sizes, dim) -> int:
@@ -98,6 +111,35 @@ def index_select_key(dim: int, index, sizes) -> tuple:
     return at(dim, index.reshape(-1)) if len(sizes) else ()
 
 
+def source_of_index_write(F, grad, dim, index, source_dim):
+    """The gradient of index_add's or index_copy's ``source``: ``grad`` at ``index`` along ``dim`` (a 0-dim
+    source's one element as 0-dim)."""
+    picked = F.index(grad, index_select_key(dim, F.array(index), tuple(grad.shape)))
+    return picked if source_dim or not picked.ndim else F.reshape(picked, ())
+
+
+def times_alpha(F, grad, alpha):
+    """torch's maybe_multiply: ``grad * alpha``, unless alpha is 1."""
+    return grad if alpha == 1 else F.mul_number(grad, alpha)
+
+
+def put_zeros(F, grad, index):
+    """``grad`` with zeros at the flat positions ``index`` (put's gradient of ``self``, not accumulating)."""
+    flat = F.reshape(grad, (-1,))
+    return F.reshape(F.where(F.mask_at(flat, (F.array(index).reshape(-1),)), 0, flat), tuple(grad.shape))
+
+
+def masked_scatter_source_backward(F, grad, mask, sizes):
+    """The gradient of masked_scatter's ``source``: ``grad`` where the mask holds, in order, into the first
+    elements of the source's shape (zeros after them)."""
+    where = np.broadcast_to(F.array(mask), tuple(grad.shape))
+    picked = F.index(grad, (where,))
+    missing = numel(sizes) - int(where.sum())
+    if missing > 0:
+        picked = F.cat([picked, F.zeros((missing,), picked)], 0)
+    return F.reshape(picked, tuple(sizes))
+
+
 def diagonal_key(sizes, offset, dim1, dim2) -> tuple:
     ndim = len(sizes)
     dim1, dim2 = dim1 % ndim, dim2 % ndim
@@ -141,6 +183,30 @@ def value_selecting(F, grad, dim, indices, sizes, keepdim):
         index = np.expand_dims(index, dim)
         grad = F.unsqueeze(grad, dim)
     return F.scatter_into_zeros(sizes, grad, dim, index, grad, False)
+
+
+def cumulative_extreme_backward(F, grad, self, dim, indices):
+    """Backward of cummax/cummin: each gradient added at the index its running extreme was taken at."""
+    if self.ndim == 0:
+        return grad * 1
+    return F.scatter_into_zeros(tuple(self.shape), grad, dim, F.array(indices), grad, True)
+
+
+def logcumsumexp_backward(F, grad, self, result, dim):
+    """Backward of logcumsumexp: gradient j is ``sum over i >= j of grad_i exp(self_j - result_i)``, taken as
+    torch takes it, in logarithms, the positive and the negative parts of ``grad`` apart (each a reversed
+    logcumsumexp), so that nothing overflows: the difference of two exponentials."""
+    if self.ndim == 0 or numel(self.shape) == 0:
+        return grad * 1
+    lowest = float(np.finfo(F.array(self).dtype).min)
+    log_size = F.log(F.abs(grad))
+
+    def from_the_end(x):
+        return F.flip(F.logcumsumexp(F.flip(x, (dim,)), dim), (dim,))
+
+    positive = F.where(grad > 0, log_size, lowest)
+    negative = F.where(grad < 0, log_size, lowest)
+    return F.exp(from_the_end(positive - result) + self) - F.exp(from_the_end(negative - result) + self)
 
 
 def scatter_positions(F, grad, positions, sizes):

@@ -77,7 +77,16 @@ def _real_only(rule, name: str):
 # -- reductions -------------------------------------------------------------------------------------
 def _amax_amin(tangents, values, F):
     """torch's amaxamin_jvp: the mean of the tangents where the input equals the result."""
-    self, result = values["self"], values["result"]
+    return _mean_where_equal(tangents, values["self"], values["result"], values, F)
+
+
+def _aminmax(tangents, values, F):
+    """torch's aminmax_jvp: amin's and amax's, one for each output."""
+    return [_mean_where_equal(tangents, values["self"], values[name], values, F) for name in ("result0", "result1")]
+
+
+def _mean_where_equal(tangents, self, result, values, F):
+    """The mean of the tangents where ``self`` equals ``result``, over the reduced dims."""
     dims = _dims(values["dim"], self.ndim)
     mask = self == _kept(result, dims, self.ndim, values["keepdim"], F)
     chosen = _summed(F.where(mask, tangents[0], 0), dims, values["keepdim"])
@@ -101,6 +110,16 @@ def _logsumexp(tangents, values, F):
     dims = _dims(values["dim"], self.ndim)
     weights = (self - self.amax(dims, keepdim=True)).exp() if self.numel() and dims else self.exp()
     return _summed(weights * tangents[0], dims, values["keepdim"]) / _summed(weights, dims, values["keepdim"])
+
+
+def _logcumsumexp(tangents, values, F):
+    """torch's logcumsumexp_jvp: the tangents weighted by exp(self - its max along dim), cumulatively
+    summed, over the cumulative sum of those weights plus 1e-13 (torch's guard against a zero sum)."""
+    self, tangent, dim = values["self"], tangents[0], values["dim"]
+    if not self.numel():
+        return tangent.clone()
+    weights = (self - self.amax(dim, keepdim=True)).exp()
+    return (weights * tangent).cumsum(dim) / (weights.cumsum(dim) + 1e-13)
 
 
 def _vector_norm(tangents, values, F):
@@ -478,9 +497,12 @@ def _batch_norm_second(F, tangent, values):
 RULES = {
     "AmaxBackward0": _amax_amin,
     "AminBackward0": _amax_amin,
+    "AminmaxBackward0": _aminmax,
     "MaxBackward0": _max_min_dim,
     "MinBackward0": _max_min_dim,
+    **dict.fromkeys(("KthvalueBackward0", "MedianBackward1", "NanmedianBackward1", "ModeBackward0"), _max_min_dim),
     "LogsumexpBackward0": _logsumexp,
+    "LogcumsumexpBackward0": _logcumsumexp,
     "LinalgVectorNormBackward0": _vector_norm,
     "ProdBackward0": _prod,
     "ProdBackward1": _prod_dim,

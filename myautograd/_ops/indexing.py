@@ -17,7 +17,7 @@ from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, along_dim_key,
 from .._autograd.record import record, recorded, records
 from .._autograd.views import make_view
 from .._tensor import Tensor, make_tensor
-from .common import broadcast_shapes, normalize_dim
+from .common import broadcast_shapes, check_out_dtype, normalize_dim
 from .derivatives import NODES
 from .inplace import write_out
 from .registry import export, method
@@ -280,9 +280,7 @@ def _sizes_of(array) -> tuple:
 @export
 def gather(input, dim, index, *, sparse_grad=False, out=None):
     if out is not None:
-        if out.dtype != input.dtype:
-            raise RuntimeError(f"Expected out tensor to have dtype {input.dtype.c_name}, but got {out.dtype.c_name} "
-                               "instead")
+        check_out_dtype(out, input.dtype)
         return write_out("gather", out, None if records(input) else gather(input, dim, index))
     data = input._data
     axis = normalize_dim(dim, data.ndim)

@@ -460,6 +460,16 @@ def count_nonzero(input, dim=None):
     return make_tensor(_backend.as_array(np.count_nonzero(input._data, axis=axes), dtype=np.int64))
 
 
+def sorted_order(data, axis: int, descending: bool):
+    """The indices that sort ``data`` along ``axis``, stably (torch's CPU sort), ascending or descending;
+    NaN is the largest value, as in torch (last ascending, first descending)."""
+    if not descending:
+        return np.argsort(data, axis=axis, kind="stable")
+    if data.dtype.kind == "f":
+        return np.lexsort((-data, ~np.isnan(data)), axis=axis)
+    return np.argsort(~data if data.dtype.kind == "b" else -data, axis=axis, kind="stable")
+
+
 _NOT_GIVEN = object()  # an argument left out, where torch's overload depends on whether it is given
 
 
@@ -473,8 +483,7 @@ def sort(input, dim=-1, descending=False, stable=_NOT_GIVEN):
         order, values = np.zeros((), dtype=np.int64), data.copy()
     else:
         axis = normalize_dim(dim, data.ndim)
-        keys = -data if descending and data.dtype.kind != "b" else ~data if descending else data
-        order = np.argsort(keys, axis=axis, kind="stable")
+        order = sorted_order(data, axis, descending)
         values = np.take_along_axis(data, order, axis=axis)
     indices = make_tensor(_backend.as_array(order, dtype=np.int64))
     if records(input):

@@ -81,6 +81,18 @@ REDUCTION_OPS = [
     Op("sort", lambda t, x: x.sort(1).values, ((3, 4),)),
     Op("sort_descending", lambda t, x: t.sort(x, 0, descending=True).values, ((3, 4),)),
     Op("sort_stable", lambda t, x: t.sort(x, stable=True, dim=0).values, ((3, 4),)),  # SortBackward1
+    Op("topk", lambda t, x: t.topk(x, 2, 0, largest=False).values, ((3, 4),)),
+    Op("kthvalue", lambda t, x: x.kthvalue(2, 1, keepdim=True).values, ((3, 4),)),
+    Op("median", lambda t, x: x.median(), ((3, 4),)),
+    Op("median_dim", lambda t, x: t.median(x, 0).values, ((3, 4),)),
+    Op("nanmedian", lambda t, x: t.nanmedian(x), ((3, 4),)),
+    Op("nanmedian_dim", lambda t, x: x.nanmedian(-1).values, ((3, 4),)),
+    Op("mode", lambda t, x: t.mode(x, 0).values, ((3, 4),)),
+    Op("cummax", lambda t, x: t.cummax(x, 1).values, ((3, 4),)),
+    Op("cummin", lambda t, x: x.cummin(0).values, ((3, 4),)),
+    Op("logcumsumexp", lambda t, x: t.logcumsumexp(x, 1), ((3, 4),)),
+    Op("nansum", lambda t, x: t.nansum(x, 1), ((3, 4),)),
+    Op("aminmax", lambda t, x: (lambda r: r.min * 2 + r.max)(t.aminmax(x, dim=0)), ((3, 4),)),
     # a 0-dim input: dim 0 is the tensor itself
     Op("max_dim_0d", lambda t, x: x.max(0)[0], ((),)),
     Op("amax_0d", lambda t, x: x.amax(0), ((),)),
@@ -140,6 +152,15 @@ INDEXING_OPS = [
     Op("masked_fill_tensor", lambda t, x, v: x.masked_fill(x > 0, v.sum()), ((3, 4), (2,))),
     Op("masked_select", lambda t, x: x.masked_select(t.tensor([True, False, True, True], device=x.device)),
        ((3, 4),)),
+    # writes at indices, out of place: repeated indices add (index_add, put accumulating)
+    Op("index_add", lambda t, x, y: x.index_add(1, t.tensor([0, 2, 0], device=x.device), y, alpha=2), ((2, 4), (2, 3))),
+    Op("index_copy", lambda t, x, y: t.index_copy(x, 0, t.tensor([2, 0], device=x.device), y), ((3, 4), (2, 4))),
+    Op("index_fill", lambda t, x: x.index_fill(1, t.tensor([3, 1, 3], device=x.device), -1.5), ((2, 4),)),
+    Op("index_fill_tensor", lambda t, x, v: t.index_fill(x, 0, t.tensor([1, 1], device=x.device), v.sum()),
+       ((3, 4), (2,))),
+    Op("put", lambda t, x, y: x.put(t.tensor([5, -1, 5], device=x.device), y, accumulate=True), ((2, 4), (3,))),
+    Op("masked_scatter", lambda t, x, y: x.masked_scatter(t.tensor([True, False, True, True], device=x.device), y),
+       ((3, 4), (10,))),
 ]
 
 LOSS_OPS = [
