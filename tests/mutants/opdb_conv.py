@@ -1,0 +1,21 @@
+"""Mutants of the conversions, copies and shape functions implemented for torch's op_db (``opinfo.to``,
+``opinfo.float``, ...): each is killed by an opinfo item (``tests/test_opdb_conv.py`` asserts which)."""
+
+from __future__ import annotations
+
+from myautograd._ops import conversion
+
+from ._registry import mutant, replace
+
+
+@mutant("versions and views", "Tensor.to reads copy= only by keyword: a.to('cpu', torch.float64, False, True) of a "
+                              "float64 tensor returns the tensor itself, not a copy")
+def to_positional_copy_ignored():
+    def make(original):
+        def parse(args, kwargs):
+            dtype, dev, _ = original(args, kwargs)
+            return dtype, dev, kwargs.get("copy", False)
+
+        return parse
+
+    replace(conversion, "_parse_to_args", make)
