@@ -72,3 +72,60 @@ def test_the_mutant_of_to_s_positional_copy_is_killed_by_op_db():
     assert judged(case, resolve(REFERENCE), resolve("myautograd"), dtype="float64")["outcome"] == "pass"
     record = mutant_record("to_positional_copy_ignored", case, "float64")
     assert record["outcome"] == "fail", record
+
+
+# -- out= of cat, take and masked_select ---------------------------------------------------------
+
+def _values(lib):
+    return lib.tensor([0.5, -1.25, 2.0, 3.5, -0.75, 1.0])
+
+
+OUT_CALLS = {  # with the shape of each result
+    "cat": (lambda lib, x, out: lib.cat([x.view(2, 3), x.view(2, 3)], out=out), (4, 3)),
+    "take": (lambda lib, x, out: lib.take(x, lib.tensor([2, 0, 5]), out=out), (3,)),
+    "masked_select": (lambda lib, x, out: lib.masked_select(x, x > 0, out=out), (4,)),
+}
+
+
+@pytest.mark.parametrize("name", OUT_CALLS)
+@pytest.mark.parametrize("make_out", [
+    lambda lib, shape: lib.zeros(*shape[:-1], 2 * shape[-1])[..., ::2],  # a strided view of the result's shape
+    lambda lib, shape: lib.zeros(0),  # resized silently
+    lambda lib, shape: lib.zeros(2, 2),  # resized, with torch's deprecation warning
+])
+def test_out_is_written_as_torch_writes_it(name, make_out, recwarn):
+    call, shape = OUT_CALLS[name]
+    seen = {}
+    for lib in (torch, myautograd):
+        out = make_out(lib, shape)
+        recwarn.clear()
+        assert call(lib, _values(lib), out) is out
+        base = out if out._base is None else out._base  # a strided out is written in its base
+        warned = [str(w.message).split(" (Triggered internally")[0] for w in recwarn]
+        seen[lib] = (out.tolist(), base.tolist(), tuple(out.shape), warned)
+    assert seen[myautograd] == seen[torch]
+
+
+@pytest.mark.parametrize("name", OUT_CALLS)
+@pytest.mark.parametrize("case", ["input requires grad", "out requires grad", "out of another dtype"])
+def test_out_is_refused_as_torch_refuses_it(name, case):
+    messages = {}
+    for lib in (torch, myautograd):
+        x = _values(lib).requires_grad_(case == "input requires grad")
+        out = lib.zeros(12, dtype=lib.int64 if case == "out of another dtype" else lib.float32)
+        out.requires_grad_(case == "out requires grad")
+        with pytest.raises((RuntimeError, TypeError)) as raised:
+            OUT_CALLS[name][0](lib, x, out)
+        messages[lib] = (type(raised.value), str(raised.value))
+    assert messages[myautograd] == messages[torch]
+
+
+def test_cat_out_casts_within_a_category_as_torch_s():
+    for lib in (torch, myautograd):
+        out = lib.zeros(6, dtype=lib.float16)
+        assert lib.cat([_values(lib).double()], out=out).dtype == lib.float16
+    with pytest.raises(TypeError) as theirs:
+        torch.cat(_values(torch), out=torch.zeros(6))
+    with pytest.raises(TypeError) as mine:
+        myautograd.cat(_values(myautograd), out=myautograd.zeros(6))
+    assert str(mine.value) == str(theirs.value)
