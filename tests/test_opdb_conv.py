@@ -129,3 +129,69 @@ def test_cat_out_casts_within_a_category_as_torch_s():
     with pytest.raises(TypeError) as mine:
         myautograd.cat(_values(myautograd), out=myautograd.zeros(6))
     assert str(mine.value) == str(theirs.value)
+
+
+def test_the_mutant_of_rot90_s_gradient_is_killed_by_op_db():
+    case = REGISTRY.get("opinfo.rot90.default")
+    assert judged(case, resolve(REFERENCE), resolve("myautograd"), dtype="float64")["outcome"] == "pass"
+    record = mutant_record("rot90_gradient_turned_forward", case, "float64")
+    assert record["outcome"] == "fail", record
+    assert record["diff"][0]["aspect"] == "gradient", record["diff"][0]
+
+
+# -- the shape functions torch composes ----------------------------------------------------------
+
+def _grad_fn_names(outputs):
+    outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+    return [type(o.grad_fn).__name__ for o in outputs]
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x: lib.ravel(x.transpose(0, 1)),  # a copy (CloneBackward0) then its view
+    lambda lib, x: lib.atleast_1d(x[0, 0, 0], x),  # several tensors: a tuple, the 3-d one itself
+    lambda lib, x: lib.atleast_2d([x[0, 0], x[0, 0, 0]]),
+    lambda lib, x: lib.atleast_3d(x[0]),
+    lambda lib, x: lib.broadcast_tensors(x, x[0, :, :1]),
+    lambda lib, x: lib.column_stack([x[0, 0], x[0].t()]),
+    lambda lib, x: lib.dstack([x[0, 0], x[1, 1]]),
+    lambda lib, x: lib.rot90(x, 2, (2, 0)),
+    lambda lib, x: lib.unsafe_chunk(x, 3, -1),  # sizes 2, 2: new tensors, not views
+    lambda lib, x: x.vsplit([1]),
+])
+def test_a_composition_records_torch_s_nodes_and_values(call):
+    values = torch.arange(2 * 3 * 4, dtype=torch.float64).reshape(2, 3, 4)
+    theirs = call(torch, values.clone().requires_grad_())
+    mine = call(myautograd, myautograd.tensor(values.tolist(), dtype=myautograd.float64).requires_grad_())
+    pairs = zip(theirs, mine) if isinstance(theirs, tuple) else [(theirs, mine)]
+    for t, m in pairs:
+        assert m.tolist() == t.tolist()
+        assert m._base is not None if t._base is not None else m._base is None
+    assert _grad_fn_names(mine) == _grad_fn_names(theirs)
+
+
+def test_unsafe_split_s_parts_may_be_modified_in_place_where_split_s_may_not():
+    for lib in (torch, myautograd):
+        x = lib.ones(4, 2, requires_grad=True)
+        first, second = lib.unsafe_split(x * 1, 2)
+        first.mul_(3)
+        (first.sum() + second.sum()).backward()
+        assert x.grad.tolist() == [[3.0, 3.0], [3.0, 3.0], [1.0, 1.0], [1.0, 1.0]], lib
+        with pytest.raises(RuntimeError, match="is the output of a function that returns multiple views"):
+            lib.split(x * 1, 2)[0].mul_(3)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.positive(lib.ones(2, dtype=lib.bool)),
+    lambda lib: lib.rot90(lib.ones(2, 2), 1, (0, -2)),
+    lambda lib: lib.hsplit(lib.ones(4, 6), 4),
+    lambda lib: lib.vsplit(lib.ones(4, 6), 3),
+    lambda lib: lib.column_stack([]),
+    lambda lib: lib.unsafe_split(lib.ones(3), 0),
+    lambda lib: lib.unsafe_chunk(lib.ones(3), -1),
+])
+def test_a_shape_function_refuses_as_torch_refuses(call):
+    with pytest.raises(Exception) as theirs:
+        call(torch)
+    with pytest.raises(Exception) as mine:
+        call(myautograd)
+    assert (type(mine.value), str(mine.value)) == (type(theirs.value), str(theirs.value))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from myautograd._ops import conversion
 
-from ._registry import mutant, replace
+from ._registry import formula, mutant, replace
 
 
 @mutant("versions and views", "Tensor.to reads copy= only by keyword: a.to('cpu', torch.float64, False, True) of a "
@@ -19,3 +19,8 @@ def to_positional_copy_ignored():
         return parse
 
     replace(conversion, "_parse_to_args", make)
+
+
+@mutant("formulas", "rot90's gradient turned k more quarter turns where it must be turned back (-k)")
+def rot90_gradient_turned_forward():
+    formula("Rot90Backward0", "self", lambda grad, k, dims, F: F.rot90(grad, k, dims))

@@ -120,6 +120,8 @@ SHAPE_OPS = [
     Op("transpose_0d", lambda t, x: x.transpose(0, -1), ((),)),
     Op("unfold_0d", lambda t, x: x.unfold(0, 1, 1), ((),)),
     Op("sum_to_size_0d", lambda t, x: x.sum_to_size(()), ((),)),
+    Op("rot90", lambda t, x: t.rot90(x, 3, (1, -1)), ((2, 3, 4),)),
+    Op("unsafe_split", lambda t, x: t.unsafe_split(x, 2, 1)[1] * x.unsafe_chunk(3, 0)[0].sum(), ((3, 5),)),
 ]
 
 INDEXING_OPS = [
