@@ -195,3 +195,63 @@ def test_a_shape_function_refuses_as_torch_refuses(call):
     with pytest.raises(Exception) as mine:
         call(myautograd)
     assert (type(mine.value), str(mine.value)) == (type(theirs.value), str(theirs.value))
+
+
+# -- the *_copy functions -------------------------------------------------------------------------
+
+COPIES = {
+    "view_copy": lambda lib, x: lib.view_copy(x, (6, 4)),
+    "transpose_copy": lambda lib, x: lib.transpose_copy(x, 0, 2),
+    "expand_copy": lambda lib, x: lib.expand_copy(x[:, :1], (2, 3, 4)),
+    "unbind_copy": lambda lib, x: lib.unbind_copy(x, 1),
+    "split_with_sizes_copy": lambda lib, x: lib.split_with_sizes_copy(x, (1, 2), 1),
+    "narrow_copy": lambda lib, x: lib.narrow_copy(x, -1, -3, 2),
+}
+
+
+@pytest.mark.parametrize("name", COPIES)
+def test_a_copy_function_gives_new_tensors_recorded_as_torch_s(name):
+    seen = {}
+    for lib in (torch, myautograd):
+        x = lib.arange(24.0).reshape(2, 3, 4).requires_grad_()
+        outs = COPIES[name](lib, x)
+        outs = outs if isinstance(outs, tuple) else (outs,)
+        assert all(out._base is None and out.is_contiguous() for out in outs), lib
+        outs[0].add_(1)  # a copy may be modified in place: x keeps its values
+        (grad,) = lib.autograd.grad([out.sum() for out in outs], x)
+        seen[lib] = ([out.tolist() for out in outs], x.tolist(), grad.tolist(), _grad_fn_names(outs))
+    assert seen[myautograd] == seen[torch]
+
+
+def test_a_copy_function_under_no_grad_gives_a_tensor_that_does_not_require_grad():
+    for lib in (torch, myautograd):
+        x = lib.ones(2, 3, requires_grad=True)
+        with lib.no_grad():
+            out = lib.t_copy(x)
+        assert not out.requires_grad and out.grad_fn is None, lib
+        with lib.no_grad():
+            assert lib.t(x).requires_grad, lib  # where the view of a tensor that requires grad still does
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.narrow_copy(lib.ones(10), 0, 0, -1),
+    lambda lib: lib.narrow_copy(lib.ones(10), 0, -4, -2),
+    lambda lib: lib.narrow_copy(lib.ones(10), 0, 11, -1),
+    lambda lib: lib.view_copy(lib.ones(4, 3), (4, 2)),
+    lambda lib: lib.t_copy(lib.ones(2, 3, 4)),
+])
+def test_a_copy_function_refuses_as_torch_refuses(call):
+    with pytest.raises(Exception) as theirs:
+        call(torch)
+    with pytest.raises(Exception) as mine:
+        call(myautograd)
+    assert (type(mine.value), str(mine.value)) == (type(theirs.value), str(theirs.value))
+
+
+def test_the_mutant_of_the_copies_left_copying_is_killed_by_op_db():
+    """unbind_copy's forward-mode rule selects from the tangent: a view, which must not be copied in turn."""
+    case = REGISTRY.get("opinfo.unbind_copy.default")
+    assert judged(case, resolve(REFERENCE), resolve("myautograd"), dtype="float64")["outcome"] == "pass"
+    record = mutant_record("view_copies_copying_left_on", case, "float64")
+    assert record["outcome"] == "fail", record
+    assert "SelectBackward0_copy" in record["detail"], record["detail"]

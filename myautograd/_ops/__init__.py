@@ -40,6 +40,7 @@ from . import (  # noqa: F401 - imported for their registrations
     special,
     ternary,
     unpack_order,
+    view_copies,
     views,
 )
 from .registry import FUNCTIONS, METHODS
@@ -48,7 +49,7 @@ from .registry import FUNCTIONS, METHODS
 dtype_refusals.install([activations, comparison, complex_numbers, contraction, conversion, convolution, creation,
                         fourier, indexing, inplace, linalg, losses, nn_ops, normalization, operators, padding,
                         pointwise, pooling, ranges, reduction, shape, shape_compositions, special, ternary, unpack_order,
-                        views],
+                        view_copies, views],
                        [FUNCTIONS, METHODS])
 
 _PROPERTIES = ("T", "mT", "real", "imag")
