@@ -52,15 +52,17 @@ def is_laid_out(array, fmt: memory_format | None) -> bool:
         return True
     if fmt is contiguous_format:
         return bool(array.flags.c_contiguous)
-    _check_rank(array, fmt)
+    if array.ndim != fmt._rank:
+        return False
     order = _channels_last_order(array.ndim)
     return bool(array.transpose(order).flags.c_contiguous)
 
 
 def arrange(array, fmt: memory_format | None):
-    """A copy of ``array`` in ``fmt``'s layout (``preserve_format``: the source's, as NumPy's order "K")."""
+    """A copy of ``array`` in ``fmt``'s layout (``preserve_format``: the source's, as NumPy's order "K", unless
+    elements repeat in memory, as an expanded tensor's: then row-major, as torch's)."""
     if fmt is None or fmt is preserve_format:
-        return array.copy(order="K")
+        return array.copy(order="K" if 0 not in array.strides or array.size <= 1 else "C")
     if fmt is contiguous_format:
         return array.copy(order="C")
     _check_rank(array, fmt)

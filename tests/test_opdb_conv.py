@@ -255,3 +255,27 @@ def test_the_mutant_of_the_copies_left_copying_is_killed_by_op_db():
     record = mutant_record("view_copies_copying_left_on", case, "float64")
     assert record["outcome"] == "fail", record
     assert "SelectBackward0_copy" in record["detail"], record["detail"]
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x: x.is_contiguous(memory_format=lib.channels_last),
+    lambda lib, x: x.to(memory_format=lib.channels_last).is_contiguous(memory_format=lib.channels_last),
+    lambda lib, x: x.to(memory_format=lib.channels_last).is_contiguous(),
+    lambda lib, x: x[0].is_contiguous(memory_format=lib.channels_last),  # another rank: not, and no error
+    lambda lib, x: x.clone(memory_format=lib.channels_last).stride(),
+    lambda lib, x: x.to(memory_format=lib.channels_last).clone().stride(),
+    lambda lib, x: x.to(memory_format=lib.channels_last).contiguous().stride(),
+    lambda lib, x: x.contiguous(memory_format=lib.channels_last).stride(),
+    lambda lib, x: x[:, :1].expand(2, 3, 4, 5).clone().stride(),  # repeated elements: row-major
+])
+def test_clone_contiguous_and_is_contiguous_take_a_memory_format_as_torch_s(call):
+    theirs, mine = _both(call)
+    assert mine == theirs
+
+
+def test_contiguous_refuses_preserve_format_as_torch():
+    with pytest.raises(RuntimeError) as theirs:
+        torch.ones(2, 3).t().contiguous(memory_format=torch.preserve_format)
+    with pytest.raises(RuntimeError) as mine:
+        myautograd.ones(2, 3).t().contiguous(memory_format=myautograd.preserve_format)
+    assert str(mine.value) == str(theirs.value)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _backend, _dtype
+from .. import _backend, _dtype, _memory_format
 from .._autograd.record import record, records, records_any
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
@@ -114,7 +114,7 @@ def _require_tensors(name: str, tensors) -> None:
 @export
 def clone(input, *, memory_format=None):
     data = input._data
-    out = data.copy(order="C" if memory_format == "contiguous" or not _dense(data) else "K")
+    out = _memory_format.arrange(data, memory_format)
     if records(input):
         return record(NODES["CloneBackward0"], out, (input,))
     result = make_tensor(out)
@@ -123,15 +123,13 @@ def clone(input, *, memory_format=None):
     return result
 
 
-def _dense(data) -> bool:
-    return 0 not in data.strides or data.size <= 1
-
-
 @export(function=False)
-def contiguous(self, memory_format=None):
-    if self._data.flags.c_contiguous:
+def contiguous(self, memory_format=_memory_format.contiguous_format):
+    if memory_format is _memory_format.preserve_format:
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+    if _memory_format.is_laid_out(self._data, memory_format):
         return self
-    return clone(self, memory_format="contiguous")
+    return clone(self, memory_format=memory_format)
 
 
 @export(function=False)
