@@ -14,6 +14,7 @@ except on the view's region, where the in-place op's own derivative applies.
 from __future__ import annotations
 
 import copy
+import threading
 from contextlib import contextmanager
 
 import numpy as np
@@ -63,28 +64,30 @@ def parts_of(complex_data):
 
 
 # -- creating views -----------------------------------------------------------------------------------
-class _Copying:
-    """While set (``copying_views``), the view ops make copies: torch's ``*_copy`` functions."""
+class _Copying(threading.local):
+    """While ``names`` is set (``copying_views``), in this thread, the view ops make copies: torch's ``*_copy``."""
 
     names: dict | None = None  # a view node's name -> its copy's
+
+
+_COPYING = _Copying()
 
 
 @contextmanager
 def copying_views(names: dict | None = None):
     """Inside: the first ``make_view``/``make_views`` gives the view's values in new memory, recorded as
     the view node's copy (``ViewBackward0_copy``, or the name ``names`` maps it to), as torch's
-    ``view_copy`` and its kin; the views made after it (its forward-mode rule's) are views again.
-    Single-threaded, as the op runs inside it."""
-    previous, _Copying.names = _Copying.names, names or {}
+    ``view_copy`` and its kin; the views made after it (its forward-mode rule's) are views again."""
+    previous, _COPYING.names = _COPYING.names, names or {}
     try:
         yield
     finally:
-        _Copying.names = previous
+        _COPYING.names = previous
 
 
 def _copies(base: Tensor, datas: list, node_name: str, attrs: dict) -> tuple:
-    cls = NODES[_Copying.names.get(node_name, f"{node_name}_copy")]
-    _Copying.names = None  # the op's view is this one
+    cls = NODES[_COPYING.names.get(node_name, f"{node_name}_copy")]
+    _COPYING.names = None  # the op's view is this one
     arrays = [data.copy() for data in datas]
     if not (STATE.grad_enabled and base._requires_grad or forward.ACTIVE):
         return tuple(make_tensor(array) for array in arrays)
@@ -96,7 +99,7 @@ def _copies(base: Tensor, datas: list, node_name: str, attrs: dict) -> tuple:
 def make_view(base: Tensor, data, node_name: str, attrs: dict) -> Tensor:
     """The view ``data`` of ``base`` made by the op ``node_name`` (inside a dual level, with the same
     view of ``base``'s tangent as its tangent)."""
-    if _Copying.names is not None:
+    if _COPYING.names is not None:
         return _copies(base, [data], node_name, attrs)[0]
     recorded = STATE.grad_enabled and base._requires_grad
     if recorded:
@@ -142,7 +145,7 @@ def view_creation(base: Tensor) -> str | None:
 
 def make_views(base: Tensor, datas: list, node_name: str, attrs: dict) -> tuple:
     """Several views from one op (unbind, split): they may not be modified in place."""
-    if _Copying.names is not None:
+    if _COPYING.names is not None:
         return _copies(base, datas, node_name, attrs)
     recorded = STATE.grad_enabled and base._requires_grad
     if recorded:

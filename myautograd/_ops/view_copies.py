@@ -12,7 +12,7 @@ from __future__ import annotations
 from .._autograd.formulas import NODES, derivative
 from .._autograd.views import copying_views, make_view
 from .common import normalize_dim
-from .registry import function
+from .registry import export, function
 from .views import diagonal, expand, narrow, permute, split, squeeze, t, transpose, unbind, unfold, unsqueeze, view
 
 
@@ -79,4 +79,4 @@ def _narrow_copy(input, dim, start, length):
         return narrow(input, dim, start, length)
 
 
-function(_narrow_copy, name="narrow_copy")
+export(_narrow_copy, name="narrow_copy")  # torch.narrow_copy and Tensor.narrow_copy

@@ -34,11 +34,11 @@ def view_copies_copying_left_on():
         def record(cls, data, inputs, attrs=None, *, outputs=1):
             if not cls.__name__.endswith("_copy"):
                 return original(cls, data, inputs, attrs, outputs=outputs)
-            views._Copying.names = {}  # as before the op's view was consumed
+            views._COPYING.names = {}  # as before the op's view was consumed
             try:
                 return original(cls, data, inputs, attrs, outputs=outputs)
             finally:
-                views._Copying.names = None
+                views._COPYING.names = None
 
         return record
 
