@@ -279,3 +279,16 @@ def test_contiguous_refuses_preserve_format_as_torch():
     with pytest.raises(RuntimeError) as mine:
         myautograd.ones(2, 3).t().contiguous(memory_format=myautograd.preserve_format)
     assert str(mine.value) == str(theirs.value)
+
+
+@pytest.mark.parametrize("shapes", [
+    ((2,), (3,)), ((5, 2), (1, 3)), ((2, 1), (1, 2), [3]), ((1, -1), (2,)), ((2,), "ab"), (2, (3, 1)), (None, (2,)), (),
+])
+def test_broadcast_shapes_gives_or_refuses_as_torch(shapes):
+    seen = {}
+    for lib in (torch, myautograd):
+        try:
+            seen[lib] = tuple(lib.broadcast_shapes(*shapes))
+        except (RuntimeError, ValueError) as error:
+            seen[lib] = (type(error), str(error))
+    assert seen[myautograd] == seen[torch]

@@ -13,6 +13,7 @@ With nodes of their own: ``rot90`` (``Rot90Backward0``) and ``unsafe_split``/``u
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -43,7 +44,26 @@ def positive(input):
 
 @function
 def broadcast_shapes(*shapes):
-    return Size(_broadcast_shapes(*((shape,) if isinstance(shape, int) else shape for shape in shapes)))
+    """The shape the given shapes broadcast to, refused as torch's Python function refuses a mismatch (it names
+    the first dim, counted from the end, and the shape so far)."""
+    shapes = [(shape,) if isinstance(shape, int) else shape for shape in shapes if shape is not None]
+    for shape in shapes:
+        if not isinstance(shape, Sequence):
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {shape}")
+    common = [1] * max((len(shape) for shape in shapes), default=0)
+    for position, shape in enumerate(shapes):
+        for dim in range(-1, -len(shape) - 1, -1):
+            size = shape[dim]
+            if size == common[dim] or size == 1:
+                continue
+            if common[dim] != 1:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {size} at {dim}! Mismatching "
+                                   f"argument at index {position} had {shape}; but expected shape should be "
+                                   f"broadcastable to {common}")
+            if size < 0:
+                raise ValueError("Attempting to broadcast a dimension with negative length!")
+            common[dim] = size
+    return Size(common)
 
 
 @function
