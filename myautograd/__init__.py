@@ -28,6 +28,7 @@ from ._grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from ._memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
 from ._ops import FUNCTIONS as _FUNCTIONS
 from ._ops.creation import Generator, default_generator
 from ._printing import get_printoptions, set_printoptions

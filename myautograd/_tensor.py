@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _backend, _dtype
+from . import _backend, _dtype, _memory_format
 from ._device import as_device
 from ._grad_mode import STATE
 from ._hooks import add_hook
@@ -244,7 +244,9 @@ class Tensor:
         return (_backend.address(self._data) - _backend.address(base._data)) // self._data.itemsize
 
     def is_contiguous(self, memory_format=None) -> bool:
-        return bool(self._data.flags.c_contiguous)
+        if memory_format is None:
+            return bool(self._data.flags.c_contiguous)
+        return _memory_format.is_laid_out(self._data, memory_format)
 
     def is_floating_point(self) -> bool:
         return self.dtype.category == _dtype.FLOATING

@@ -23,7 +23,7 @@ LAYERS = [  # lowest first: (name, module prefixes)
     ("foundation", ("myautograd._backend", "myautograd._device", "myautograd._dtype", "myautograd._random",
                     "myautograd._size", "myautograd._grad_mode", "myautograd._printing", "myautograd._hooks",
                     "myautograd._reduced", "myautograd._summation", "myautograd._missing", "myautograd.return_types",
-                    "myautograd._user_warnings")),
+                    "myautograd._user_warnings", "myautograd._memory_format")),
     ("tensor", ("myautograd._tensor",)),
     ("autograd core", ("myautograd._autograd",)),
     ("operations", ("myautograd._ops", "myautograd._batched")),

@@ -410,6 +410,7 @@ PRIMITIVES: dict[str, tuple] = {
     "t": (lambda x: x.T if x.ndim == 2 else x, method("t")),
     "permute": (lambda x, dims: x.transpose(dims), method("permute", spread=True)),
     "flip": (lambda x, dims: np.flip(x, axis=tuple(dims)), lambda x, dims: x.flip(tuple(dims))),
+    "rot90": (lambda x, k, dims: np.rot90(x, k, axes=tuple(dims)).copy(), method("rot90")),
     "narrow": (narrow, method("narrow")),
     "select": (lambda x, dim, index: x[(slice(None),) * dim + (index, Ellipsis)],  # a view, never a NumPy scalar
                method("select")),

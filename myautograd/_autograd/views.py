@@ -14,6 +14,8 @@ except on the view's region, where the in-place op's own derivative applies.
 from __future__ import annotations
 
 import copy
+import threading
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -62,9 +64,43 @@ def parts_of(complex_data):
 
 
 # -- creating views -----------------------------------------------------------------------------------
+class _Copying(threading.local):
+    """While ``names`` is set (``copying_views``), in this thread, the view ops make copies: torch's ``*_copy``."""
+
+    names: dict | None = None  # a view node's name -> its copy's
+
+
+_COPYING = _Copying()
+
+
+@contextmanager
+def copying_views(names: dict | None = None):
+    """Inside: the first ``make_view``/``make_views`` gives the view's values in new memory, recorded as
+    the view node's copy (``ViewBackward0_copy``, or the name ``names`` maps it to), as torch's
+    ``view_copy`` and its kin; the views made after it (its forward-mode rule's) are views again."""
+    previous, _COPYING.names = _COPYING.names, names or {}
+    try:
+        yield
+    finally:
+        _COPYING.names = previous
+
+
+def _copies(base: Tensor, datas: list, node_name: str, attrs: dict) -> tuple:
+    cls = NODES[_COPYING.names.get(node_name, f"{node_name}_copy")]
+    _COPYING.names = None  # the op's view is this one
+    arrays = [data.copy() for data in datas]
+    if not (STATE.grad_enabled and base._requires_grad or forward.ACTIVE):
+        return tuple(make_tensor(array) for array in arrays)
+    if len(arrays) == 1:
+        return (record(cls, arrays[0], (base,), attrs),)
+    return record(cls, tuple(arrays), (base,), attrs, outputs=len(arrays))
+
+
 def make_view(base: Tensor, data, node_name: str, attrs: dict) -> Tensor:
     """The view ``data`` of ``base`` made by the op ``node_name`` (inside a dual level, with the same
     view of ``base``'s tangent as its tangent)."""
+    if _COPYING.names is not None:
+        return _copies(base, [data], node_name, attrs)[0]
     recorded = STATE.grad_enabled and base._requires_grad
     if recorded:
         out = record(NODES[node_name], data, (base,), attrs)
@@ -109,6 +145,8 @@ def view_creation(base: Tensor) -> str | None:
 
 def make_views(base: Tensor, datas: list, node_name: str, attrs: dict) -> tuple:
     """Several views from one op (unbind, split): they may not be modified in place."""
+    if _COPYING.names is not None:
+        return _copies(base, datas, node_name, attrs)
     recorded = STATE.grad_enabled and base._requires_grad
     if recorded:
         if len(datas) == 1:  # one view (unbind of a dimension of size 1): a node of one output

@@ -41,9 +41,11 @@ from . import (  # noqa: F401 - imported for their registrations
     scans,
     selection,
     shape,
+    shape_compositions,
     special,
     ternary,
     unpack_order,
+    view_copies,
     views,
 )
 from .registry import FUNCTIONS, METHODS
@@ -51,8 +53,8 @@ from .registry import FUNCTIONS, METHODS
 # torch's refusals of dtypes its kernels lack, in front of those ops wherever they are reached.
 dtype_refusals.install([activations, comparison, complex_numbers, contraction, conversion, convolution, creation,
                         fourier, indexing, inplace, linalg, losses, nn_ops, normalization, operators, padding,
-                        pointwise, pooling, ranges, reduction, shape, special, ternary, unpack_order, views,
-                        differences, index_ops, nan_reductions, scans, selection],
+                        pointwise, pooling, ranges, reduction, shape, shape_compositions, special, ternary, unpack_order,
+                        view_copies, views, differences, index_ops, nan_reductions, scans, selection],
                        [FUNCTIONS, METHODS])
 
 _PROPERTIES = ("T", "mT", "real", "imag")

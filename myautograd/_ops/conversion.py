@@ -6,7 +6,7 @@ recorded as ``ToCopyBackward0``, as torch does.
 
 from __future__ import annotations
 
-from .. import _backend, _dtype
+from .. import _backend, _dtype, _memory_format
 from .._autograd.record import record, records
 from .._device import as_device, device
 from .._tensor import Tensor, make_tensor
@@ -15,38 +15,46 @@ from .derivatives import NODES
 from .registry import method
 
 
-def _convert(self: Tensor, dtype: _dtype.dtype | None, dev: device | None, copy: bool = False) -> Tensor:
+def _convert(self: Tensor, dtype: _dtype.dtype | None, dev: device | None, copy: bool = False,
+             memory_format: _memory_format.memory_format | None = None) -> Tensor:
+    """torch's ``to``: the tensor itself where nothing changes, else a copy (``ToCopyBackward0``)."""
     data = self._data
     target_dtype = dtype or self.dtype
     target_device = dev or self.device
-    if target_dtype is self.dtype and target_device == self.device and not copy:
+    if (target_dtype is self.dtype and target_device == self.device and not copy
+            and _memory_format.is_laid_out(data, memory_format)):
         return self
     moved = _backend.to_device(data, target_device) if target_device != self.device else data
-    out = cast(moved, target_dtype.np, copy=copy or moved is data)
+    out = cast(_memory_format.arrange(moved, memory_format), target_dtype.np, copy=False)
     if records(self) and target_dtype.category >= _dtype.FLOATING:
         return record(NODES["ToCopyBackward0"], out, (self,), {"self_device": self.device})
     return make_tensor(out)
 
 
 def _parse_to_args(args, kwargs):
-    dtype = kwargs.get("dtype")
-    dev = kwargs.get("device")
-    for arg in args:
-        if isinstance(arg, Tensor):
-            dtype, dev = arg.dtype, arg.device
-        elif isinstance(arg, (_dtype.dtype, type)) and not isinstance(arg, str):
-            dtype = arg
-        elif isinstance(arg, (str, device, int)):
-            dev = arg
-    return to_dtype(dtype), (as_device(dev) if dev is not None else None)
+    """``to``'s three signatures: (device, dtype, non_blocking, copy), (dtype, non_blocking, copy) and
+    (tensor, non_blocking, copy); the memory format by keyword."""
+    dtype, dev = kwargs.get("dtype"), kwargs.get("device")
+    flags = list(args)
+    if flags and isinstance(flags[0], Tensor):
+        dtype, dev = flags[0].dtype, flags[0].device
+        flags.pop(0)
+    elif flags and isinstance(flags[0], (str, device, int)) and not isinstance(flags[0], bool):
+        dev = flags.pop(0)
+        if flags and isinstance(flags[0], (_dtype.dtype, type)):
+            dtype = flags.pop(0)
+    elif flags and isinstance(flags[0], (_dtype.dtype, type)):
+        dtype = flags.pop(0)
+    copy = flags[1] if len(flags) > 1 else kwargs.get("copy", False)
+    return to_dtype(dtype), (as_device(dev) if dev is not None else None), copy
 
 
 @method
 def to(self, *args, **kwargs):
-    dtype, dev = _parse_to_args(args, kwargs)
+    dtype, dev, copy = _parse_to_args(args, kwargs)
     if dev is not None and dev.type == "cuda" and dev.index is None:
         dev = device("cuda", 0)
-    return _convert(self, dtype, dev, kwargs.get("copy", False))
+    return _convert(self, dtype, dev, copy, kwargs.get("memory_format"))
 
 
 _LEGACY_TYPES = {
@@ -74,8 +82,8 @@ def type_as(self, other):
 
 
 def _cast_method(name: str, target: _dtype.dtype) -> None:
-    def cast(self, memory_format=None):
-        return _convert(self, target, None)
+    def cast(self, memory_format=_memory_format.preserve_format):
+        return _convert(self, target, None, memory_format=memory_format)
 
     cast.__name__ = name
     method(cast, name=name)

@@ -452,6 +452,9 @@ derivative("SplitBackward0", "self", saves="dim result_shapes", multi_output=Tru
            self=lambda grads, dim, result_shapes, F: F.cat(H.fill_zeros(F, grads, result_shapes), dim))
 derivative("SplitWithSizesBackward0", "self", saves="dim result_shapes", multi_output=True,
            self=lambda grads, dim, result_shapes, F: F.cat(H.fill_zeros(F, grads, result_shapes), dim))
+derivative("UnsafeSplitBackward0", "self", saves="dim result_shapes", multi_output=True,
+           self=lambda grads, dim, result_shapes, F: F.cat(H.fill_zeros(F, grads, result_shapes), dim))
+derivative("Rot90Backward0", "self", saves="k dims", self=lambda grad, k, dims, F: F.rot90(grad, -k, dims))
 derivative("CatBackward0", "tensors", saves="dim tensors_args_sizes",
            each=lambda grad, input_index, dim, tensors_args_sizes, F:
            H.cat_input_grad(F, grad, dim, tensors_args_sizes, input_index))

@@ -145,6 +145,8 @@ LINEAR = {
     "ConjPhysicalBackward0": lambda t, v, F: t.conj_physical(),  # a copy, not a conjugate view
     "ConjPhysicalBackward1": lambda t, v, F: t.conj_physical(),  # conj_physical_, in place
     "UnsafeViewBackward0": _reshaped,
+    "UnsafeSplitBackward0": lambda t, v, F: [part.clone() for part in _split(t, v, F)],
+    "Rot90Backward0": lambda t, v, F: F.rot90(t, v["k"], v["dims"]),
     "DiagonalBackward0_copy": lambda t, v, F: F.diagonal(t, v["offset"], v["dim1"], v["dim2"]).clone(),
     "DiagEmbedBackward0": lambda t, v, F: t.diag(v["offset"]),
     "IndexBackward0": lambda t, v, F: F.index(t, v["indices"]),

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _backend, _dtype
 from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, along_dim_key, at_least_1d
-from .._autograd.record import record, recorded, records
+from .._autograd.record import record, recorded, records, records_any
 from .._autograd.views import make_view
 from .._tensor import Tensor, make_tensor
 from .common import broadcast_shapes, check_out_dtype, normalize_dim
@@ -336,8 +336,14 @@ def scatter_add(input, dim, index, src):
 
 
 @export
-def take(input, index):
+def take(input, index, *, out=None):
     """``input.flatten()[index]``, shaped like ``index``: TakeBackward0."""
+    if out is not None:
+        result = None if records_any((input, out)) else take(input, index)
+        if result is not None and out.dtype != input.dtype:
+            raise RuntimeError(f"take(): self and out expected to have the same dtype, but got self.dtype = "
+                               f"{input.dtype.scalar_type_name} and out.dtype = {out.dtype.scalar_type_name}")
+        return write_out("take", out, result)
     data = input._data
     positions = _as_index(index)
     if positions.size and (positions.max() >= data.size or positions.min() < -data.size):
@@ -374,7 +380,12 @@ def masked_fill(input, mask, value):
 
 
 @export
-def masked_select(input, mask):
+def masked_select(input, mask, *, out=None):
+    if out is not None:
+        result = None if records_any((input, out)) else masked_select(input, mask)
+        if result is not None and out.dtype != input.dtype:
+            raise RuntimeError("masked_select(): self and result must have the same scalar type")
+        return write_out("masked_select", out, result)
     check_mask(mask, "masked_select:")
     shape = broadcast_shapes(mask._data.shape, input._data.shape)
     data = np.broadcast_to(input._data, shape)

@@ -30,12 +30,16 @@ def _compare(fn):
     return compare
 
 
+def _rdiv(self, other):
+    return reciprocal(self) * other
+
+
 OPERATORS = {
     "__add__": _add, "__radd__": _add,  # the hot path (y * 2, a + b): straight to the op
     "__sub__": sub, "__rsub__": rsub,
     "__mul__": _mul, "__rmul__": _mul,
     "__truediv__": div,
-    "__rtruediv__": lambda self, other: reciprocal(self) * other,
+    "__rtruediv__": _rdiv, "__rdiv__": _rdiv,  # torch's Python spells b / a as a.reciprocal() * b
     "__floordiv__": floor_divide, "__rfloordiv__": lambda self, other: floor_divide(_scalar_like(other, self), self),
     "__mod__": remainder, "__rmod__": lambda self, other: remainder(other, self),  # a number or a tensor (b % a)
     "__pow__": pow, "__rpow__": lambda self, other: pow(other, self),

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _backend, _dtype
+from .. import _backend, _dtype, _memory_format
 from .._autograd.record import record, records, records_any
 from .._grad_mode import STATE
 from .._tensor import Tensor, make_tensor, version_counter
 from .common import device_error, normalize_dim, normalize_dims
 from .derivatives import NODES
+from .inplace import write_out
 from .registry import export, function
 
 
-def _common_arrays(tensors, op: str):
+def _common_tensors(tensors, op: str):
+    """``tensors`` checked as torch's argument parser checks a list of tensors."""
     if not isinstance(tensors, (list, tuple)):
         raise TypeError(f"{op}(): argument 'tensors' (position 1) must be tuple of Tensors, not {type(tensors).__name__}")
     if not tensors:
@@ -23,6 +25,12 @@ def _common_arrays(tensors, op: str):
     for position, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {position} in argument 0, but got {type(t).__name__}")
+    return tensors
+
+
+def _common_arrays(tensors, op: str):
+    """The arrays of ``tensors``, in their promoted dtype, all on one device."""
+    tensors = _common_tensors(tensors, op)
     target = tensors[0].dtype
     for t in tensors[1:]:
         target = _dtype.promote_types(target, t.dtype)
@@ -34,7 +42,9 @@ def _common_arrays(tensors, op: str):
 
 
 @function
-def cat(tensors, dim=0):
+def cat(tensors, dim=0, *, out=None):
+    if out is not None:
+        return _cat_out(tensors, dim, out)
     arrays = _common_arrays(tensors, "cat")
     for position, a in enumerate(arrays):
         if a.ndim == 0:
@@ -54,6 +64,16 @@ def cat(tensors, dim=0):
         return record(NODES["CatBackward0"], out, tuple(tensors),
                       {"dim": axis, "tensors_args_sizes": [t._data.shape for t in tensors]})
     return make_tensor(out)
+
+
+def _cat_out(tensors, dim, out: Tensor) -> Tensor:
+    """``cat(out=)``: refused where autograd would record it; the result cast into ``out`` where its
+    category allows (torch's TypeError where not)."""
+    result = None if records_any([*_common_tensors(tensors, "cat"), out]) else cat(tensors, dim)
+    if result is not None and not _dtype.can_cast(result.dtype, out.dtype):
+        raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
+                        f"{out.dtype.scalar_type_name}")
+    return write_out("cat", out, result)
 
 
 concat = function(cat, name="concat")
@@ -94,7 +114,7 @@ def _require_tensors(name: str, tensors) -> None:
 @export
 def clone(input, *, memory_format=None):
     data = input._data
-    out = data.copy(order="C" if memory_format == "contiguous" or not _dense(data) else "K")
+    out = _memory_format.arrange(data, memory_format)
     if records(input):
         return record(NODES["CloneBackward0"], out, (input,))
     result = make_tensor(out)
@@ -103,15 +123,13 @@ def clone(input, *, memory_format=None):
     return result
 
 
-def _dense(data) -> bool:
-    return 0 not in data.strides or data.size <= 1
-
-
 @export(function=False)
-def contiguous(self, memory_format=None):
-    if self._data.flags.c_contiguous:
+def contiguous(self, memory_format=_memory_format.contiguous_format):
+    if memory_format is _memory_format.preserve_format:
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+    if _memory_format.is_laid_out(self._data, memory_format):
         return self
-    return clone(self, memory_format="contiguous")
+    return clone(self, memory_format=memory_format)
 
 
 @export(function=False)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _backend, _dtype
+from .. import _backend, _dtype, _memory_format
 from .._autograd.record import record, records
 from .._autograd.views import make_view, make_views, view_positions
 from .._tensor import Tensor, make_tensor
@@ -84,7 +84,7 @@ def reshape(input, *shape):
         return make_view(input, data, node, {"self_sym_sizes": input._data.shape})
     from .shape import clone
 
-    copy = clone(input, memory_format="contiguous")
+    copy = clone(input, memory_format=_memory_format.contiguous_format)
     out_data = copy._data.reshape(shape)
     if records(copy):
         return record(NODES["UnsafeViewBackward0"], out_data, (copy,), {"self_sym_sizes": copy._data.shape})

@@ -132,6 +132,22 @@ SHAPE_OPS = [
     Op("transpose_0d", lambda t, x: x.transpose(0, -1), ((),)),
     Op("unfold_0d", lambda t, x: x.unfold(0, 1, 1), ((),)),
     Op("sum_to_size_0d", lambda t, x: x.sum_to_size(()), ((),)),
+    Op("rot90", lambda t, x: t.rot90(x, 3, (1, -1)), ((2, 3, 4),)),
+    Op("unsafe_split", lambda t, x: t.unsafe_split(x, 2, 1)[1] * x.unsafe_chunk(3, 0)[0].sum(), ((3, 5),)),
+    # the *_copy functions: each view's values in new memory, under the view node's name with _copy
+    Op("alias_copy", lambda t, x: t.alias_copy(x), ((3, 4),)),
+    Op("expand_copy", lambda t, x: t.expand_copy(x, (2, 3, 4)), ((3, 1),)),
+    Op("permute_copy", lambda t, x: t.permute_copy(x, (2, 0, 1)), ((2, 3, 4),)),
+    Op("squeeze_copy", lambda t, x: t.squeeze_copy(x) * t.squeeze_copy(x, 0).sum() * t.squeeze_copy(x, (0, 2)).sum(),
+       ((1, 3, 1),)),
+    Op("t_copy", lambda t, x: t.t_copy(x), ((3, 4),)),
+    Op("transpose_copy", lambda t, x: t.transpose_copy(x, 0, -1), ((2, 3, 4),)),
+    Op("unbind_copy", lambda t, x: t.unbind_copy(x, 1)[2], ((3, 4),)),
+    Op("unfold_copy", lambda t, x: t.unfold_copy(x, 1, 2, 1), ((3, 4),)),
+    Op("unsqueeze_copy", lambda t, x: t.unsqueeze_copy(x, 1), ((3, 4),)),
+    Op("view_copy", lambda t, x: t.view_copy(x, (4, 3)), ((3, 4),)),
+    Op("narrow_copy", lambda t, x: t.narrow_copy(x, 1, 1, 2), ((3, 4),)),
+    Op("split_with_sizes_copy", lambda t, x: t.split_with_sizes_copy(x, (1, 3), 1)[1], ((3, 4),)),
 ]
 
 INDEXING_OPS = [
