@@ -326,6 +326,23 @@ derivative("AddmmBackward0", "self mat1 mat2", saves="beta alpha mat1_column_maj
            # out row-major, as the weight is
            mat2=lambda grad, mat1, mat2_column_major, alpha, F: H.mm_mat2_backward(F, grad, mat1, mat2_column_major,
                                                                                    alpha))
+derivative("AddmvBackward0", "self mat vec", saves="beta alpha",
+           self=lambda grad, beta, F: H.times(F, grad, beta),
+           mat=lambda grad, vec, alpha, F: H.times(F, F.outer(grad, F.conj(vec)), alpha),
+           vec=lambda grad, mat, alpha, F: H.times(F, F.matmul(F.conj(F.t(mat)), grad), alpha))
+# addbmm: the gradient of the sum of the batch's products is the gradient of each, grad expanded over the batch
+derivative("AddbmmBackward0", "self batch1 batch2", saves="beta alpha",
+           self=lambda grad, beta, F: H.times(F, grad, beta),
+           batch1=lambda grad, batch2, alpha, F: H.times(
+               F, F.bmm(F.expand(F.unsqueeze(grad, 0), (batch2.shape[0],) + tuple(grad.shape)),
+                        F.conj(F.transpose(batch2, 1, 2))), alpha),
+           batch2=lambda grad, batch1, alpha, F: H.times(
+               F, F.bmm(F.conj(F.transpose(batch1, 1, 2)),
+                        F.expand(F.unsqueeze(grad, 0), (batch1.shape[0],) + tuple(grad.shape))), alpha))
+derivative("AddrBackward0", "self vec1 vec2", saves="beta alpha",
+           self=lambda grad, beta, F: H.times(F, grad, beta),
+           vec1=lambda grad, vec2, alpha, F: H.times(F, F.matmul(grad, F.conj(vec2)), alpha),
+           vec2=lambda grad, vec1, alpha, F: H.times(F, F.matmul(F.t(grad), F.conj(vec1)), alpha))
 
 # -- reductions ------------------------------------------------------------------------------------
 derivative("SumBackward0", "self", saves="self_sym_sizes",

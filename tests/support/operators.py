@@ -257,3 +257,10 @@ NN_OPS = [
     Op("sdpa_math", lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(q, k, v, scale=0.3),
        ((2, 3, 4), (2, 5, 4), (2, 5, 4))),
 ]
+
+# products and linear algebra implemented for torch's op_db (tests/test_opdb_linalg.py)
+LINALG_OPS = [
+    Op("addmv", lambda t, b, m, v: t.addmv(b, m, v, beta=0.5, alpha=2.0), ((1,), (3, 4), (4,))),
+    Op("addbmm", lambda t, b, x, y: t.addbmm(b, x, y, beta=0.5, alpha=2.0), ((3, 1), (2, 3, 4), (2, 4, 2))),
+    Op("addr", lambda t, b, x, y: t.addr(b, x, y), ((3, 2), (3,), (2,))),
+]
