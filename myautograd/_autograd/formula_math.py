@@ -451,6 +451,7 @@ PRIMITIVES: dict[str, tuple] = {
     "cumsum": (lambda x, dim: np.cumsum(x, axis=dim), method("cumsum")),
     "matmul": (np.matmul, method("matmul")),
     "bmm": (np.matmul, method("bmm")),
+    "cross": (lambda a, b, dim: np.cross(a, b, axis=dim), method("cross")),
     "to_device": (_backend.to_device, method("to")),
     "conj": (conj, lambda x: x.conj() if isinstance(x, Tensor) and x._data.dtype.kind == "c" else
              x.conjugate() if x.__class__ is complex else x),
@@ -521,7 +522,7 @@ def _bound(composite: Callable, namespace: type) -> Callable:
 # (rsqrt: torch rounds the square root, then its reciprocal.)
 COMPUTING = frozenset((
     "einsum", "trilinear", "col2im", "tanh_backward", "sigmoid_backward", "masked_backward",
-    "reciprocal", "sum", "prod", "cumprod", "cumsum", "matmul", "bmm", "sign", "sgn", "pow", "div_number",
+    "reciprocal", "sum", "prod", "cumprod", "cumsum", "matmul", "bmm", "cross", "sign", "sgn", "pow", "div_number",
     "mul_number", "clamp_min", "sigmoid", "log_sigmoid", "xlogy", "erf",
     "exp", "log", "log1p", "sin", "cos", "sinh", "cosh", "tanh", "sqrt", "abs",
 ))

@@ -39,6 +39,7 @@ from . import (  # noqa: F401 - imported for their registrations
     special,
     ternary,
     unpack_order,
+    vector_products,
     views,
 )
 from .registry import FUNCTIONS, METHODS
@@ -46,7 +47,8 @@ from .registry import FUNCTIONS, METHODS
 # torch's refusals of dtypes its kernels lack, in front of those ops wherever they are reached.
 dtype_refusals.install([activations, comparison, complex_numbers, contraction, conversion, convolution, creation,
                         fourier, indexing, inplace, linalg, losses, nn_ops, normalization, operators, padding,
-                        pointwise, pooling, ranges, reduction, shape, special, ternary, unpack_order, views],
+                        pointwise, pooling, ranges, reduction, shape, special, ternary, unpack_order, vector_products,
+                        views],
                        [FUNCTIONS, METHODS])
 
 _PROPERTIES = ("T", "mT", "real", "imag")

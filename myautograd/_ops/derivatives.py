@@ -343,6 +343,9 @@ derivative("AddrBackward0", "self vec1 vec2", saves="beta alpha",
            self=lambda grad, beta, F: H.times(F, grad, beta),
            vec1=lambda grad, vec2, alpha, F: H.times(F, F.matmul(grad, F.conj(vec2)), alpha),
            vec2=lambda grad, vec1, alpha, F: H.times(F, F.matmul(F.t(grad), F.conj(vec1)), alpha))
+derivative("LinalgCrossBackward0", "self other", saves="dim",
+           self=lambda grad, other, dim, F: F.cross(F.conj(other), grad, dim),
+           other=lambda grad, self, dim, F: F.cross(grad, F.conj(self), dim))
 
 # -- reductions ------------------------------------------------------------------------------------
 derivative("SumBackward0", "self", saves="self_sym_sizes",

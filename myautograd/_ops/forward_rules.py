@@ -199,6 +199,15 @@ def _scaled_terms(self_t, products, values):
                   None if products is None else (products if alpha == 1 else products * alpha))
 
 
+def _cross(tangents, values, F):
+    """torch's ``cross(self_t, other, dim) + cross(self, other_t, dim)``."""
+    self, other, dim = values["self"], values["other"], values["dim"]
+    self_t = _materialized(tangents[0], self, other, F)
+    other_t = _materialized(tangents[1], other, self, F)
+    return _terms(None if self_t is None else F.cross(self_t, other, dim),
+                  None if other_t is None else F.cross(self, other_t, dim))
+
+
 def _matrix_product(tangents, values, F):
     """torch's ``self_t @ other + self @ other_t``, a missing tangent zeros where its partner is recorded."""
     names = [name for name in values if name in ("self", "mat2", "vec", "tensor")]
@@ -354,6 +363,7 @@ RULES = {
     "AddmvBackward0": _addmv,
     "AddbmmBackward0": _addbmm,
     "AddrBackward0": _addr,
+    "LinalgCrossBackward0": _cross,
     "MeanBackward0": _mean,
     "MeanBackward1": _mean_dims,
     "SumBackward0": _sum,

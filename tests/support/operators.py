@@ -263,4 +263,5 @@ LINALG_OPS = [
     Op("addmv", lambda t, b, m, v: t.addmv(b, m, v, beta=0.5, alpha=2.0), ((1,), (3, 4), (4,))),
     Op("addbmm", lambda t, b, x, y: t.addbmm(b, x, y, beta=0.5, alpha=2.0), ((3, 1), (2, 3, 4), (2, 4, 2))),
     Op("addr", lambda t, b, x, y: t.addr(b, x, y), ((3, 2), (3,), (2,))),
+    Op("linalg_cross", lambda t, x, y: t.linalg.cross(x, y, dim=0), ((3, 2), (3, 1))),
 ]

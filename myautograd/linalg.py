@@ -1,0 +1,12 @@
+"""``torch.linalg``: the linear algebra functions myautograd has (see ``myautograd/_ops/vector_products.py``)."""
+
+from __future__ import annotations
+
+from ._missing import missing_attribute as _missing_attribute
+from ._ops.vector_products import linalg_cross as cross
+from ._ops.vector_products import vecdot
+
+__all__ = ["cross", "vecdot"]
+
+
+__getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented
