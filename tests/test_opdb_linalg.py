@@ -6,6 +6,8 @@ opinfo cases and by ``LINALG_OPS`` of ``tests/support/operators.py``.)"""
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 import torch
 
@@ -46,6 +48,22 @@ INVALID_CALLS = {
     "vecdot_dtypes": lambda t: t.linalg.vecdot(t.ones(3), t.ones(3, dtype=t.float64)),
     "vecdot_vector_sizes": lambda t: t.linalg.vecdot(t.ones(3), t.ones(4)),
     "vecdot_broadcast": lambda t: t.linalg.vecdot(t.ones(2, 3), t.ones(2, 4)),
+    "block_diag_dims": lambda t: t.block_diag(t.ones(2), t.ones(2, 2, 2)),
+    "meshgrid_empty": lambda t: t.meshgrid([], indexing="ij"),
+    "meshgrid_indexing": lambda t: t.meshgrid(t.ones(3), indexing="ji"),
+    "meshgrid_dtypes": lambda t: t.meshgrid(t.ones(3), t.ones(2, dtype=t.float64), indexing="ij"),
+    "combinations_dims": lambda t: t.combinations(t.ones(2, 3)),
+    "combinations_negative": lambda t: t.combinations(t.ones(3), -1),
+    "cartesian_prod_dims": lambda t: t.cartesian_prod(t.ones(3), t.ones(2, 2)),
+    "repeat_interleave_negative": lambda t: t.repeat_interleave(t.ones(3), -1),
+    "repeat_interleave_negative_tensor": lambda t: t.repeat_interleave(t.ones(3), t.tensor([1, -1, 1])),
+    "repeat_interleave_sizes": lambda t: t.repeat_interleave(t.ones(3), t.tensor([1, 1])),
+    "repeat_interleave_dims": lambda t: t.repeat_interleave(t.ones(3), t.tensor([[1, 1, 1]])),
+    "repeat_interleave_floats": lambda t: t.repeat_interleave(t.ones(3), t.tensor([1.0, 1.0, 1.0])),
+    "repeat_interleave_output_size": lambda t: t.repeat_interleave(t.ones(3), t.tensor([1, 1, 1]), output_size=5),
+    "repeat_interleave_dim": lambda t: t.repeat_interleave(t.ones(3), 2, dim=3),
+    "diag_embed_same_dims": lambda t: t.diag_embed(t.ones(2, 3), dim1=-1, dim2=2),
+    "diag_embed_dim_range": lambda t: t.diag_embed(t.ones(2, 3), dim2=10000),
 }
 
 
@@ -77,6 +95,38 @@ def test_cross_without_dim_takes_the_first_dim_of_three_and_warns_once_as_torch(
         results.append((namespace["first"].tolist(), namespace["second"].tolist(), namespace["messages"]))
     assert results[0] == results[1]
     assert len(results[0][2]) <= 1  # once per process (an earlier test may have warned already)
+
+
+ARRANGEMENTS = {
+    "repeated_indices": lambda t: t.repeat_interleave(t.tensor([1, 0, 2])),
+    "repeats_flattened": lambda t: t.repeat_interleave(t.arange(6.0).reshape(2, 3), 2),
+    "one_repeat_count_for_all": lambda t: t.repeat_interleave(t.arange(6.0).reshape(2, 3), t.tensor([2]), dim=0),
+    "block_diag_of_nothing": lambda t: t.block_diag(),
+    "block_diag_promoted": lambda t: t.block_diag(t.tensor(2), t.ones(2, dtype=t.float64)),
+    "combinations_of_three": lambda t: t.combinations(t.arange(4.0), 3),
+    "combinations_of_none": lambda t: t.combinations(t.arange(4.0), 0),
+    "combinations_longer_than_the_vector": lambda t: t.combinations(t.arange(4.0), 5),
+    "diag_embed_below_in_front": lambda t: t.diag_embed(t.arange(6.0).reshape(2, 3), -1, 0, 2),
+    "meshgrid_xy": lambda t: t.stack(t.meshgrid(t.arange(3.0), t.arange(2.0), t.tensor(5.0), indexing="xy")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ARRANGEMENTS))
+def test_arrangements_give_torch_s_values_dtypes_and_shapes(name):
+    expected, got = ARRANGEMENTS[name](torch), ARRANGEMENTS[name](myautograd)
+    assert (got.tolist(), str(got.dtype), tuple(got.shape)) == (expected.tolist(), str(expected.dtype),
+                                                                  tuple(expected.shape))
+
+
+def test_meshgrid_without_indexing_warns_once_and_takes_ij():
+    for library in (torch, myautograd):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            grids = [library.meshgrid(library.ones(3), library.ones(2)) for _ in range(2)]
+        assert [tuple(grid.shape) for grid in grids[0]] == [(3, 2), (3, 2)]
+        assert len(caught) <= 1  # once per process (an earlier test may have warned already)
+        assert all(str(w.message).startswith("torch.meshgrid: in an upcoming release, it will be required to pass "
+                                             "the indexing argument.") for w in caught)
 
 
 def test_kron_and_inner_record_torch_s_nodes():

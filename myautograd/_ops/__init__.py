@@ -12,6 +12,7 @@ from .._autograd.modes import TensorMode
 from .._tensor import Tensor
 from . import (  # noqa: F401 - imported for their registrations
     activations,
+    arrangements,
     attention,
     comparison,
     complex_numbers,
@@ -45,8 +46,8 @@ from . import (  # noqa: F401 - imported for their registrations
 from .registry import FUNCTIONS, METHODS
 
 # torch's refusals of dtypes its kernels lack, in front of those ops wherever they are reached.
-dtype_refusals.install([activations, comparison, complex_numbers, contraction, conversion, convolution, creation,
-                        fourier, indexing, inplace, linalg, losses, nn_ops, normalization, operators, padding,
+dtype_refusals.install([activations, arrangements, comparison, complex_numbers, contraction, conversion, convolution,
+                        creation, fourier, indexing, inplace, linalg, losses, nn_ops, normalization, operators, padding,
                         pointwise, pooling, ranges, reduction, shape, special, ternary, unpack_order, vector_products,
                         views],
                        [FUNCTIONS, METHODS])

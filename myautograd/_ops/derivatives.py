@@ -462,6 +462,9 @@ derivative("SplitWithSizesBackward0", "self", saves="dim result_shapes", multi_o
 derivative("CatBackward0", "tensors", saves="dim tensors_args_sizes",
            each=lambda grad, input_index, dim, tensors_args_sizes, F:
            H.cat_input_grad(F, grad, dim, tensors_args_sizes, input_index))
+derivative("BlockDiagBackward0", "tensors", saves="tensors_args_sizes",
+           each=lambda grad, input_index, tensors_args_sizes, F:
+           H.block_diag_input_grad(F, grad, tensors_args_sizes, input_index))
 derivative("StackBackward0", "tensors", saves="dim", each=lambda grad, input_index, dim, F: F.select(grad, dim, input_index))
 derivative("CloneBackward0", "self", self=lambda grad: grad)
 derivative("AliasBackward0", "self", self=lambda grad: grad)

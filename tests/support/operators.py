@@ -264,4 +264,6 @@ LINALG_OPS = [
     Op("addbmm", lambda t, b, x, y: t.addbmm(b, x, y, beta=0.5, alpha=2.0), ((3, 1), (2, 3, 4), (2, 4, 2))),
     Op("addr", lambda t, b, x, y: t.addr(b, x, y), ((3, 2), (3,), (2,))),
     Op("linalg_cross", lambda t, x, y: t.linalg.cross(x, y, dim=0), ((3, 2), (3, 1))),
+    Op("block_diag", lambda t, x, y, z: t.block_diag(x, y, z), ((), (3,), (2, 2))),
+    Op("diag_embed", lambda t, x: t.diag_embed(x, offset=-1, dim1=0, dim2=2), ((2, 3),)),
 ]
