@@ -64,6 +64,25 @@ INVALID_CALLS = {
     "repeat_interleave_dim": lambda t: t.repeat_interleave(t.ones(3), 2, dim=3),
     "diag_embed_same_dims": lambda t: t.diag_embed(t.ones(2, 3), dim1=-1, dim2=2),
     "diag_embed_dim_range": lambda t: t.diag_embed(t.ones(2, 3), dim2=10000),
+    "vector_norm_integers": lambda t: t.linalg.vector_norm(t.ones(3, dtype=t.int64)),
+    "vector_norm_order_string": lambda t: t.linalg.vector_norm(t.ones(3), "fro"),
+    "vector_norm_narrowing_dtype": lambda t: t.linalg.vector_norm(t.ones(3), dtype=t.float16),
+    "vector_norm_integer_dtype": lambda t: t.linalg.vector_norm(t.ones(3), dtype=t.int64),
+    "vector_norm_complex_dtype": lambda t: t.linalg.vector_norm(t.ones(3), dtype=t.complex128),
+    "vector_norm_real_dtype_of_complex": lambda t: t.linalg.vector_norm(t.ones(3, dtype=t.complex64), dtype=t.float32),
+    "vector_norm_inf_of_empty": lambda t: t.linalg.vector_norm(t.ones(0), float("inf")),
+    "vector_norm_negative_of_empty_dim": lambda t: t.linalg.vector_norm(t.ones(2, 0), -0.5, 1),
+    "vector_norm_dim_range": lambda t: t.linalg.vector_norm(t.ones(2, 2), 3, 5),
+    "matrix_norm_order": lambda t: t.linalg.matrix_norm(t.ones(2, 2), 3),
+    "matrix_norm_order_string": lambda t: t.linalg.matrix_norm(t.ones(2, 2), "foo"),
+    "matrix_norm_vector": lambda t: t.linalg.matrix_norm(t.ones(2)),
+    "matrix_norm_dims": lambda t: t.linalg.matrix_norm(t.ones(2, 2, 2), dim=(0, 1, 2)),
+    "matrix_norm_same_dims": lambda t: t.linalg.matrix_norm(t.ones(2, 2), dim=(0, -2)),
+    "matrix_norm_integers": lambda t: t.linalg.matrix_norm(t.ones(2, 2, dtype=t.int64)),
+    "norm_dims": lambda t: t.linalg.norm(t.ones(2, 2, 2), 2, (0, 1, 2)),
+    "norm_order_of_3d": lambda t: t.linalg.norm(t.ones(2, 2, 2), 2),
+    "norm_string_order_of_3d": lambda t: t.linalg.norm(t.ones(2, 2, 2), "fro"),
+    "norm_string_order_dims": lambda t: t.linalg.norm(t.ones(2, 2, 2), "nuc", (0,)),
 }
 
 
@@ -155,3 +174,9 @@ def test_the_mutant_of_addr_s_tangent_without_beta_is_killed_by_op_db():
     """opinfo.addr's samples 3 and 4 take beta=0.2; only the forward-mode step sees the tangent."""
     record = _killed("addr_tangent_without_beta", "opinfo.addr.default", "float64")
     assert "forward-mode tangents" in str(record["diff"][0]), record["diff"][0]
+
+
+def test_the_mutant_of_matrix_norm_s_infinity_norms_is_killed_by_op_db():
+    """opinfo.linalg.matrix_norm's sample 2 takes the -inf norm of a 2x2 matrix (its smallest row sum)."""
+    record = _killed("matrix_norm_inf_as_one_norm", "opinfo.linalg.matrix_norm.default", "float64")
+    assert record["diff"][0]["aspect"] == "value", record["diff"][0]

@@ -1,11 +1,13 @@
 """Mutants of the products and linear algebra ops implemented for torch's op_db (``opinfo.addbmm``,
-``opinfo.addmv``, ``opinfo.addr``...): each caught by its opinfo item (``tests/test_opdb_linalg.py``)."""
+``opinfo.addr``, ``opinfo.linalg.matrix_norm``...): each caught by its opinfo item (``tests/test_opdb_linalg.py``)."""
 
 from __future__ import annotations
 
+import math
+
 from myautograd._autograd.formulas import NODES
 
-from ._registry import formula, mutant
+from ._registry import formula, mutant, replace
 
 
 @mutant("formulas", "addbmm's batch1 gradient without alpha (the sum's gradient left unscaled)")
@@ -23,3 +25,18 @@ def addr_tangent_without_beta():
 
     NODES["AddrBackward0"].forward_rule = without_beta
 
+
+
+@mutant("reductions and broadcasting", "linalg.matrix_norm's infinity norms without the swap of rows and columns "
+                                       "(the largest column sum, the 1-norm, for inf)")
+def matrix_norm_inf_as_one_norm():
+    import myautograd.linalg
+
+    def make(original):
+        def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+            unswapped = math.copysign(1, ord) if isinstance(ord, float) and math.isinf(ord) else ord
+            return original(A, unswapped, dim, keepdim, dtype=dtype)
+
+        return matrix_norm
+
+    replace(myautograd.linalg, "matrix_norm", make)
