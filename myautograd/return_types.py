@@ -22,3 +22,6 @@ min = _result_type("min", ("values", "indices"))  # noqa: A001
 sort = _result_type("sort", ("values", "indices"))
 topk = _result_type("topk", ("values", "indices"))
 aminmax = _result_type("aminmax", ("min", "max"))
+linalg_inv_ex = _result_type("linalg_inv_ex", ("inverse", "info"))
+linalg_solve_ex = _result_type("linalg_solve_ex", ("result", "info"))
+linalg_slogdet = _result_type("linalg_slogdet", ("sign", "logabsdet"))

@@ -327,7 +327,7 @@ class Operations:
 
     NAMES = ("recorded", "nodes", "copy_into_new", "index_put_into_zeros", "im2col", "col2im", "einsum",
              "trilinear", "constant_pad", "cat", "stack", "where", "div_by_number", "mul_by_number", "logsigmoid",
-             "fft_c2c", "fft_r2c")
+             "fft_c2c", "fft_r2c", "linalg_solve")
 
 
 OPS = Operations()
@@ -452,6 +452,7 @@ PRIMITIVES: dict[str, tuple] = {
     "matmul": (np.matmul, method("matmul")),
     "bmm": (np.matmul, method("bmm")),
     "cross": (lambda a, b, dim: np.cross(a, b, axis=dim), method("cross")),
+    "linalg_solve": (np.linalg.solve, "linalg_solve"),  # A X = B, B a (batch of) matrices
     "to_device": (_backend.to_device, method("to")),
     "conj": (conj, lambda x: x.conj() if isinstance(x, Tensor) and x._data.dtype.kind == "c" else
              x.conjugate() if x.__class__ is complex else x),

@@ -26,6 +26,7 @@ from . import (  # noqa: F401 - imported for their registrations
     indexing,
     inplace,
     linalg,
+    linalg_solvers,
     losses,
     margin_losses,
     nn_ops,
@@ -66,7 +67,8 @@ formula_math.install(
     index_put_into_zeros=indexing.index_put_into_zeros, im2col=convolution.im2col, col2im=convolution.col2im,
     einsum=contraction.einsum, trilinear=contraction.trilinear, constant_pad=padding.constant_pad, cat=shape.cat,
     stack=shape.stack, where=ternary.where, div_by_number=special.div_by_number, mul_by_number=special.mul_by_number,
-    logsigmoid=activations.logsigmoid, fft_c2c=fourier.fft_c2c, fft_r2c=fourier.fft_r2c)
+    logsigmoid=activations.logsigmoid, fft_c2c=fourier.fft_c2c, fft_r2c=fourier.fft_r2c,
+    linalg_solve=linalg_solvers.solve)
 TensorMode.F = formula_math.TensorMath
 
 __all__ = ["FUNCTIONS", "METHODS"]

@@ -39,7 +39,7 @@ import math
 from .._autograd.formulas import NODES, derivative
 from . import formula_helpers as H
 from . import formula_helpers_nn as HN
-from . import forward_rules, svd_math
+from . import forward_rules, solve_math, svd_math
 from . import norm_math as N
 
 # -- pointwise, one input ----------------------------------------------------------------------
@@ -346,6 +346,13 @@ derivative("AddrBackward0", "self vec1 vec2", saves="beta alpha",
 derivative("LinalgCrossBackward0", "self other", saves="dim",
            self=lambda grad, other, dim, F: F.cross(F.conj(other), grad, dim),
            other=lambda grad, self, dim, F: F.cross(grad, F.conj(self), dim))
+derivative("LinalgInvExBackward0", "A", A=lambda grad, result, F: solve_math.inv_backward(F, grad, result))
+derivative("LinalgSolveExBackward0", "A B", saves="vector_case",
+           A=lambda grad, A, result, vector_case, F: solve_math.solve_backward_A(F, grad, A, result, vector_case),
+           B=lambda grad, A, vector_case, F: solve_math.solve_backward_B(F, grad, A, vector_case))
+derivative("LinalgDetBackward0", "A", A=lambda grad, result, A, F: solve_math.det_backward(F, grad, result, A))
+derivative("LinalgSlogdetBackward0", "A", multi_output=True,  # the sign's gradient is zero for real matrices
+           A=lambda grads, A, F: solve_math.slogdet_backward(F, H.output_grad(grads, 1), A))
 
 # -- reductions ------------------------------------------------------------------------------------
 derivative("SumBackward0", "self", saves="self_sym_sizes",
