@@ -101,6 +101,16 @@ INVALID_CALLS = {
     "slogdet_integers": lambda t: t.linalg.slogdet(t.ones(2, 2, dtype=t.int64)),
     "logdet_not_square": lambda t: t.logdet(t.ones(2, 3)),
     "logdet_integers": lambda t: t.logdet(t.ones(2, 2, dtype=t.int64)),
+    "multi_dot_one": lambda t: t.linalg.multi_dot([t.ones(2, 2)]),
+    "multi_dot_first_dims": lambda t: t.linalg.multi_dot([t.ones(2, 2, 2), t.ones(2, 2)]),
+    "multi_dot_last_dims": lambda t: t.linalg.multi_dot([t.ones(2, 2), t.ones(2, 2, 2)]),
+    "multi_dot_middle_dims": lambda t: t.linalg.multi_dot([t.ones(2, 2), t.ones(2), t.ones(2, 2)]),
+    "multi_dot_dtypes": lambda t: t.linalg.multi_dot([t.ones(2, 2), t.ones(2, 2, dtype=t.int64)]),
+    "multi_dot_shapes": lambda t: t.linalg.multi_dot([t.ones(2, 3), t.ones(2, 2)]),
+    "matrix_power_vector": lambda t: t.linalg.matrix_power(t.ones(3), 2),
+    "matrix_power_not_square": lambda t: t.linalg.matrix_power(t.ones(2, 3), 2),
+    "matrix_power_negative_of_integers": lambda t: t.linalg.matrix_power(t.ones(2, 2, dtype=t.int64), -1),
+    "matrix_power_negative_of_singular": lambda t: t.linalg.matrix_power(t.ones(2, 2), -1),
 }
 
 
@@ -149,6 +159,10 @@ ARRANGEMENTS = {
     "solve_ex_info_of_a_singular_matrix": lambda t: t.linalg.solve_ex(t.zeros(3, 3), t.ones(3)).info,
     "logdet_of_a_negative_determinant": lambda t: t.logdet(-t.eye(3)),
     "slogdet_of_a_singular_matrix": lambda t: t.stack(list(t.linalg.slogdet(t.zeros(2, 2)))),
+    "multi_dot_of_vectors": lambda t: t.linalg.multi_dot([t.arange(3.0), t.ones(3, 4), t.arange(4.0)]),
+    "multi_dot_of_integers": lambda t: t.linalg.multi_dot([t.ones(2, 2, dtype=t.int64)] * 3),
+    "matrix_power_of_integers": lambda t: t.linalg.matrix_power(t.arange(4).reshape(2, 2), 7),
+    "matrix_power_zero": lambda t: t.linalg.matrix_power(t.arange(8.0).reshape(2, 2, 2), 0),
     "meshgrid_xy": lambda t: t.stack(t.meshgrid(t.arange(3.0), t.arange(2.0), t.tensor(5.0), indexing="xy")),
 }
 
@@ -169,6 +183,27 @@ def test_meshgrid_without_indexing_warns_once_and_takes_ij():
         assert len(caught) <= 1  # once per process (an earlier test may have warned already)
         assert all(str(w.message).startswith("torch.meshgrid: in an upcoming release, it will be required to pass "
                                              "the indexing argument.") for w in caught)
+
+
+def test_multi_dot_multiplies_in_torch_s_order():
+    """Five matrices whose cheapest order is neither left to right nor right to left: the graph's products
+    are those of torch's order (their operand shapes, read from the saved tensors)."""
+    shapes = [(10, 2), (2, 30), (30, 3), (3, 40), (40, 4)]
+
+    def products(library):
+        matrices = [library.ones(shape, requires_grad=True) for shape in shapes]
+        out = library.linalg.multi_dot(matrices)
+        seen, stack = [], [out.grad_fn]
+        while stack:
+            node = stack.pop()
+            if node is None:
+                continue
+            if type(node).__name__ == "MmBackward0":
+                seen.append((tuple(node._saved_self.shape), tuple(node._saved_mat2.shape)))
+            stack.extend(next_node for next_node, _ in node.next_functions)
+        return out.tolist(), seen
+
+    assert products(myautograd) == products(torch)
 
 
 def test_kron_and_inner_record_torch_s_nodes():
