@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from ._missing import missing_attribute as _missing_attribute
+from ._ops.linalg import svdvals
 from ._ops.linalg_norms import matrix_norm, norm, vector_norm
 from ._ops.linalg_solvers import LinAlgError, det, inv, inv_ex, slogdet, solve, solve_ex
 from ._ops.matrix_chains import matrix_power, multi_dot
@@ -12,7 +13,7 @@ from ._ops.vector_products import linalg_cross as cross
 from ._ops.vector_products import vecdot
 
 __all__ = ["LinAlgError", "cross", "det", "inv", "inv_ex", "matrix_norm", "matrix_power", "multi_dot", "norm",
-           "slogdet", "solve", "solve_ex", "vecdot", "vector_norm"]
+           "slogdet", "solve", "solve_ex", "svdvals", "vecdot", "vector_norm"]
 
 
 __getattr__ = _missing_attribute(__name__)  # a clear error for torch API not implemented

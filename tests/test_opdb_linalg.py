@@ -111,6 +111,9 @@ INVALID_CALLS = {
     "matrix_power_not_square": lambda t: t.linalg.matrix_power(t.ones(2, 3), 2),
     "matrix_power_negative_of_integers": lambda t: t.linalg.matrix_power(t.ones(2, 2, dtype=t.int64), -1),
     "matrix_power_negative_of_singular": lambda t: t.linalg.matrix_power(t.ones(2, 2), -1),
+    "svdvals_vector": lambda t: t.linalg.svdvals(t.ones(3)),
+    "svdvals_integers": lambda t: t.linalg.svdvals(t.ones(2, 2, dtype=t.int64)),
+    "svdvals_half": lambda t: t.linalg.svdvals(t.ones(2, 2, dtype=t.float16)),
 }
 
 
@@ -212,6 +215,8 @@ def test_kron_and_inner_record_torch_s_nodes():
         assert type(library.kron(a, library.ones(4)).grad_fn).__name__ == "UnsafeViewBackward0"
         assert type(library.inner(a, library.ones(4, 3)).grad_fn).__name__ == "ViewBackward0"
         assert type(library.linalg.vecdot(a[0], library.ones(3)).grad_fn).__name__ == "VdotBackward0"
+        singular_values = library.linalg.svdvals(a)
+        assert (type(singular_values.grad_fn).__name__, singular_values.output_nr) == ("LinalgSvdBackward0", 1)
 
 
 def _killed(mutant: str, case_id: str, dtype: str) -> dict:

@@ -345,6 +345,20 @@ def linalg_svd(A: Tensor) -> tuple[Tensor, Tensor, Tensor]:
     return tuple(make_tensor(output) for output in outputs)
 
 
+def svdvals(A: Tensor) -> Tensor:
+    """``torch.linalg.svdvals``: the singular values (descending) of real matrices, the reduced SVD's second output
+    (LinalgSvdBackward0, output 1, as torch's), after torch's checks."""
+    data = A._data
+    if data.ndim < 2:
+        raise RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
+    if data.dtype.kind not in "fc":
+        raise RuntimeError(f"linalg.svd: Expected a floating point or complex tensor as input. Got "
+                           f"{A.dtype.scalar_type_name}")
+    if data.dtype in REDUCED_FLOATS:
+        raise NotImplementedError(f"\"linalg_svd_cpu\" not implemented for '{A.dtype.scalar_type_name}'")
+    return linalg_svd(A)[1]
+
+
 def nuclear_norm(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """The sum of the singular values of the matrices over ``dim`` (two dims; all, of a 2-D tensor), as
     torch's ``linalg.matrix_norm``: those dims permuted to the end, the SVD, a sum."""
