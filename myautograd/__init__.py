@@ -46,6 +46,7 @@ from . import (  # noqa: E402 - they use the ops above
     cuda,
     fft,
     func,
+    linalg,
     nn,
     ops,
     optim,

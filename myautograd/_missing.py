@@ -1,10 +1,10 @@
 """A clear error for the parts of torch's API that myautograd does not implement.
 
 Each public module of myautograd sets ``__getattr__ = missing_attribute(__name__)``. Python calls a
-module's ``__getattr__`` only for a name the module lacks, so reading ``torch.linalg`` or
+module's ``__getattr__`` only for a name the module lacks, so reading ``torch.distributions`` or
 ``torch.autograd.graph.no_such`` under myautograd raises::
 
-    AttributeError: myautograd does not implement torch.linalg (see docs/myautograd.md)
+    AttributeError: myautograd does not implement torch.distributions (see docs/myautograd.md)
 
 at the reader's own line (the one frame below it is this ``__getattr__``), in torch's spelling, with
 the exception's ``name`` and ``obj`` set as Python sets them. The conformance suite's

@@ -20,6 +20,7 @@ from tests.support.operators import (
     ACTIVATION_OPS,
     COMPLEX_OPS,
     INDEXING_OPS,
+    LINALG_OPS,
     LOSS_OPS,
     NN_OPS,
     POINTWISE_OPS,
@@ -204,6 +205,7 @@ OPS = [
     *INDEXING_OPS,
     *LOSS_OPS,
     *NN_OPS,
+    *LINALG_OPS,
 ]
 
 

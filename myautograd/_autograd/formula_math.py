@@ -336,7 +336,7 @@ class Operations:
 
     NAMES = ("recorded", "nodes", "copy_into_new", "index_put_into_zeros", "im2col", "col2im", "einsum",
              "trilinear", "constant_pad", "cat", "stack", "where", "div_by_number", "mul_by_number", "logsigmoid",
-             "fft_c2c", "fft_r2c")
+             "fft_c2c", "fft_r2c", "linalg_solve")
 
 
 OPS = Operations()
@@ -462,6 +462,8 @@ PRIMITIVES: dict[str, tuple] = {
     "logcumsumexp": (log_cumulative_sum_exp, method("logcumsumexp")),
     "matmul": (np.matmul, method("matmul")),
     "bmm": (np.matmul, method("bmm")),
+    "cross": (lambda a, b, dim: np.cross(a, b, axis=dim), method("cross")),
+    "linalg_solve": (np.linalg.solve, "linalg_solve"),  # A X = B, B a (batch of) matrices
     "to_device": (_backend.to_device, method("to")),
     "conj": (conj, lambda x: x.conj() if isinstance(x, Tensor) and x._data.dtype.kind == "c" else
              x.conjugate() if x.__class__ is complex else x),
@@ -532,7 +534,8 @@ def _bound(composite: Callable, namespace: type) -> Callable:
 # (rsqrt: torch rounds the square root, then its reciprocal.)
 COMPUTING = frozenset((
     "einsum", "trilinear", "col2im", "tanh_backward", "sigmoid_backward", "masked_backward",
-    "reciprocal", "sum", "prod", "cumprod", "cumsum", "logcumsumexp", "matmul", "bmm", "sign", "sgn", "pow", "div_number",
+    "reciprocal", "sum", "prod", "cumprod", "cumsum", "logcumsumexp", "matmul", "bmm", "cross", "sign", "sgn", "pow",
+    "div_number",
     "mul_number", "clamp_min", "sigmoid", "log_sigmoid", "xlogy", "erf",
     "exp", "log", "log1p", "sin", "cos", "sinh", "cosh", "tanh", "sqrt", "abs",
 ))

@@ -12,6 +12,7 @@ from .._autograd.modes import TensorMode
 from .._tensor import Tensor
 from . import (  # noqa: F401 - imported for their registrations
     activations,
+    arrangements,
     attention,
     comparison,
     complex_numbers,
@@ -27,6 +28,7 @@ from . import (  # noqa: F401 - imported for their registrations
     indexing,
     inplace,
     linalg,
+    linalg_solvers,
     losses,
     margin_losses,
     nan_reductions,
@@ -45,16 +47,18 @@ from . import (  # noqa: F401 - imported for their registrations
     special,
     ternary,
     unpack_order,
+    vector_products,
     view_copies,
     views,
 )
 from .registry import FUNCTIONS, METHODS
 
 # torch's refusals of dtypes its kernels lack, in front of those ops wherever they are reached.
-dtype_refusals.install([activations, comparison, complex_numbers, contraction, conversion, convolution, creation,
-                        fourier, indexing, inplace, linalg, losses, nn_ops, normalization, operators, padding,
-                        pointwise, pooling, ranges, reduction, shape, shape_compositions, special, ternary, unpack_order,
-                        view_copies, views, differences, index_ops, nan_reductions, scans, selection],
+dtype_refusals.install([activations, arrangements, comparison, complex_numbers, contraction, conversion, convolution,
+                        creation, differences, fourier, index_ops, indexing, inplace, linalg, losses, nan_reductions,
+                        nn_ops, normalization, operators, padding, pointwise, pooling, ranges, reduction, scans,
+                        selection, shape, shape_compositions, special, ternary, unpack_order, vector_products,
+                        view_copies, views],
                        [FUNCTIONS, METHODS])
 
 _PROPERTIES = ("T", "mT", "real", "imag")
@@ -71,7 +75,8 @@ formula_math.install(
     index_put_into_zeros=indexing.index_put_into_zeros, im2col=convolution.im2col, col2im=convolution.col2im,
     einsum=contraction.einsum, trilinear=contraction.trilinear, constant_pad=padding.constant_pad, cat=shape.cat,
     stack=shape.stack, where=ternary.where, div_by_number=special.div_by_number, mul_by_number=special.mul_by_number,
-    logsigmoid=activations.logsigmoid, fft_c2c=fourier.fft_c2c, fft_r2c=fourier.fft_r2c)
+    logsigmoid=activations.logsigmoid, fft_c2c=fourier.fft_c2c, fft_r2c=fourier.fft_r2c,
+    linalg_solve=linalg_solvers.solve)
 TensorMode.F = formula_math.TensorMath
 
 __all__ = ["FUNCTIONS", "METHODS"]

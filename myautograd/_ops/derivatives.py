@@ -39,7 +39,7 @@ import math
 from .._autograd.formulas import NODES, derivative
 from . import formula_helpers as H
 from . import formula_helpers_nn as HN
-from . import forward_rules, svd_math
+from . import forward_rules, solve_math, svd_math
 from . import norm_math as N
 
 # -- pointwise, one input ----------------------------------------------------------------------
@@ -326,6 +326,33 @@ derivative("AddmmBackward0", "self mat1 mat2", saves="beta alpha mat1_column_maj
            # out row-major, as the weight is
            mat2=lambda grad, mat1, mat2_column_major, alpha, F: H.mm_mat2_backward(F, grad, mat1, mat2_column_major,
                                                                                    alpha))
+derivative("AddmvBackward0", "self mat vec", saves="beta alpha",
+           self=lambda grad, beta, F: H.times(F, grad, beta),
+           mat=lambda grad, vec, alpha, F: H.times(F, F.outer(grad, F.conj(vec)), alpha),
+           vec=lambda grad, mat, alpha, F: H.times(F, F.matmul(F.conj(F.t(mat)), grad), alpha))
+# addbmm: the gradient of the sum of the batch's products is the gradient of each, grad expanded over the batch
+derivative("AddbmmBackward0", "self batch1 batch2", saves="beta alpha",
+           self=lambda grad, beta, F: H.times(F, grad, beta),
+           batch1=lambda grad, batch2, alpha, F: H.times(
+               F, F.bmm(F.expand(F.unsqueeze(grad, 0), (batch2.shape[0],) + tuple(grad.shape)),
+                        F.conj(F.transpose(batch2, 1, 2))), alpha),
+           batch2=lambda grad, batch1, alpha, F: H.times(
+               F, F.bmm(F.conj(F.transpose(batch1, 1, 2)),
+                        F.expand(F.unsqueeze(grad, 0), (batch1.shape[0],) + tuple(grad.shape))), alpha))
+derivative("AddrBackward0", "self vec1 vec2", saves="beta alpha",
+           self=lambda grad, beta, F: H.times(F, grad, beta),
+           vec1=lambda grad, vec2, alpha, F: H.times(F, F.matmul(grad, F.conj(vec2)), alpha),
+           vec2=lambda grad, vec1, alpha, F: H.times(F, F.matmul(F.t(grad), F.conj(vec1)), alpha))
+derivative("LinalgCrossBackward0", "self other", saves="dim",
+           self=lambda grad, other, dim, F: F.cross(F.conj(other), grad, dim),
+           other=lambda grad, self, dim, F: F.cross(grad, F.conj(self), dim))
+derivative("LinalgInvExBackward0", "A", A=lambda grad, result, F: solve_math.inv_backward(F, grad, result))
+derivative("LinalgSolveExBackward0", "A B", saves="vector_case",
+           A=lambda grad, A, result, vector_case, F: solve_math.solve_backward_A(F, grad, A, result, vector_case),
+           B=lambda grad, A, vector_case, F: solve_math.solve_backward_B(F, grad, A, vector_case))
+derivative("LinalgDetBackward0", "A", A=lambda grad, result, A, F: solve_math.det_backward(F, grad, result, A))
+derivative("LinalgSlogdetBackward0", "A", multi_output=True,  # the sign's gradient is zero for real matrices
+           A=lambda grads, A, F: solve_math.slogdet_backward(F, H.output_grad(grads, 1), A))
 
 # -- reductions ------------------------------------------------------------------------------------
 derivative("SumBackward0", "self", saves="self_sym_sizes",
@@ -458,6 +485,9 @@ derivative("Rot90Backward0", "self", saves="k dims", self=lambda grad, k, dims, 
 derivative("CatBackward0", "tensors", saves="dim tensors_args_sizes",
            each=lambda grad, input_index, dim, tensors_args_sizes, F:
            H.cat_input_grad(F, grad, dim, tensors_args_sizes, input_index))
+derivative("BlockDiagBackward0", "tensors", saves="tensors_args_sizes",
+           each=lambda grad, input_index, tensors_args_sizes, F:
+           H.block_diag_input_grad(F, grad, tensors_args_sizes, input_index))
 derivative("StackBackward0", "tensors", saves="dim", each=lambda grad, input_index, dim, F: F.select(grad, dim, input_index))
 derivative("CloneBackward0", "self", self=lambda grad: grad)
 derivative("AliasBackward0", "self", self=lambda grad: grad)

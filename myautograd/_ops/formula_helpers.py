@@ -86,6 +86,15 @@ def cat_input_grad(F, grad, dim, sizes, index):
     return F.narrow(grad, dim, offset, sizes[index][dim])
 
 
+def block_diag_input_grad(F, grad, sizes, index):
+    """Input ``index``'s block of block_diag's gradient: its rows and columns after the blocks before it (a
+    0-dim input's block is 1x1, a vector's one row), in its shape."""
+    blocks = [(1, 1) if len(size) == 0 else (1, size[0]) if len(size) == 1 else tuple(size) for size in sizes]
+    row, column = sum(b[0] for b in blocks[:index]), sum(b[1] for b in blocks[:index])
+    rows, columns = blocks[index]
+    return F.reshape(F.narrow(F.narrow(grad, 0, row, rows), 1, column, columns), tuple(sizes[index]))
+
+
 def inverse_permutation(dims):
     inverse = [0] * len(dims)
     for position, d in enumerate(dims):

@@ -155,15 +155,57 @@ def _addmm(tangents, values, F):
     mat2_t = _materialized(mat2_t, values["mat2"], values["mat1"], F)
     products = _terms(None if mat1_t is None else mat1_t @ values["mat2"],
                       None if mat2_t is None else values["mat1"] @ mat2_t)
-    beta, alpha = values["beta"], values["alpha"]
-    return _terms(None if self_t is None else (self_t if beta == 1 else self_t * beta),
-                  None if products is None else (products if alpha == 1 else products * alpha))
+    return _scaled_terms(self_t, products, values)
 
 
 def _baddbmm(tangents, values, F):
     """addmm's rule, batched: the batches are ``mat1`` and ``mat2``."""
     return _addmm(tangents, {"mat1": values["batch1"], "mat2": values["batch2"], "beta": values["beta"],
                              "alpha": values["alpha"]}, F)
+
+
+def _addmv(tangents, values, F):
+    """addmm's rule, ``mat`` times a vector."""
+    return _addmm(tangents, {"mat1": values["mat"], "mat2": values["vec"], "beta": values["beta"],
+                             "alpha": values["alpha"]}, F)
+
+
+def _addbmm(tangents, values, F):
+    """torch's ``beta * self_t + alpha * (batch1_t.bmm(batch2).sum(0) + batch1.bmm(batch2_t).sum(0))``."""
+    self_t, batch1_t, batch2_t = tangents
+    batch1, batch2 = values["batch1"], values["batch2"]
+    batch1_t = _materialized(batch1_t, batch1, batch2, F)
+    batch2_t = _materialized(batch2_t, batch2, batch1, F)
+    products = _terms(None if batch1_t is None else (batch1_t @ batch2).sum(0),
+                      None if batch2_t is None else (batch1 @ batch2_t).sum(0))
+    return _scaled_terms(self_t, products, values)
+
+
+def _addr(tangents, values, F):
+    """torch's ``beta * self_t + alpha * (outer(vec1_t, vec2) + outer(vec1, vec2_t))``."""
+    self_t, vec1_t, vec2_t = tangents
+    vec1, vec2 = values["vec1"], values["vec2"]
+    vec1_t = _materialized(vec1_t, vec1, vec2, F)
+    vec2_t = _materialized(vec2_t, vec2, vec1, F)
+    products = _terms(None if vec1_t is None else F.outer(vec1_t, vec2),
+                      None if vec2_t is None else F.outer(vec1, vec2_t))
+    return _scaled_terms(self_t, products, values)
+
+
+def _scaled_terms(self_t, products, values):
+    """``beta * self_t + alpha * products``, a factor of 1 left out (torch's ``maybe_multiply``)."""
+    beta, alpha = values["beta"], values["alpha"]
+    return _terms(None if self_t is None else (self_t if beta == 1 else self_t * beta),
+                  None if products is None else (products if alpha == 1 else products * alpha))
+
+
+def _cross(tangents, values, F):
+    """torch's ``cross(self_t, other, dim) + cross(self, other_t, dim)``."""
+    self, other, dim = values["self"], values["other"], values["dim"]
+    self_t = _materialized(tangents[0], self, other, F)
+    other_t = _materialized(tangents[1], other, self, F)
+    return _terms(None if self_t is None else F.cross(self_t, other, dim),
+                  None if other_t is None else F.cross(self, other_t, dim))
 
 
 def _matrix_product(tangents, values, F):
@@ -320,6 +362,10 @@ RULES = {
     "DotBackward0": _matrix_product,
     "AddmmBackward0": _addmm,
     "BaddbmmBackward0": _baddbmm,
+    "AddmvBackward0": _addmv,
+    "AddbmmBackward0": _addbmm,
+    "AddrBackward0": _addr,
+    "LinalgCrossBackward0": _cross,
     "MeanBackward0": _mean,
     "MeanBackward1": _mean_dims,
     "SumBackward0": _sum,

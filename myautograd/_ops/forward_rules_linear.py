@@ -29,6 +29,7 @@ from .._grad_mode import STATE
 from . import formula_helpers as H
 from . import formula_helpers_nn as HN
 from . import window_math as W
+from .registry import FUNCTIONS
 
 
 def _terms(*terms):
@@ -148,7 +149,7 @@ LINEAR = {
     "UnsafeSplitBackward0": lambda t, v, F: [part.clone() for part in _split(t, v, F)],
     "Rot90Backward0": lambda t, v, F: F.rot90(t, v["k"], v["dims"]),
     "DiagonalBackward0_copy": lambda t, v, F: F.diagonal(t, v["offset"], v["dim1"], v["dim2"]).clone(),
-    "DiagEmbedBackward0": lambda t, v, F: t.diag(v["offset"]),
+    "DiagEmbedBackward0": lambda t, v, F: t.diag_embed(v["offset"], v["dim1"], v["dim2"]),
     "IndexBackward0": lambda t, v, F: F.index(t, v["indices"]),
     "TakeBackward0": lambda t, v, F: t.take(v["index"]),
     "MaskedSelectBackward0": lambda t, v, F: t.masked_select(v["mask"]),
@@ -349,7 +350,15 @@ def _polar(tangents, values, F):
                   None if angle_t is None else angle_t * values["abs"] * (F.cos(angle) * 1j - F.sin(angle)))
 
 
+def _block_diag(tangents, values, F):
+    """The block_diag of the tangents, zeros for an input without one."""
+    blocks = [t if t is not None else F.zeros(size, values["result"])
+              for t, size in zip(tangents, values["tensors_args_sizes"])]
+    return FUNCTIONS["block_diag"](*blocks)
+
+
 RULES = {
+    "BlockDiagBackward0": _block_diag,
     "FftC2CBackward0": _fft("c2c"),
     "FftR2CBackward0": _fft("r2c"),
     "FftC2RBackward0": _fft("c2r"),

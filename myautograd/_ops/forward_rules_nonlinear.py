@@ -32,7 +32,7 @@ from .._autograd.formulas import NODES
 from . import formula_helpers as H
 from . import formula_helpers_nn as HN
 from . import norm_math as N
-from . import svd_math
+from . import solve_math, svd_math
 
 ELEMENTWISE = (
     "GeluBackward0", "GeluBackwardBackward0", "EluBackwardBackward0", "HardswishBackwardBackward0",
@@ -535,6 +535,10 @@ RULES = {
     "NativeLayerNormBackwardBackward0": _layer_norm_backward,
     "NativeBatchNormBackwardBackward0": _norm_backward(_batch_frame, _batch_norm_second),
     "LinalgSvdBackward0": svd_math.svd_jvp,
+    "LinalgInvExBackward0": solve_math.inv_jvp,
+    "LinalgSolveExBackward0": solve_math.solve_jvp,
+    "LinalgDetBackward0": solve_math.det_jvp,
+    "LinalgSlogdetBackward0": solve_math.slogdet_jvp,
 }
 
 

@@ -1,4 +1,5 @@
-"""Matrix products: matmul and the ops it dispatches to (dot, mv, mm, bmm), addmm, baddbmm and linear.
+"""Matrix products: matmul and the ops it dispatches to (dot, mv, mm, bmm), addmm, baddbmm, addmv, addbmm, addr
+and linear.
 
 ``matmul`` follows torch's decomposition so graphs carry torch's nodes: 1-D @ 2-D is
 ``unsqueeze -> mm -> squeeze``, batched @ matrix folds the batch into rows (``view -> mm ->
@@ -27,10 +28,15 @@ _dot = in_float32(np.dot)
 _times = in_float32(np.multiply)
 
 
+# The products of the add-and-multiply ops: addmm's and addmv's, addbmm's (the batch's products summed), addr's
+_PRODUCTS = {"matmul": np.matmul, "summed_bmm": lambda a, b: np.matmul(a, b).sum(0), "outer": np.multiply.outer}
+
+
 @in_float32
-def _scaled_product_plus(bias, a, b, alpha, beta):
-    """``alpha * (a @ b) + beta * bias``; float16 and bfloat16 rounded once, after the sum (torch's CPU gemm)."""
-    out = np.matmul(a, b)
+def _scaled_product_plus(bias, a, b, alpha, beta, product="matmul"):
+    """``alpha * (a @ b) + beta * bias`` (``product`` names another product of ``a`` and ``b``, one of
+    ``_PRODUCTS``); float16 and bfloat16 rounded once, after the sum (torch's CPU gemm)."""
+    out = _PRODUCTS[product](a, b)
     if alpha != 1:
         out *= alpha
     if beta != 0:  # torch ignores the bias when beta is 0, NaN and infinities included
@@ -254,6 +260,61 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     return recorded(NODES["BaddbmmBackward0"], out, (input, batch1, batch2), {"alpha": alpha, "beta": beta})
 
 
+def _scaled_plus_input(input, a, b, alpha, beta, product, node):
+    """``beta * input + alpha * product(a, b)``, the input broadcast to the product (torch's expand message),
+    recorded as ``node`` (which saves ``beta`` and ``alpha``)."""
+    from .views import expand_shape
+
+    shape = (a._data.shape[-2], b._data.shape[-1]) if product == "summed_bmm" else \
+        (a._data.shape[0],) if product == "matmul" else (a._data.shape[0], b._data.shape[0])
+    expand_shape(input._data.shape, shape, input.dtype.message_type_name(input.device.type))
+    out = _scaled_product_plus(input._data, a._data, b._data, alpha, beta, product)
+    return recorded(NODES[node], out, (input, a, b), {"alpha": alpha, "beta": beta})
+
+
+@export
+def addmv(input, mat, vec, *, beta=1, alpha=1):
+    """``beta * input + alpha * (mat @ vec)``, the input broadcast to the product (AddmvBackward0)."""
+    m, v, i = mat._data, vec._data, input._data
+    if m.ndim != 2 or v.ndim != 1 or i.ndim > 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {i.ndim}, {m.ndim}, {v.ndim}")
+    if m.shape[1] != v.shape[0] or (i.ndim == 1 and i.shape[0] not in (1, m.shape[0])):
+        raise RuntimeError(f"size mismatch, got input ({i.shape[0] if i.ndim else 1}), mat ({m.shape[0]}x{m.shape[1]}), "
+                           f"vec ({v.shape[0]})")
+    if not i.dtype == m.dtype == v.dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {input.dtype.scalar_type_name}, "
+                           f"{mat.dtype.scalar_type_name}, and {vec.dtype.scalar_type_name}")
+    return _scaled_plus_input(input, mat, vec, alpha, beta, "matmul", "AddmvBackward0")
+
+
+@export
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``, the input broadcast to the sum (AddbmmBackward0)."""
+    a, b = batch1._data, batch2._data
+    if a.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    normalize_dim(2, b.ndim)  # torch reads batch2's last size first: its IndexError
+    if b.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if a.shape[0] != b.shape[0]:
+        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got {a.shape[0]} and {b.shape[0]}")
+    if a.shape[2] != b.shape[1]:
+        raise RuntimeError(f"Incompatible matrix sizes for bmm ({a.shape[1]}x{a.shape[2]} and {b.shape[1]}x{b.shape[2]})")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {batch1.dtype.scalar_type_name} and "
+                           f"{batch2.dtype.scalar_type_name}")
+    return _scaled_plus_input(input, batch1, batch2, alpha, beta, "summed_bmm", "AddbmmBackward0")
+
+
+@export
+def addr(input, vec1, vec2, *, beta=1, alpha=1):
+    """``beta * input + alpha * outer(vec1, vec2)``, the input broadcast to the outer product (AddrBackward0)."""
+    for name, vec in (("vec1", vec1), ("vec2", vec2)):
+        if vec._data.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {vec._data.ndim}-D")
+    return _scaled_plus_input(input, vec1, vec2, alpha, beta, "outer", "AddrBackward0")
+
+
 method(matmul, name="__matmul__")
 method(lambda self, other: matmul(other, self), name="__rmatmul__")
 
@@ -282,6 +343,20 @@ def linalg_svd(A: Tensor) -> tuple[Tensor, Tensor, Tensor]:
     if records(A):
         return record(NODES["LinalgSvdBackward0"], outputs, (A,), {}, outputs=3)
     return tuple(make_tensor(output) for output in outputs)
+
+
+def svdvals(A: Tensor) -> Tensor:
+    """``torch.linalg.svdvals``: the singular values (descending) of real matrices, the reduced SVD's second output
+    (LinalgSvdBackward0, output 1, as torch's), after torch's checks."""
+    data = A._data
+    if data.ndim < 2:
+        raise RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
+    if data.dtype.kind not in "fc":
+        raise RuntimeError(f"linalg.svd: Expected a floating point or complex tensor as input. Got "
+                           f"{A.dtype.scalar_type_name}")
+    if data.dtype in REDUCED_FLOATS:
+        raise NotImplementedError(f"\"linalg_svd_cpu\" not implemented for '{A.dtype.scalar_type_name}'")
+    return linalg_svd(A)[1]
 
 
 def nuclear_norm(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:

@@ -27,6 +27,7 @@ from . import (  # noqa: F401 - imported for their registrations
     nn_activation_norm,
     numerics,
     opdb_conv,
+    opdb_linalg,
     opdb_reduce,
     operator_samples,
     optimizer_options,

@@ -294,3 +294,23 @@ NN_OPS = [
     Op("sdpa_math", lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(q, k, v, scale=0.3),
        ((2, 3, 4), (2, 5, 4), (2, 5, 4))),
 ]
+
+# products and linear algebra implemented for torch's op_db (tests/test_opdb_linalg.py)
+LINALG_OPS = [
+    Op("addmv", lambda t, b, m, v: t.addmv(b, m, v, beta=0.5, alpha=2.0), ((1,), (3, 4), (4,))),
+    Op("addbmm", lambda t, b, x, y: t.addbmm(b, x, y, beta=0.5, alpha=2.0), ((3, 1), (2, 3, 4), (2, 4, 2))),
+    Op("addr", lambda t, b, x, y: t.addr(b, x, y), ((3, 2), (3,), (2,))),
+    Op("linalg_cross", lambda t, x, y: t.linalg.cross(x, y, dim=0), ((3, 2), (3, 1))),
+    Op("block_diag", lambda t, x, y, z: t.block_diag(x, y, z), ((), (3,), (2, 2))),
+    Op("diag_embed", lambda t, x: t.diag_embed(x, offset=-1, dim1=0, dim2=2), ((2, 3),)),
+    # invertible matrices: a random one plus (or minus) 3 times the identity
+    Op("linalg_inv", lambda t, a: t.linalg.inv(a + 3 * _eye3(t, a)), ((2, 3, 3),)),
+    Op("linalg_solve", lambda t, a, b: t.linalg.solve(a + 3 * _eye3(t, a), b), ((2, 3, 3), (3,))),
+    Op("linalg_solve_matrix", lambda t, a, b: t.linalg.solve(a + 3 * _eye3(t, a), b), ((3, 3), (2, 3, 2))),
+    Op("linalg_det", lambda t, a: t.linalg.det(a + 3 * _eye3(t, a)), ((2, 3, 3),)),
+    Op("linalg_slogdet", lambda t, a: t.linalg.slogdet(a - 3 * _eye3(t, a)).logabsdet, ((3, 3),)),
+]
+
+
+def _eye3(t, like):
+    return t.eye(3, dtype=like.dtype, device=like.device)
