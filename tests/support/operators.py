@@ -37,6 +37,18 @@ POINTWISE_OPS = [
     Op("asinh", lambda t, x: x.asinh(), ((5,),)),
     Op("acosh", lambda t, x: x.acosh(), ((5,),), 1.2, 3.0),
     Op("atanh", lambda t, x: x.atanh(), ((5,),), -0.9, 0.9),
+    # pointwise math (myautograd/_ops/pointwise_math.py)
+    Op("deg2rad", lambda t, x: x.deg2rad(), ((5,),)),
+    Op("rad2deg", lambda t, x: t.rad2deg(x), ((5,),)),
+    Op("sinc", lambda t, x: t.sinc(x), ((5,),)),
+    Op("logit_eps", lambda t, x: t.logit(x, 0.1), ((6,),), 0.02, 0.98),
+    Op("logaddexp", lambda t, x, y: t.logaddexp(x, y), ((3, 4), (4,))),
+    Op("logaddexp2", lambda t, x, y: x.logaddexp2(y), ((3, 4), (4,))),
+    Op("hypot", lambda t, x, y: t.hypot(x, y), ((3, 4), (3, 4)), 0.5, 2.0),
+    Op("copysign", lambda t, x, y: t.copysign(x, y), ((3, 4), (4,))),
+    Op("copysign_number", lambda t, x: x.copysign(-1.5), ((5,),)),
+    Op("fmax", lambda t, x, y: t.fmax(x, y), ((3, 4), (3, 4))),
+    Op("fmin", lambda t, x, y: x.fmin(y), ((3, 4), (3, 4))),
 ]
 
 # Complex numbers from real inputs (torch.complex), so that the real-input harness runs them; the fft
