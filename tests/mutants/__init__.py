@@ -26,6 +26,7 @@ from . import (  # noqa: F401 - imported for their registrations
     module_hooks,
     nn_activation_norm,
     numerics,
+    opdb_pointwise,
     operator_samples,
     optimizer_options,
     pooling,

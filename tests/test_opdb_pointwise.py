@@ -1,0 +1,133 @@
+"""The pointwise math of ``myautograd/_ops/pointwise_math.py`` against torch, where op_db's samples do not look:
+NaN and infinite operands, ties, invalid dtypes and calls; and its mutants (``tests/mutants/opdb_pointwise.py``),
+each killed by an opinfo item."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+import myautograd
+from conformance.implementations import REFERENCE, resolve
+from tests.test_opdb import REGISTRY, judged, mutant_record
+
+NAN, INF = math.nan, math.inf
+
+
+def both(fn):
+    """``fn`` run on torch and on myautograd: (torch's result, myautograd's)."""
+    return fn(torch), fn(myautograd)
+
+
+def assert_same_tensor(expected, actual):
+    assert str(actual.dtype) == str(expected.dtype)
+    np.testing.assert_allclose(actual.detach().numpy(), expected.detach().numpy(), rtol=1e-6, equal_nan=True)
+
+
+def raised(fn):
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001 - the exception is what is compared
+        return type(exc).__name__, str(exc)
+    return None
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t.logaddexp(t.tensor([INF, -INF, INF, NAN, 1.0]), t.tensor([INF, -INF, -INF, 1.0, 1000.0])),
+    lambda t: t.logaddexp2(t.tensor([INF, -INF, 3.0, -50.0]), t.tensor([INF, -INF, 3.0, 50.0])),
+    lambda t: t.fmax(t.tensor([NAN, 1.0, NAN, -0.0]), t.tensor([2.0, NAN, NAN, 0.0])),
+    lambda t: t.fmin(t.tensor([NAN, 1.0, NAN]), t.tensor([2.0, NAN, NAN])),
+    lambda t: t.hypot(t.tensor([3.0, INF, 0.0]), t.tensor([4.0, NAN, 0.0])),
+    lambda t: t.copysign(t.tensor([1, -2, 3]), t.tensor([-0.0, 1.0, -1.0])),
+    lambda t: t.copysign(t.tensor([1.0, -2.0]), -0.0),
+    lambda t: t.heaviside(t.tensor([-1.0, 0.0, 2.0, NAN]), t.tensor([0.5])),
+    lambda t: t.heaviside(t.tensor([-1, 0, 2]), t.tensor([7])),
+    lambda t: t.sinc(t.tensor([0.0, 1.0, 0.5, -2.5, 1e-20])),
+    lambda t: t.sinc(t.tensor([0, 1, 2])),
+    lambda t: t.logit(t.tensor([0.0, 1.0, 0.5, -0.1, 1.1])),
+    lambda t: t.logit(t.tensor([0.0, 1.0, 0.5, 0.05]), eps=0.1),
+    lambda t: t.deg2rad(t.tensor([180, -90])),
+    lambda t: t.rad2deg(t.tensor([math.pi, 1.0], dtype=t.float64)),
+    lambda t: t.isreal(t.tensor([1 + 0j, 1j, 2.0])),
+    lambda t: t.isreal(t.tensor([[1, 2]])),
+])
+def test_values_and_dtypes_at_the_edges_are_torch_s(call):
+    expected, actual = both(call)
+    assert_same_tensor(expected, actual)
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t.fmax(t.tensor([1, 2]), 2),
+    lambda t: t.hypot(2, t.tensor([1.0])),
+    lambda t: t.copysign(2, t.tensor([1.0])),
+    lambda t: t.heaviside(t.tensor([1.0]), 0.5),
+    lambda t: t.hypot(t.tensor([1, 2]), t.tensor([3, 4])),
+    lambda t: t.logaddexp(t.tensor([True]), t.tensor([False])),
+    lambda t: t.logaddexp2(t.tensor([1j]), t.tensor([1j])),
+    lambda t: t.copysign(t.tensor([1j]), t.tensor([1.0])),
+    lambda t: t.fmin(t.tensor([1j]), t.tensor([1j])),
+    lambda t: t.heaviside(t.tensor([1.0]), t.tensor([1.0], dtype=t.float64)),
+    lambda t: t.heaviside(t.tensor([1j]), t.tensor([1j])),
+])
+def test_invalid_calls_raise_torch_s_exception_and_message(call):
+    expected, actual = both(lambda t: raised(lambda: call(t)))
+    assert expected is not None
+    assert actual == expected
+
+
+def test_an_integer_operand_beside_a_float_one_is_promoted_as_torch_s():
+    expected, actual = both(lambda t: t.hypot(t.tensor([3, 5]), t.tensor([4.0, 12.0])))
+    assert_same_tensor(expected, actual)
+
+
+def test_heaviside_records_a_node_whose_backward_refuses_as_torch_s():
+    def backward(t):
+        x = t.tensor([1.0, -1.0], requires_grad=True)
+        out = t.heaviside(x, t.tensor([0.5]))
+        return out.grad_fn.name(), raised(lambda: out.sum().backward())
+
+    expected, actual = both(backward)
+    assert actual == expected
+
+
+@pytest.mark.parametrize("name", ["fmax", "fmin"])
+def test_at_a_tie_the_gradient_goes_to_self_and_the_tangent_is_other_s(name):
+    def derivatives(t):
+        x = t.tensor([1.0, 2.0, NAN], dtype=t.float64, requires_grad=True)
+        y = t.tensor([1.0, 3.0, 0.5], dtype=t.float64, requires_grad=True)
+        grads = t.autograd.grad(getattr(t, name)(x, y).sum(), [x, y])
+        fw = t.autograd.forward_ad
+        with fw.dual_level():
+            dual_x = fw.make_dual(x.detach(), t.tensor([10.0, 20.0, 30.0], dtype=t.float64))
+            dual_y = fw.make_dual(y.detach(), t.tensor([1.0, 2.0, 3.0], dtype=t.float64))
+            tangent = fw.unpack_dual(getattr(t, name)(dual_x, dual_y)).tangent
+        return [g.tolist() for g in grads], tangent.tolist()
+
+    expected, actual = both(derivatives)
+    assert actual == expected
+
+
+def test_copysign_s_gradient_is_zero_where_self_is_zero_and_none_reaches_other():
+    def gradients(t):
+        x = t.tensor([0.0, -2.0, 3.0], dtype=t.float64, requires_grad=True)
+        y = t.tensor([-1.0, 1.0, -1.0], dtype=t.float64, requires_grad=True)
+        grad_x, grad_y = t.autograd.grad(t.copysign(x, y), [x, y], t.ones(3, dtype=t.float64), create_graph=True)
+        return grad_x.tolist(), grad_x.grad_fn.name(), grad_y.tolist(), grad_y.grad_fn
+
+    expected, actual = both(gradients)
+    assert actual == expected
+
+
+@pytest.mark.parametrize(("mutant", "case_id", "aspect"), [
+    ("logit_eps_ignored", "opinfo.logit.default", "value"),
+    ("logaddexp2_gradient_in_base_e", "opinfo.logaddexp2.default", "gradient"),
+])
+def test_the_mutants_of_pointwise_math_are_killed_by_op_db(mutant, case_id, aspect):
+    case = REGISTRY.get(case_id)
+    assert judged(case, resolve(REFERENCE), resolve("myautograd"), dtype="float64")["outcome"] == "pass"
+    record = mutant_record(mutant, case, "float64")
+    assert record["outcome"] == "fail", record
+    assert record["diff"][0]["aspect"] == aspect, record["diff"][0]
