@@ -38,6 +38,7 @@ from . import (  # noqa: F401 - imported for their registrations
     reduction,
     shape,
     special,
+    special_math,
     ternary,
     unpack_order,
     views,
@@ -47,7 +48,8 @@ from .registry import FUNCTIONS, METHODS
 # torch's refusals of dtypes its kernels lack, in front of those ops wherever they are reached.
 dtype_refusals.install([activations, comparison, complex_numbers, contraction, conversion, convolution, creation,
                         fourier, indexing, inplace, linalg, losses, nn_ops, normalization, operators, padding,
-                        pointwise, pointwise_math, pooling, ranges, reduction, shape, special, ternary, unpack_order, views],
+                        pointwise, pointwise_math, pooling, ranges, reduction, shape, special, special_math, ternary,
+                        unpack_order, views],
                        [FUNCTIONS, METHODS])
 
 _PROPERTIES = ("T", "mT", "real", "imag")

@@ -49,6 +49,23 @@ POINTWISE_OPS = [
     Op("copysign_number", lambda t, x: x.copysign(-1.5), ((5,),)),
     Op("fmax", lambda t, x, y: t.fmax(x, y), ((3, 4), (3, 4))),
     Op("fmin", lambda t, x, y: x.fmin(y), ((3, 4), (3, 4))),
+    # special functions (myautograd/_ops/special_math.py)
+    Op("lgamma", lambda t, x: t.lgamma(x), ((5,),), 0.5, 4.0),
+    Op("digamma", lambda t, x: x.digamma(), ((5,),), 0.5, 4.0),
+    Op("polygamma_2", lambda t, x: t.polygamma(2, x), ((5,),), 0.5, 4.0),
+    Op("mvlgamma", lambda t, x: t.mvlgamma(x, 3), ((2, 3),), 1.5, 4.0),
+    Op("erfinv", lambda t, x: t.erfinv(x), ((5,),), -0.9, 0.9),
+    Op("i0", lambda t, x: t.i0(x), ((5,),)),
+    Op("special_i0e", lambda t, x: t.special.i0e(x), ((5,),)),
+    Op("special_i1", lambda t, x: t.special.i1(x), ((5,),)),
+    Op("special_i1e", lambda t, x: t.special.i1e(x), ((5,),)),
+    Op("special_entr", lambda t, x: t.special.entr(x), ((5,),), 0.2, 3.0),
+    Op("special_ndtr", lambda t, x: t.special.ndtr(x), ((5,),)),
+    Op("special_log_ndtr", lambda t, x: t.special.log_ndtr(x), ((5,),), -3.0, 2.0),
+    Op("special_erfcx", lambda t, x: t.special.erfcx(x), ((5,),)),
+    Op("special_xlog1py", lambda t, x, y: t.special.xlog1py(x, y), ((3, 4), (4,)), 0.2, 2.0),
+    Op("special_xlog1py_number", lambda t, x: t.special.xlog1py(x, 1.5), ((5,),)),
+    Op("special_xlog1py_number_self", lambda t, y: t.special.xlog1py(1.5, y), ((5,),), 0.2, 2.0),
 ]
 
 # Complex numbers from real inputs (torch.complex), so that the real-input harness runs them; the fft
