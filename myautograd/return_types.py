@@ -22,3 +22,4 @@ min = _result_type("min", ("values", "indices"))  # noqa: A001
 sort = _result_type("sort", ("values", "indices"))
 topk = _result_type("topk", ("values", "indices"))
 aminmax = _result_type("aminmax", ("min", "max"))
+frexp = _result_type("frexp", ("mantissa", "exponent"))

@@ -197,11 +197,83 @@ def test_special_gradients_and_their_nodes_at_zero_and_beyond_are_torch_s(call):
     assert_same_tensor(second, my_second)
 
 
+@pytest.mark.parametrize("call", [
+    lambda t: t.frexp(t.tensor([0.0, -0.0, 1.0, -3.0, 1e-310, INF, -INF, NAN], dtype=t.float64)),
+    lambda t: t.frexp(t.tensor([0.75, 1024.0], dtype=t.float16)),
+    lambda t: t.ldexp(t.tensor([1, 2]), t.tensor([1, 2])),
+    lambda t: t.ldexp(t.tensor([1.5, -2.0]), t.tensor([3, -2])),
+    lambda t: t.nextafter(t.tensor([0.0, 1.0, -1.0, 1.0, INF]), t.tensor([1.0, 1.0, -2.0, NAN, 0.0])),
+    lambda t: t.nextafter(t.tensor([0.0], dtype=t.float64), t.tensor([-1.0], dtype=t.float64)),
+    lambda t: t.igamma(t.tensor([0.0, 0.0, 1.0, INF, INF, -1.0, 2.5, 1e-3, 8.0], dtype=t.float64),
+                       t.tensor([0.0, 1.0, 0.0, 3.0, INF, 1.0, 1e-4, 1e-3, 0.7], dtype=t.float64)),
+    lambda t: t.igammac(t.tensor([0.0, 0.0, 1.0, INF, 3.0, 0.5, 7.5, 2.0], dtype=t.float64),
+                        t.tensor([0.0, 1.0, 0.0, 3.0, INF, 0.9, 1.05, 30.0], dtype=t.float64)),
+    lambda t: t.igamma(t.tensor([1.5, 4.0, 9.0]), t.tensor([2.0, 0.3, 9.0])),
+])
+def test_floating_point_parts_and_incomplete_gamma_at_the_edges_are_torch_s(call):
+    expected, actual = both(call)
+    for one, other in zip(expected, actual) if isinstance(expected, tuple) else [(expected, actual)]:
+        assert_same_tensor(one, other)
+
+
+def test_frexp_returns_torch_s_named_pair():
+    expected, actual = both(lambda t: t.frexp(t.tensor([3.0])))
+    assert type(actual).__name__ == type(expected).__name__ == "frexp"
+    assert (actual.mantissa.tolist(), actual.exponent.tolist()) == (expected.mantissa.tolist(),
+                                                                      expected.exponent.tolist())
+    assert repr(actual) == repr(expected)
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t.frexp(t.tensor([1, 2])),
+    lambda t: t.frexp(t.tensor([1j])),
+    lambda t: t.ldexp(t.tensor([1.0]), 2),
+    lambda t: t.nextafter(t.tensor([1]), t.tensor([2])),
+    lambda t: t.nextafter(t.tensor([1j]), t.tensor([1j])),
+    lambda t: t.igamma(t.tensor([1]), t.tensor([2])),
+    lambda t: t.igammac(t.tensor([1.0]), 2.0),
+])
+def test_invalid_calls_of_the_floating_point_parts_raise_torch_s_exception_and_message(call):
+    expected, actual = both(lambda t: raised(lambda: call(t)))
+    assert expected is not None
+    assert actual == expected
+
+
+@pytest.mark.parametrize("name", ["igamma", "igammac"])
+def test_incomplete_gamma_is_differentiable_in_other_only_and_has_no_forward_mode(name):
+    def derivatives(t):
+        a = t.tensor([1.5, 2.0], dtype=t.float64, requires_grad=True)
+        x = t.tensor([2.0, 0.5], dtype=t.float64, requires_grad=True)
+        out = getattr(t, name)(a, x)
+        (grad,) = t.autograd.grad(out.sum(), [x], retain_graph=True, create_graph=True)
+        fw = t.autograd.forward_ad
+        with fw.dual_level():
+            dual = fw.make_dual(x.detach(), t.ones(2, dtype=t.float64))
+            forward = raised(lambda: getattr(t, name)(a.detach(), dual))
+        return grad.tolist(), grad.grad_fn.name(), raised(lambda: t.autograd.grad(out.sum(), [a])), forward
+
+    expected, actual = both(derivatives)
+    assert actual[1:] == expected[1:]
+    np.testing.assert_allclose(actual[0], expected[0], rtol=1e-12)
+
+
+def test_nextafter_passes_no_gradient_where_its_operands_are_equal():
+    def gradients(t):
+        x = t.tensor([1.0, 2.0, 3.0], dtype=t.float64, requires_grad=True)
+        y = t.tensor([1.0, 5.0, 0.0], dtype=t.float64, requires_grad=True)
+        grads = t.autograd.grad(t.nextafter(x, y), [x, y], t.tensor([0.5, 0.25, 2.0], dtype=t.float64))
+        return [g.tolist() for g in grads]
+
+    expected, actual = both(gradients)
+    assert actual == expected
+
+
 @pytest.mark.parametrize(("mutant", "case_id", "aspect"), [
     ("logit_eps_ignored", "opinfo.logit.default", "value"),
     ("logaddexp2_gradient_in_base_e", "opinfo.logaddexp2.default", "gradient"),
     ("i1_gradient_unguarded_at_zero", "opinfo.special.i1.default", "gradient"),
     ("erfcx_square_rounded", "opinfo.special.log_ndtr.default", "gradient"),
+    ("ldexp_gradient_without_log_2", "opinfo.ldexp.default", "gradient"),
 ])
 def test_the_mutants_of_pointwise_math_are_killed_by_op_db(mutant, case_id, aspect):
     case = REGISTRY.get(case_id)

@@ -477,14 +477,15 @@ PRIMITIVES: dict[str, tuple] = {
     "erf": (_backend.erf, method("erf")),
     # the special functions (special_functions.py), recorded under create_graph as torch's nodes of those ops
     **{name: (getattr(special_functions, name), recorded_kernel(getattr(special_functions, name), node))
-       for name, node in (("digamma", "DigammaBackward0"), ("erfinv", "ErfinvBackward0"), ("i0", "I0Backward0"),
+       for name, node in (("lgamma", "LgammaBackward0"), ("digamma", "DigammaBackward0"),
+                          ("erfinv", "ErfinvBackward0"), ("i0", "I0Backward0"),
                           ("i0e", "SpecialI0EBackward0"), ("i1", "SpecialI1Backward0"),
                           ("i1e", "SpecialI1EBackward0"), ("xlog1py", "SpecialXlog1PyBackward0"))},
     "polygamma": (special_functions.polygamma, lambda n, x: OPS.recorded(
         OPS.nodes["PolygammaBackward0"], special_functions.polygamma(n, x._data), (x,), {"n": n})),
     "abs": (absolute, operator.methodcaller("abs")),
     **{name: (getattr(np, name), operator.methodcaller(name))
-       for name in ("exp", "log", "log1p", "sin", "cos", "sinh", "cosh", "tanh", "sqrt")},
+       for name in ("exp", "exp2", "log", "log1p", "sin", "cos", "sinh", "cosh", "tanh", "sqrt")},
 }
 
 

@@ -136,6 +136,32 @@ derivative("SpecialXlog1PyBackward2", "self", saves="other",  # xlog1py(tensor, 
            self=lambda grad, self, other, F: _xlog1py_number_backward(F, grad, self, other))
 
 
+def _input_not_differentiable(what: str):
+    """torch's refusal of a gradient its table leaves out (``not_implemented("igamma: input")``)."""
+    raise NotImplementedError(f"the derivative for '{what}' is not implemented.")
+
+
+def _gamma_density(F, self, other):
+    """other^(self - 1) e^-other / Gamma(self): the derivative of igamma in ``other``."""
+    return F.exp((self - 1) * F.log(other) - other - F.lgamma(self))
+
+
+derivative("FrexpBackward0", "self", saves="exponent", self=lambda grad, exponent, F: grad / F.exp2(exponent))
+derivative("LdexpBackward0", "self other",
+           self=lambda grad, other, F: grad * F.exp2(other),
+           other=lambda grad, self, other, F: F.mul_number(grad * self * F.exp2(other), LOG_2))
+derivative("NextafterBackward0", "self other",  # the gradient passes to self, but where self equals other
+           self=lambda grad, self, other, F: F.where(self != other, grad, 0),
+           other=lambda grad, other, F: F.zeros_like(other))
+# torch has no forward-mode formula for igamma and igammac
+derivative("IgammaBackward0", "self other", forward=None,
+           self=lambda grad: _input_not_differentiable("igamma: input"),
+           other=lambda grad, self, other, F: grad * _gamma_density(F, self, other))
+derivative("IgammacBackward0", "self other", forward=None,
+           self=lambda grad: _input_not_differentiable("igammac: input"),
+           other=lambda grad, self, other, F: -grad * _gamma_density(F, self, other))
+
+
 def _select_tangent(strictly):
     """torch's forward rule of ``fmax`` (``strictly``: ``>``) and ``fmin`` (``<=``): ``self``'s tangent
     where ``self`` is taken by ``strictly`` or ``other`` is NaN, else ``other``'s."""
@@ -153,7 +179,7 @@ ELEMENTWISE = ("Deg2RadBackward0", "Rad2DegBackward0", "LogaddexpBackward0", "Lo
                "DigammaBackward0", "PolygammaBackward0", "MvlgammaBackward0", "ErfinvBackward0", "I0Backward0",
                "SpecialI0EBackward0", "SpecialI1Backward0", "SpecialI1EBackward0", "SpecialEntrBackward0",
                "SpecialLogNdtrBackward0", "SpecialErfcxBackward0", "SpecialXlog1PyBackward0", "SpecialXlog1PyBackward1",
-               "SpecialXlog1PyBackward2")
+               "SpecialXlog1PyBackward2", "FrexpBackward0", "LdexpBackward0", "NextafterBackward0")
 for _name in ELEMENTWISE:
     NODES[_name].forward_rule = "elementwise"
 NODES["FmaxBackward0"].forward_rule = _select_tangent(lambda a, b: a > b)

@@ -1,7 +1,9 @@
 """Pointwise math computed as torch's CPU kernels compute it: angle conversions (``deg2rad``, ``rad2deg``),
 ``logaddexp`` and ``logaddexp2``, ``hypot``, ``copysign``, ``fmax`` and ``fmin`` (NaN-ignoring),
-``heaviside``, ``sinc``, ``logit`` and ``isreal``. Their derivatives are in ``derivatives_pointwise.py``; the
-dtypes torch has no kernel for are refused by ``dtype_refusals``.
+``heaviside``, ``sinc``, ``logit``, ``isreal``, the floating-point parts (``frexp``, ``ldexp``, ``nextafter``)
+and the regularized incomplete gamma functions (``igamma``, ``igammac``). Their derivatives are in
+``derivatives_pointwise.py``; the dtypes torch has no kernel for are refused by ``refuse_kernel_dtype`` (of the
+operands' common dtype), the complex ones of fmax and fmin with their own message.
 """
 
 from __future__ import annotations
@@ -10,8 +12,10 @@ import math
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, return_types
+from .._autograd import special_functions as S
 from .._autograd.record import recorded
+from .._reduced import in_float32
 from .._tensor import Tensor, make_tensor
 from .common import check_tensor, default_float_for
 from .derivatives import NODES
@@ -176,3 +180,52 @@ def isreal(input):
     if _dtype.kind(data.dtype) == "c":
         return make_tensor(data.imag == 0)
     return make_tensor(np.ones(data.shape, dtype=np.bool_))
+
+
+@export
+def frexp(input):
+    """The mantissa in [0.5, 1) (signed) and the int32 exponent with ``input = mantissa * 2 ** exponent``:
+    FrexpBackward0 records the mantissa (the exponent has no gradient)."""
+    check_tensor(input, "frexp")
+    if input._data.dtype.kind != "f":
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    mantissa, exponent = np.frexp(input._data)
+    exponent = make_tensor(exponent.astype(np.int32, copy=False))
+    return return_types.frexp(recorded(NODES["FrexpBackward0"], mantissa, (input,), {"exponent": exponent}), exponent)
+
+
+@export
+def ldexp(input, other):
+    """``input * 2 ** other``, in a floating dtype: LdexpBackward0."""
+    match_signature("ldexp", TENSORS_ONLY, (input, other))
+    x, y = operands(input, other)
+    x = _floating(x)
+    y = y.astype(x.dtype, copy=False)
+    return recorded(NODES["LdexpBackward0"], x * np.exp2(y), (input, other))
+
+
+@export
+def nextafter(input, other):
+    """The next number of the dtype after ``input`` towards ``other``: NextafterBackward0 (the gradient passes to
+    ``input`` where it differs from ``other``, none to ``other``)."""
+    match_signature("nextafter", TENSORS_ONLY, (input, other))
+    refuse_kernel_dtype("nextafter", input, other, _INTEGRAL + _COMPLEX)
+    x, y = operands(input, other)
+    return recorded(NODES["NextafterBackward0"], np.nextafter(x, y), (input, other))
+
+
+def _incomplete_gamma(name: str, kernel, node: str):
+    """``igamma`` or ``igammac`` of two tensors (differentiable in ``other`` only, as torch's)."""
+
+    def op(input, other):
+        match_signature(name, TENSORS_ONLY, (input, other))
+        refuse_kernel_dtype(name, input, other, _INTEGRAL + _COMPLEX)
+        x, y = operands(input, other)
+        return recorded(NODES[node], in_float32(kernel)(x, y), (input, other))
+
+    op.__name__ = op.__qualname__ = name
+    return export(op)
+
+
+igamma = _incomplete_gamma("igamma", S.igamma, "IgammaBackward0")
+igammac = _incomplete_gamma("igammac", S.igammac, "IgammacBackward0")

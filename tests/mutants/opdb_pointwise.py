@@ -1,7 +1,8 @@
 """Mutants of the pointwise math and special functions (``myautograd/_ops/pointwise_math.py``,
 ``special_math.py``, ``derivatives_pointwise.py``, ``_autograd/special_functions.py``), which only the samples of
 torch's op_db reach (``opinfo.logit.default``, ``opinfo.logaddexp2.default``, ``opinfo.special.i1.default``,
-``opinfo.special.log_ndtr.default``): ``tests/test_opdb_pointwise.py`` asserts each is killed by its opinfo item."""
+``opinfo.special.log_ndtr.default``, ``opinfo.ldexp.default``): ``tests/test_opdb_pointwise.py`` asserts each
+is killed by its opinfo item."""
 
 from __future__ import annotations
 
@@ -30,3 +31,8 @@ def i1_gradient_unguarded_at_zero():
 @mutant("precision", "erfcx takes e^(x^2) of the rounded square: a relative error up to 1e-14 near x = 6")
 def erfcx_square_rounded():
     replace(special_functions, "_exp_of_square", lambda original: lambda v: np.exp(v * v))
+
+
+@mutant("formulas", "ldexp's gradient in its exponent misses the factor log 2: grad * self * 2 ** other")
+def ldexp_gradient_without_log_2():
+    formula("LdexpBackward0", "other", lambda grad, self, other, F: grad * self * F.exp2(other))

@@ -66,6 +66,11 @@ POINTWISE_OPS = [
     Op("special_xlog1py", lambda t, x, y: t.special.xlog1py(x, y), ((3, 4), (4,)), 0.2, 2.0),
     Op("special_xlog1py_number", lambda t, x: t.special.xlog1py(x, 1.5), ((5,),)),
     Op("special_xlog1py_number_self", lambda t, y: t.special.xlog1py(1.5, y), ((5,),), 0.2, 2.0),
+    Op("frexp_mantissa", lambda t, x: t.frexp(x).mantissa, ((5,),), 0.6, 0.9),
+    Op("ldexp", lambda t, x, y: t.ldexp(x, y), ((3, 4), (4,))),
+    Op("nextafter", lambda t, x, y: t.nextafter(x, y), ((3, 4), (3, 4))),
+    Op("igamma", lambda t, x: t.igamma(t.ones_like(x) * 2.5, x), ((5,),), 0.5, 4.0),
+    Op("igammac", lambda t, x: (t.ones_like(x) * 1.5).igammac(x), ((5,),), 0.5, 4.0),
 ]
 
 # Complex numbers from real inputs (torch.complex), so that the real-input harness runs them; the fft
