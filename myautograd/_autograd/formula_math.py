@@ -475,12 +475,8 @@ PRIMITIVES: dict[str, tuple] = {
     "log_sigmoid": (lambda x: np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))), "logsigmoid"),
     "xlogy": (xlogy, method("xlogy")),
     "erf": (_backend.erf, method("erf")),
-    # the special functions (special_functions.py), recorded under create_graph as torch's nodes of those ops
     **{name: (getattr(special_functions, name), recorded_kernel(getattr(special_functions, name), node))
-       for name, node in (("lgamma", "LgammaBackward0"), ("digamma", "DigammaBackward0"),
-                          ("erfinv", "ErfinvBackward0"), ("i0", "I0Backward0"),
-                          ("i0e", "SpecialI0EBackward0"), ("i1", "SpecialI1Backward0"),
-                          ("i1e", "SpecialI1EBackward0"), ("xlog1py", "SpecialXlog1PyBackward0"))},
+       for name, node in special_functions.RECORDED_AS.items()},  # on tensors, recorded as torch's nodes
     "polygamma": (special_functions.polygamma, lambda n, x: OPS.recorded(
         OPS.nodes["PolygammaBackward0"], special_functions.polygamma(n, x._data), (x,), {"n": n})),
     "abs": (absolute, operator.methodcaller("abs")),

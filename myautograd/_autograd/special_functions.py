@@ -25,6 +25,10 @@ BERNOULLI = (Fraction(1, 6), Fraction(-1, 30), Fraction(1, 42), Fraction(-1, 30)
 DIGAMMA_SERIES = tuple(float(BERNOULLI[k - 1] / (2 * k)) for k in range(7, 0, -1))
 # the Euler-Maclaurin terms of the Hurwitz zeta function: (2k)! / B_2k, k = 1..12
 ZETA_DIVISORS = tuple(float(math.factorial(2 * k) / BERNOULLI[k - 1]) for k in range(1, 13))
+# The functions the derivative formulas call (formula_math's primitives), and the node torch records each as
+RECORDED_AS = {"lgamma": "LgammaBackward0", "digamma": "DigammaBackward0", "erfinv": "ErfinvBackward0",
+               "i0": "I0Backward0", "i0e": "SpecialI0EBackward0", "i1": "SpecialI1Backward0",
+               "i1e": "SpecialI1EBackward0", "xlog1py": "SpecialXlog1PyBackward0"}
 PSI_10 = 2.25175258906672110764  # digamma(10) = 1 + 1/2 + ... + 1/9 - Euler's constant
 MACHINE_EPSILON = 1.11022302462515654042e-16
 
