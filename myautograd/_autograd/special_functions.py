@@ -152,7 +152,7 @@ def xlog1py(x, y):
     """``x * log1p(y)``; 0 where x is 0 (unless y is NaN)."""
     with np.errstate(all="ignore"):
         product = x * np.log1p(y)
-    return np.where((x == 0) & ~np.isnan(y), x.dtype.type(0) if hasattr(x, "dtype") else 0.0, product)
+    return np.where((x == 0) & ~np.isnan(y), x.dtype.type(0), product)
 
 
 # -- the inverse error function ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from .._autograd import special_functions as S
 from .._autograd.record import recorded
 from .._reduced import in_float32
 from .._tensor import Tensor, make_tensor
-from .common import check_tensor, default_float_for
+from .common import check_tensor, default_float_for, refuse_kernel_dtype
 from .derivatives import NODES
 from .derivatives_pointwise import DEGREES_PER_RADIAN, LOG_2
 from .pointwise import binary_op, elementwise, operands
@@ -75,13 +75,6 @@ _BINARY = {
     "fmax": binary_op(NODES["FmaxBackward0"], np.fmax),
     "fmin": binary_op(NODES["FminBackward0"], np.fmin),
 }
-
-
-def refuse_kernel_dtype(name: str, input: Tensor, other, refused: tuple) -> None:
-    """torch's refusal of a kernel with no loop for the operands' common dtype, one of ``refused``."""
-    result = _dtype.result_type(input, other)
-    if result in refused:
-        raise NotImplementedError(f"\"{name}_{input.device.type}\" not implemented for '{result.scalar_type_name}'")
 
 
 _INTEGRAL = (_dtype.bool_, _dtype.uint8, _dtype.int8, _dtype.int16, _dtype.int32, _dtype.int64)
