@@ -156,13 +156,16 @@ def heaviside(input, values):
 def logit(input, eps=None):
     """``log(x / (1 - x))``, ``x`` first clamped to [eps, 1 - eps] where ``eps`` is given: LogitBackward0."""
     check_tensor(input, "logit")
-    x = _floating(input._data)
+    out = in_float32(lambda x: _logit_values(x, eps))(_floating(input._data))
+    return recorded(NODES["LogitBackward0"], out, (input,), {"eps": eps})
+
+
+def _logit_values(x, eps):
     if eps is not None:
         low = x.dtype.type(eps)
         x = np.clip(x, low, x.dtype.type(1) - low)
     with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.log(x / (1 - x))
-    return recorded(NODES["LogitBackward0"], out, (input,), {"eps": eps})
+        return np.log(x / (1 - x))
 
 
 @export
