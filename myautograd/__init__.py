@@ -52,6 +52,7 @@ from . import (  # noqa: E402 - they use the ops above
     optim,
     return_types,
     serialization,
+    special,
     utils,
 )
 from ._missing import missing_attribute as _missing_attribute

@@ -186,6 +186,24 @@ def erfc(array):
     return _cupyx.scipy.special.erfc(array)
 
 
+def _scalar_lgamma_of(v: float) -> float:
+    """C's lgamma: infinite at 0, the negative integers and -inf (where Python's raises)."""
+    if v <= 0 and (math.isinf(v) or v == math.floor(v)):
+        return math.inf
+    return math.lgamma(v)
+
+
+_scalar_lgamma = np.frompyfunc(_scalar_lgamma_of, 1, 1)
+
+
+def lgamma(array):
+    """log|Gamma|, as erf: math.lgamma per element in float64 on the CPU (C's infinities at the poles), rounded
+    to the array's dtype; CuPy's gammaln on CUDA."""
+    if type(array) is np.ndarray or _cupy is None:
+        return np.asarray(_scalar_lgamma(array.astype(np.float64)), dtype=np.float64).astype(array.dtype, copy=False)
+    return _cupyx.scipy.special.gammaln(array)
+
+
 def to_numpy(array) -> np.ndarray:
     if type(array) is np.ndarray or _cupy is None:
         return np.asarray(array)

@@ -116,6 +116,11 @@ SAMPLES = {
     "log_sigmoid": lambda T: (T(a),),
     "xlogy": lambda T: (T(a), T(positive)),
     "erf": lambda T: (T(a),),
+    **{name: (lambda T: (T(a),)) for name in ("i0", "i0e", "i1", "i1e", "exp2")},
+    **{name: (lambda T: (T(positive),)) for name in ("lgamma", "digamma")},
+    "erfinv": lambda T: (T(np.tanh(a)),),
+    "polygamma": lambda T: (2, T(positive)),
+    "xlog1py": lambda T: (T(a), T(positive)),
     **{name: (lambda T: (T(positive),)) for name in ("exp", "log", "log1p", "sin", "cos", "sinh", "cosh", "tanh",
                                                      "sqrt", "abs", "reciprocal")},
 }

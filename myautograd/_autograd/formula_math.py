@@ -39,6 +39,7 @@ from .. import _backend, _dtype
 from .._reduced import in_float32
 from .._summation import sum_array
 from .._tensor import Tensor, make_tensor
+from . import special_functions
 from .arithmetic import absolute, power
 
 # Backward ops with a kernel of their own (``elu_backward``, ``hardswish_backward``, ...): name of the
@@ -487,9 +488,13 @@ PRIMITIVES: dict[str, tuple] = {
     "log_sigmoid": (lambda x: np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))), "logsigmoid"),
     "xlogy": (xlogy, method("xlogy")),
     "erf": (_backend.erf, method("erf")),
+    **{name: (getattr(special_functions, name), recorded_kernel(getattr(special_functions, name), node))
+       for name, node in special_functions.RECORDED_AS.items()},  # on tensors, recorded as torch's nodes
+    "polygamma": (special_functions.polygamma, lambda n, x: OPS.recorded(
+        OPS.nodes["PolygammaBackward0"], special_functions.polygamma(n, x._data), (x,), {"n": n})),
     "abs": (absolute, operator.methodcaller("abs")),
     **{name: (getattr(np, name), operator.methodcaller(name))
-       for name in ("exp", "log", "log1p", "sin", "cos", "sinh", "cosh", "tanh", "sqrt")},
+       for name in ("exp", "exp2", "log", "log1p", "sin", "cos", "sinh", "cosh", "tanh", "sqrt")},
 }
 
 

@@ -37,6 +37,7 @@ from . import (  # noqa: F401 - imported for their registrations
     operators,
     padding,
     pointwise,
+    pointwise_math,
     pooling,
     ranges,
     reduction,
@@ -45,6 +46,7 @@ from . import (  # noqa: F401 - imported for their registrations
     shape,
     shape_compositions,
     special,
+    special_math,
     ternary,
     unpack_order,
     vector_products,
@@ -56,9 +58,9 @@ from .registry import FUNCTIONS, METHODS
 # torch's refusals of dtypes its kernels lack, in front of those ops wherever they are reached.
 dtype_refusals.install([activations, arrangements, comparison, complex_numbers, contraction, conversion, convolution,
                         creation, differences, fourier, index_ops, indexing, inplace, linalg, losses, nan_reductions,
-                        nn_ops, normalization, operators, padding, pointwise, pooling, ranges, reduction, scans,
-                        selection, shape, shape_compositions, special, ternary, unpack_order, vector_products,
-                        view_copies, views],
+                        nn_ops, normalization, operators, padding, pointwise, pointwise_math, pooling, ranges,
+                        reduction, scans, selection, shape, shape_compositions, special, special_math, ternary,
+                        unpack_order, vector_products, view_copies, views],
                        [FUNCTIONS, METHODS])
 
 _PROPERTIES = ("T", "mT", "real", "imag")

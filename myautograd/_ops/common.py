@@ -152,6 +152,14 @@ def default_float_for(array) -> np.dtype:
     return array.dtype if _dtype.kind(array.dtype) in "fc" else _dtype.get_default_dtype().np
 
 
+def refuse_kernel_dtype(name: str, input: Tensor, other, refused: tuple) -> None:
+    """torch's refusal of a binary kernel with no loop for the operands' common dtype, one of ``refused``: its
+    NotImplementedError names the kernel and its device (``"fmod_cpu" not implemented for 'Bool'``)."""
+    result = _dtype.result_type(input, other)
+    if result in refused:
+        raise NotImplementedError(f"\"{name}_{input.device.type}\" not implemented for '{result.scalar_type_name}'")
+
+
 def refuse_requires_grad(function: str, **arguments) -> None:
     """torch's autograd refuses, with grad mode on and before its kernel runs, an argument it has no
     derivative for that requires grad (a loss's ``weight``, batch norm's running statistics)."""

@@ -581,7 +581,10 @@ derivative("VdotBackward0", "self other", holomorphic=False,
            self=lambda grad, other, F: F.conj(grad) * other,
            other=lambda grad, self: grad * self)
 
-from . import derivatives_nn  # noqa: E402, F401 - the layers' entries (losses, convolution, pooling, normalization)
+from . import (  # noqa: E402, F401 - imported for their entries
+    derivatives_nn,  # the layers' (losses, convolution, pooling, normalization)
+    derivatives_pointwise,  # the pointwise math of pointwise_math.py
+)
 
 __all__ = ["NODES"]
 

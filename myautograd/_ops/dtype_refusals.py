@@ -69,6 +69,15 @@ def _pairs_tensors(args, kwargs) -> bool:
     return isinstance(_argument(args, kwargs, 1, "other"), Tensor)
 
 
+def _order(n: int):
+    """Calls of polygamma of order ``n`` (2: 2 and above), through torch.polygamma(n, x) or x.polygamma(n)."""
+    def of_order(args, kwargs) -> bool:
+        order = next((a for a in (*args, kwargs.get("n")) if isinstance(a, int) and not isinstance(a, bool)), None)
+        return order is not None and (order == n if n < 2 else order >= n)
+
+    return of_order
+
+
 _CLAMP = Refusal(NotImplementedError, "clamp is not supported for complex types")
 
 
@@ -97,6 +106,14 @@ REFUSALS: dict[str, tuple[Refusal, ...]] = {
     "div": (_kernel("div_trunc_cpu", when=_rounding("trunc")), _kernel("div_floor_cpu", when=_rounding("floor"))),
     "atan2": (_kernel("atan2_cpu"),),
     "erf": (_kernel("erf_vml_cpu"),),
+    "lgamma": (_kernel("lgamma_vml_cpu"),),
+    "digamma": (_kernel("digamma"),),
+    "polygamma": (_kernel("digamma", when=_order(0)), _kernel("trigamma", when=_order(1)),
+                  _kernel("polygamma", when=_order(2))),
+    "mvlgamma": (_kernel("arange_cpu"),),
+    "erfinv": (_kernel("erfinv_vml_cpu"),),
+    "i0": (_kernel("i0_vml_cpu"),),
+    **{name: (_kernel(f"{name}_cpu"),) for name in ("entr", "log_ndtr", "erfcx", "i0e", "i1", "i1e", "xlog1py")},
     "erfc": (_kernel("erfc_vml_cpu"),),
     **{name: (_kernel(f"{name}_cpu"),) for name in ("gt", "lt", "ge", "le")},
     **{name: (_CLAMP,) for name in ("clamp", "clip", "clamp_min", "clamp_max", "relu", "relu6", "hardtanh")},

@@ -32,6 +32,7 @@ from .common import (
     default_float_for,
     device_error,
     plain_number,
+    refuse_kernel_dtype,
     type_name,
 )
 from .derivatives import NODES
@@ -575,9 +576,7 @@ def _modulo(name: str, compute, tensor_node: str, number_node: str, refused: tup
         match_signature(name, signatures, (input, other))
         if not isinstance(input, Tensor):  # 3 % x: remainder's (Number self, Tensor other)
             input = _scalar_like(input, other)
-        result = _dtype.result_type(input, other)
-        if result in refused:
-            raise NotImplementedError(f"\"{name}_{input.device.type}\" not implemented for '{result.scalar_type_name}'")
+        refuse_kernel_dtype(name, input, other, refused)
         ad, bd = operands(input, other)
         out = _backend.as_array(_compute(compute, ad, bd))
         if isinstance(other, Tensor):

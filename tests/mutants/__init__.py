@@ -28,6 +28,7 @@ from . import (  # noqa: F401 - imported for their registrations
     numerics,
     opdb_conv,
     opdb_linalg,
+    opdb_pointwise,
     opdb_reduce,
     operator_samples,
     optimizer_options,

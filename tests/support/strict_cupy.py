@@ -323,6 +323,12 @@ def _erfc(x):
     return _wrap(np.vectorize(math.erfc, otypes=[x.dtype])(x._a))
 
 
+def _gammaln(x):
+    poles = (x._a <= 0) & (x._a == np.floor(x._a))
+    values = np.vectorize(lambda v: math.inf if v <= 0 and v == math.floor(v) else math.lgamma(v), otypes=[x.dtype])
+    return _wrap(np.where(poles, np.inf, values(np.where(poles, 1.0, x._a))).astype(x._a.dtype))
+
+
 def module() -> types.ModuleType:
     """A fresh ``cupy`` stand-in module (with ``cuda``, ``lib`` and ``cupyx``-style helpers)."""
     mod = types.ModuleType("cupy")
@@ -344,9 +350,9 @@ def module() -> types.ModuleType:
 
 
 def extras_module() -> types.ModuleType:
-    """The ``cupyx`` stand-in: ``scipy.special.erf`` and ``erfc``."""
+    """The ``cupyx`` stand-in: ``scipy.special.erf``, ``erfc`` and ``gammaln``."""
     mod = types.ModuleType("cupyx")
-    mod.scipy = types.SimpleNamespace(special=types.SimpleNamespace(erf=_erf, erfc=_erfc))
+    mod.scipy = types.SimpleNamespace(special=types.SimpleNamespace(erf=_erf, erfc=_erfc, gammaln=_gammaln))
     return mod
 
 
