@@ -376,12 +376,28 @@ def test_where_the_runs_part_the_cause_names_the_side_that_raised_and_the_part_o
 
 
 def test_the_mutant_harness_runs_the_database_items_with_registry(monkeypatch, capsys):
+    """In a child process: loading the databases' topics adds them to the process's catalog, which the other
+    tests of this worker must not see."""
+    import os
+    import subprocess
+    import sys
+
     from tests.mutants import run
 
-    monkeypatch.setenv(run.SELECTION_VARIABLE, CONV1D)
-    monkeypatch.delenv(run.REGISTRY_VARIABLE, raising=False)
-    assert run._items() == []  # the default catalog has no op_db cases
-    monkeypatch.setenv(run.REGISTRY_VARIABLE, "conformance.catalog:load_with_databases")
-    assert {item.case.id for item in run._items()} == {CONV1D}
+    def item_ids(registry: str | None) -> set[str]:
+        env = {**os.environ, run.SELECTION_VARIABLE: CONV1D}
+        env.pop(run.REGISTRY_VARIABLE, None)
+        if registry:
+            env[run.REGISTRY_VARIABLE] = registry
+        done = subprocess.run([sys.executable, "-c", "from tests.mutants import run\n"
+                               "print(' '.join(item.case.id for item in run._items()))"],
+                              env=env, capture_output=True, text=True, check=True, cwd=run.ROOT)
+        return set(done.stdout.split())
+
+    assert item_ids(None) == set()  # the default catalog has no op_db cases
+    assert item_ids("conformance.catalog:load_with_databases") == {CONV1D}
+    for variable in (run.SELECTION_VARIABLE, run.REGISTRY_VARIABLE):  # main sets them: restored after the test
+        monkeypatch.delenv(variable, raising=False)
     assert run.main(["--registry", "no_such_module:load", "--only", "conv_same_padding_ignores_dilation"]) == 2
     assert "--registry no_such_module:load: cannot load it (ModuleNotFoundError" in capsys.readouterr().err
+    assert not any(case.topic == "opinfo" for case in load())

@@ -237,6 +237,12 @@ def _sum_dims(tangents, values, F):
     return _in_result_dtype(tangents[0], values).sum(values["dim"], keepdim=values["keepdim"])
 
 
+def _nansum(tangents, values, F):
+    """torch's: the tangent where ``self`` is not NaN, summed as nansum sums."""
+    tangent = _in_result_dtype(tangents[0], values).masked_fill(values["self"].isnan(), 0)
+    return tangent.sum() if values["dim"] is None else tangent.sum(values["dim"], keepdim=values["keepdim"])
+
+
 def _embedding(tangents, values, F):
     return tangents[0][values["indices"]]
 
@@ -370,6 +376,7 @@ RULES = {
     "MeanBackward1": _mean_dims,
     "SumBackward0": _sum,
     "SumBackward1": _sum_dims,
+    "NansumBackward0": _nansum,
     "EmbeddingBackward0": _embedding,
     "CloneBackward0": _clone,
     "SortBackward0": _sort,

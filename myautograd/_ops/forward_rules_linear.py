@@ -286,6 +286,47 @@ def _scatter_add(tangents, values, F):
     return _or_zeros(self_t, values["result"], F).scatter_add(values["dim"], values["index"], src_t)
 
 
+def _index_add(tangents, values, F):
+    """``self_t.index_add(dim, index, source_t * alpha)``."""
+    self_t, source_t = tangents
+    if source_t is None:
+        return self_t.clone()
+    self_t = _or_zeros(self_t, values["result"], F)
+    return self_t.index_add(values["dim"], values["index"], source_t, alpha=values["alpha"])
+
+
+def _index_copy(tangents, values, F):
+    """``self_t.index_copy(dim, index, source_t)`` (zeros for a missing tangent)."""
+    self_t, source_t = tangents
+    result = values["result"]
+    if source_t is None:
+        key = H.index_select_key(values["dim"], F.array(values["index"]), tuple(result.shape))
+        return F.where(F.mask_at(result, key), 0, self_t)
+    return _or_zeros(self_t, result, F).index_copy(values["dim"], values["index"], source_t)
+
+
+def _index_fill_number(tangents, values, F):
+    """``self_t.index_fill(dim, index, 0)``: a number's tangent is zero."""
+    return F.where(F.mask_at(values["result"], values["indices"]), 0, tangents[0])
+
+
+def _put(tangents, values, F):
+    """``self_t.put(index, source_t, accumulate)`` (zeros for a missing tangent)."""
+    self_t, source_t = tangents
+    if source_t is None:
+        return self_t.clone() if values["accumulate"] else H.put_zeros(F, self_t, values["index"])
+    return _or_zeros(self_t, values["result"], F).put(values["index"], source_t, values["accumulate"])
+
+
+def _masked_scatter(tangents, values, F):
+    """``self_t.masked_scatter(mask, source_t)`` (zeros for a missing tangent)."""
+    self_t, source_t = tangents
+    like = values["result"]
+    self_t = self_t if self_t is not None else F.zeros(values["self_sym_sizes"], like)
+    source_t = source_t if source_t is not None else F.zeros(values["source_sym_sizes"], like)
+    return self_t.masked_scatter(values["mask"], source_t)
+
+
 def _copy(tangents, values, F):
     """``self.copy_(src)``: the source's tangent, cast to the target's dtype (None: the target's zeros)."""
     src_t = tangents[1]
@@ -376,6 +417,11 @@ RULES = {
     "MaskedFillBackward1": _masked_fill,
     "ScatterBackward0": _scatter,
     "ScatterAddBackward0": _scatter_add,
+    "IndexAddBackward0": _index_add,
+    "IndexCopyBackward0": _index_copy,
+    "IndexFillBackward0": _index_fill_number,
+    "PutBackward0": _put,
+    "MaskedScatterBackward0": _masked_scatter,
     "CopyBackwards": _copy,
     "FillBackward3": _fill_with_tensor,
     "FillBackward2": _overwritten,
