@@ -17,8 +17,9 @@ forward input), taken in float64 on CPU, the entry records:
 A module draws its samples with torch's generator: the renderer seeds it (``torch.manual_seed(0)``)
 before each ModuleInfo, so a rendering is reproducible. Every input of a module is kept, up to ``MAX_INPUTS``
 (spread evenly over its list beyond that; the most in torch 2.13 is LinearCrossEntropyLoss's 857, of which 626 hold
-an options object that cannot be encoded); the others are counted as skipped. Anything unexpected (a missing attribute, a changed signature, a
-value that cannot be encoded, a forward that raises) makes that entry or sample a reported skip.
+an options object that cannot be encoded); the others are counted as skipped. Anything unexpected (a missing
+attribute, a changed signature, a value that cannot be encoded, a forward that raises) makes that entry or sample a
+reported skip.
 """
 
 from __future__ import annotations
