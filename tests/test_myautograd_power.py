@@ -10,16 +10,7 @@ import pytest
 import torch
 
 import myautograd
-
-
-def _chain(tensor) -> list[str]:
-    names, stack = [], [tensor.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is not None:
-            names.append(node.name())
-            stack.extend(next_node for next_node, _ in node.next_functions)
-    return names
+from tests.support.graphs import graph_names
 
 
 # Pairs where NumPy's own power (SVML's, on a CPU with AVX-512) is an ulp off the correctly rounded value
@@ -52,7 +43,7 @@ def test_float_power_casts_each_tensor_as_torch_does_and_differentiates_twice(ca
         used = [(g, x) for g, x in zip(firsts, (a, b)) if g is not None and g.requires_grad]
         seconds = namespace.autograd.grad([g for g, _ in used], [a, b], [namespace.ones_like(g) for g, _ in used],
                                           allow_unused=True, materialize_grads=True)
-        return (str(out.dtype), _chain(out), [None if g is None else g.tolist() for g in firsts],
+        return (str(out.dtype), graph_names(out), [None if g is None else g.tolist() for g in firsts],
                 [g.tolist() for g in seconds])
 
     mine, theirs = run(myautograd), run(torch)

@@ -16,6 +16,7 @@ import pytest
 import torch
 
 import myautograd
+from tests.support.graphs import graph_names
 from tests.support.operators import (
     ACTIVATION_OPS,
     COMPLEX_OPS,
@@ -333,16 +334,6 @@ def test_a_nan_input_passes_its_gradient_through_as_torchs_threshold_backward_do
     assert gradients[1] == gradients[0]
 
 
-def _graph_names(tensor) -> list[str]:
-    """The names of the nodes a tensor's graph holds, depth first."""
-    names, stack = [], [tensor.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is not None:
-            names.append(node.name())
-            stack.extend(next_node for next_node, _ in node.next_functions)
-    return names
-
 
 @pytest.mark.parametrize(("call", "shapes"), [
     (lambda t, x, y: t.matmul(x, y), ((5, 5, 4), (1, 4, 3))),  # a batch of one that requires grad is squeezed
@@ -363,7 +354,7 @@ def test_the_graphs_of_gradients_through_squeezes_and_matmul_are_torchs(call, sh
         out = call(namespace, *inputs)
         grads = namespace.autograd.grad(out, inputs, namespace.ones_like(out, requires_grad=True), create_graph=True,
                                         allow_unused=True)
-        return [_graph_names(out)] + [None if g is None else _graph_names(g) for g in grads]
+        return [graph_names(out)] + [None if g is None else graph_names(g) for g in grads]
 
     assert graphs(myautograd) == graphs(torch)
 

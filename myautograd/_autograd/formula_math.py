@@ -207,8 +207,12 @@ def scatter_zeros(x, dim, index):
 def scatter_into_zeros(shape, like, dim, index, values, add):
     """Zeros of ``shape`` with ``values`` (shaped as ``index``) written, or added with repeats, at
     ``index`` along ``dim``: the backward of gather (added) and of max/min along a dim (written)."""
-    out = _zeros(shape, like)
-    key = along_dim_key(index, dim)
+    return placed_along(_zeros(shape, like), along_dim_key(index, dim), values, add)
+
+
+def placed_along(out, key, values, add: bool):
+    """``values`` written into ``out`` at ``key`` (``along_dim_key``), or added with repeats; ``out`` returned
+    (a 0-dim one as its one element)."""
     if add:
         _backend.scatter_add(at_least_1d(out), key, values)
     else:

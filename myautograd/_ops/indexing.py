@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend, _dtype
-from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, along_dim_key, at_least_1d
+from .._autograd.formula_math import BACKWARD_KERNELS, ArrayMath, along_dim_key, at_least_1d, placed_along
 from .._autograd.record import record, recorded, records, records_any
 from .._autograd.views import make_view
 from .._tensor import Tensor, make_tensor
@@ -308,12 +308,7 @@ def scattered(data, axis: int, index, source, add: bool):
     out = data.copy()
     if not positions.size:
         return out
-    key = along_dim_key(positions, axis)
-    if add:
-        _backend.scatter_add(at_least_1d(out), key, values)
-    else:
-        at_least_1d(out)[key] = values
-    return out
+    return placed_along(out, along_dim_key(positions, axis), values, add)
 
 
 @export
