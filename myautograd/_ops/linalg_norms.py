@@ -31,14 +31,18 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
     computed in ``dtype`` when given."""
     if not isinstance(ord, numbers.Number) or isinstance(ord, bool):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not {type(ord).__name__}")
-    if _dtype.kind(x._data.dtype) not in "fc":
-        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-                           f"{x.dtype.scalar_type_name}")
-    if dtype is not None:
-        x = x.to(_checked_dtype(x, to_dtype(dtype), "linalg.vector_norm"))
+    x = _in_norm_dtype(x, dtype, "linalg.vector_norm")
     if ord < 0 or math.isinf(ord):
         _check_identity(x, ord, dim)
     return _vector_norm(x, ord, dim, keepdim)
+
+
+def _in_norm_dtype(x: Tensor, dtype, name: str) -> Tensor:
+    """A norm's input as torch checks it (floating or complex), cast to its ``dtype=`` when given."""
+    if _dtype.kind(x._data.dtype) not in "fc":
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
+                           f"{x.dtype.scalar_type_name}")
+    return x if dtype is None else x.to(_checked_dtype(x, to_dtype(dtype), name))
 
 
 def _checked_dtype(x: Tensor, dtype, name: str):
@@ -85,11 +89,7 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
     first, second = normalize_dim(dims[0], ndim), normalize_dim(dims[1], ndim)
     if first == second:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({first}, {second})")
-    if _dtype.kind(A._data.dtype) not in "fc":
-        raise RuntimeError(f"linalg.matrix_norm: Expected a floating point or complex tensor as input. Got "
-                           f"{A.dtype.scalar_type_name}")
-    if dtype is not None:
-        A = A.to(_checked_dtype(A, to_dtype(dtype), "linalg.matrix_norm"))
+    A = _in_norm_dtype(A, dtype, "linalg.matrix_norm")
     if ord == "fro":
         return _vector_norm(A, 2, (first, second), keepdim)
     if ord == "nuc" or abs(ord) == 2:
